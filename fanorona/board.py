@@ -1,0 +1,695 @@
+"""A Fanorona position, whose turn it is, the capture chain in progress, and its history.
+
+``Board`` is the one object most users touch: ``legal_turns()``, ``push()``, ``pop()``,
+``after()``, ``outcome()``.  Underneath, a position is two integers used as bit sets (one
+bit a point) and the move generator works on those; everything it hands out is a plain
+``Step`` or ``Turn`` named by point names.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import Iterable, Union
+
+from .geometry import DIRECTION_NAMES, Geometry, geometry, opposite
+from .notation import (CAPTURE_LETTER, NotationError, SYMBOL, format_diagram, format_fen,
+                       parse_diagram, parse_fen, parse_point_name, tokenize_turn)
+from .rules import Rules
+
+PAIKA, APPROACH, WITHDRAWAL = 0, 1, 2   # how a step captures, inside the generator
+KIND_NAME = {PAIKA: None, APPROACH: "approach", WITHDRAWAL: "withdrawal"}
+KIND_OF = {v: k for k, v in KIND_NAME.items()}
+
+
+class Color(str, Enum):
+    """A side. Equal to the plain strings ``"white"`` and ``"black"``."""
+
+    WHITE = "white"
+    BLACK = "black"
+
+    def __str__(self) -> str:
+        return self.value
+
+    @property
+    def other(self) -> "Color":
+        return Color.BLACK if self is Color.WHITE else Color.WHITE
+
+
+def _color(value) -> Color:
+    try:
+        return Color(value)
+    except ValueError:
+        raise ValueError(f"a side is 'white' or 'black'; got {value!r}") from None
+
+
+class IllegalMoveError(ValueError):
+    """A step or turn that the rules do not allow here; the message says which rule."""
+
+
+@dataclass(frozen=True)
+class Step:
+    """One stone moving one point along a line, capturing by approach, withdrawal or not at all."""
+
+    origin: str
+    destination: str
+    capture: str | None = None   # None, "approach" or "withdrawal"
+
+    def __post_init__(self):
+        if self.capture not in KIND_OF:
+            raise ValueError(f"a step's capture is None, 'approach' or 'withdrawal'; got {self.capture!r}")
+
+    def __str__(self) -> str:
+        return f"{self.origin}{self.destination}{CAPTURE_LETTER.get(self.capture, '')}"
+
+    def __repr__(self) -> str:
+        return f"<Step {self}>"
+
+
+@dataclass(frozen=True)
+class Turn:
+    """A whole turn: one step, or a capture followed by the chain's further captures."""
+
+    steps: tuple[Step, ...]
+
+    def __post_init__(self):
+        object.__setattr__(self, "steps", tuple(self.steps))
+        if not self.steps:
+            raise ValueError("a turn has at least one step")
+        for a, b in zip(self.steps, self.steps[1:]):
+            if b.origin != a.destination:
+                raise ValueError(f"step {b} does not start where {a} ended")
+
+    @property
+    def start(self) -> str:
+        return self.steps[0].origin
+
+    @property
+    def path(self) -> tuple[str, ...]:
+        """The points the stone stands on during the turn, the start first."""
+        return (self.start,) + tuple(s.destination for s in self.steps)
+
+    @property
+    def is_capture(self) -> bool:
+        return self.steps[0].capture is not None
+
+    def __str__(self) -> str:
+        return self.start + "".join(s.destination + CAPTURE_LETTER.get(s.capture, "") for s in self.steps)
+
+    def __repr__(self) -> str:
+        return f"<Turn {self}>"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a game ended: the winner ("white", "black", or None for a draw) and why."""
+
+    winner: str | None
+    reason: str
+
+    def __str__(self) -> str:
+        return f"{self.winner} wins: {self.reason}" if self.winner else f"draw: {self.reason}"
+
+
+# ---------------------------------------------------------------------------------------------
+# The move generator.  Positions are (me, opp) bit sets from the side to move's point of view;
+# a step is (origin, destination, direction, kind, captured bits).
+
+def _bits(mask: int):
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def _run(ray: tuple[int, ...], opp: int) -> int:
+    """The unbroken opponent stones at the start of a ray, as bits."""
+    captured = 0
+    for r in ray:
+        if not (opp >> r) & 1:
+            break
+        captured |= 1 << r
+    return captured
+
+
+def _captures_of(g: Geometry, opp: int, p: int, q: int, d: int) -> list[tuple[int, int]]:
+    """The (kind, captured bits) a step p->q in direction d can make: approach, withdrawal, both or none."""
+    out = []
+    ahead = g.ray[q][d]
+    if ahead and (opp >> ahead[0]) & 1:
+        out.append((APPROACH, _run(ahead, opp)))
+    behind = g.ray[p][opposite(d)]
+    if behind and (opp >> behind[0]) & 1:
+        out.append((WITHDRAWAL, _run(behind, opp)))
+    return out
+
+
+def _first_steps(g: Geometry, me: int, opp: int) -> tuple[list, list]:
+    """All capturing and all non-capturing single steps of the side to move."""
+    captures, quiet = [], []
+    occupied = me | opp
+    for p in _bits(me):
+        for d, q in enumerate(g.neighbour[p]):
+            if q < 0 or (occupied >> q) & 1:
+                continue
+            found = _captures_of(g, opp, p, q, d)
+            if found:
+                captures.extend((p, q, d, kind, bits) for kind, bits in found)
+            else:
+                quiet.append((p, q, d, PAIKA, 0))
+    return captures, quiet
+
+
+def _chain_steps(g: Geometry, rules: Rules, me: int, opp: int, chain) -> list:
+    """The capturing steps that may continue a chain ``(point, visited, last direction, used)``."""
+    q, visited, last, used = chain
+    out = []
+    occupied = me | opp
+    for d, q2 in enumerate(g.neighbour[q]):
+        if q2 < 0 or (occupied >> q2) & 1:
+            continue
+        if rules.no_revisit and (visited >> q2) & 1:
+            continue
+        if rules.direction == "no-repeat" and d == last:
+            continue
+        if rules.direction == "no-reuse" and (used >> d) & 1:
+            continue
+        out.extend((q, q2, d, kind, bits) for kind, bits in _captures_of(g, opp, q, q2, d))
+    return out
+
+
+def _apply(me: int, opp: int, step) -> tuple[int, int]:
+    p, q, _d, _kind, bits = step
+    return me ^ (1 << p) ^ (1 << q), opp ^ bits
+
+
+def _advance(chain, step):
+    """The chain state after a capturing step (a new chain when ``chain`` is None)."""
+    p, q, d, _kind, _bits = step
+    visited = chain[1] if chain else 1 << p
+    used = chain[3] if chain else 0
+    return (q, visited | (1 << q), d, used | (1 << d))
+
+
+def _turn_steps(g: Geometry, rules: Rules, me: int, opp: int, single: bool, chain=None) -> list:
+    """Every complete turn (or, with ``chain``, every way to finish the one in progress).
+
+    Each item is (steps, me after, opp after, captured anything).
+    """
+    turns: list = []
+
+    def extend(path, me, opp, chain):
+        nexts = _chain_steps(g, rules, me, opp, chain) if rules.chains and not single else []
+        if path and not (nexts and rules.must_continue):
+            turns.append((path, me, opp, True))
+        for step in nexts:
+            extend(path + (step,), *_apply(me, opp, step), _advance(chain, step))
+
+    if chain is not None:
+        for step in _chain_steps(g, rules, me, opp, chain):
+            extend((step,), *_apply(me, opp, step), _advance(chain, step))
+        return turns
+    captures, quiet = _first_steps(g, me, opp)
+    for step in captures:
+        extend((step,), *_apply(me, opp, step), _advance(None, step))
+    if not (captures and rules.mandatory_capture):
+        turns.extend(((step,), *_apply(me, opp, step), False) for step in quiet)
+    return turns
+
+
+def _count_turns(g: Geometry, rules: Rules, me: int, opp: int, single: bool) -> int:
+    return len(_turn_steps(g, rules, me, opp, single))
+
+
+def _perft(g, rules, me, opp, depth, ply, quiet) -> int:
+    if rules.quiet_draw is not None and quiet >= rules.quiet_draw:
+        return 0
+    if depth == 1:
+        return _count_turns(g, rules, me, opp, rules.opening_single_capture and ply < 2)
+    total = 0
+    for _steps, me2, opp2, captured in _turn_steps(g, rules, me, opp, rules.opening_single_capture and ply < 2):
+        total += _perft(g, rules, opp2, me2, depth - 1, ply + 1, 0 if captured else quiet + 1)
+    return total
+
+
+# ---------------------------------------------------------------------------------------------
+
+def _which(n: int, step, steps) -> str:
+    """Name the failing step when a turn has several."""
+    return f"step {n} ({step}): " if len(steps) > 1 else ""
+
+
+def start_rows(width: int, height: int) -> list[list[str | None]]:
+    """The start position, rows bottom first: White below, Black above, the middle row alternating
+    so that a half turn with the colours swapped maps it onto itself, its centre empty."""
+    half = width // 2
+    left = ["black" if c % 2 == 0 else "white" for c in range(half)]
+    swap = {"white": "black", "black": "white"}
+    middle = left + [None] + [swap[c] for c in reversed(left)]
+    mid = height // 2
+    return [["white"] * width] * mid + [middle] + [["black"] * width] * mid
+
+
+class Board:
+    """A position with its rules, whose turn it is, the chain in progress and the history.
+
+    >>> b = Board()
+    >>> len(b.legal_turns())
+    5
+    """
+
+    def __init__(self, size=(9, 5), rules: Rules | None = None):
+        self.geometry = geometry(*size)
+        self.rules = Rules() if rules is None else rules
+        if not isinstance(self.rules, Rules):
+            raise ValueError(f"rules must be a fanorona.Rules, e.g. Rules.simple(); got {rules!r}")
+        self._set_rows(start_rows(*self.geometry.size), Color.WHITE)
+
+    # -- construction and text -----------------------------------------------------------------
+
+    @classmethod
+    def from_diagram(cls, text: str, to_move="white", rules: Rules | None = None) -> "Board":
+        """A board from a diagram: rows top first, one character a point (W, B or '.')."""
+        rows = parse_diagram(text)
+        board = cls((len(rows[0]), len(rows)), rules)
+        board._set_rows(rows, _color(to_move))
+        return board
+
+    @classmethod
+    def from_fen(cls, text: str, rules: Rules | None = None) -> "Board":
+        """A board from its one-line position text, e.g. ``"BBB/B.W/WWW w"``."""
+        diagram, side = parse_fen(text)
+        return cls.from_diagram(diagram, side, rules)
+
+    def _set_rows(self, rows, to_move: Color) -> None:
+        white = black = 0
+        for r, row in enumerate(rows):
+            for c, stone in enumerate(row):
+                bit = 1 << (r * self.geometry.width + c)
+                white |= bit if stone == "white" else 0
+                black |= bit if stone == "black" else 0
+        self._white, self._black, self._to_move = white, black, to_move
+        self._chain = None          # (point, visited, last direction, used directions) mid-chain
+        self._chain_path: tuple[Step, ...] = ()
+        self._quiet = 0             # turns in a row without a capture
+        self._ply = 0               # whole turns played since the board's first position
+        self._history: list = []
+        self.turns: list[Turn] = []   # the whole turns played, oldest first
+
+    def diagram(self) -> str:
+        """Rows top first, one character a point: W, B or '.'."""
+        return format_diagram(self._rows())
+
+    def fen(self) -> str:
+        """The one-line position text: the diagram's rows joined by '/', then 'w' or 'b'."""
+        return format_fen(self.diagram(), self._to_move.value)
+
+    def _rows(self):
+        w, h = self.geometry.size
+        return [[self.stone_at_index(r * w + c) for c in range(w)] for r in range(h)]
+
+    def __repr__(self) -> str:
+        return f"Board.from_fen({self.fen()!r})"
+
+    def __str__(self) -> str:
+        w, h = self.geometry.size
+        lines = [f"{r + 1:>2} " + " ".join(SYMBOL[c] for c in row) for r, row in reversed(list(enumerate(self._rows())))]
+        lines.append("   " + " ".join(chr(ord("a") + c) for c in range(w)))
+        return "\n".join(lines)
+
+    def _repr_png_(self) -> bytes:
+        from .draw import board_png
+        return board_png(self)
+
+    # -- looking at the position ---------------------------------------------------------------
+
+    @property
+    def size(self) -> tuple[int, int]:
+        return self.geometry.size
+
+    @property
+    def to_move(self) -> Color:
+        return self._to_move
+
+    @property
+    def points(self) -> tuple[str, ...]:
+        return self.geometry.names
+
+    @property
+    def quiet_turns(self) -> int:
+        """Turns in a row without a capture (the draw rule counts these)."""
+        return self._quiet
+
+    @property
+    def chain(self) -> tuple[Step, ...]:
+        """The steps played so far in a turn that is still in progress (empty between turns)."""
+        return self._chain_path
+
+    @property
+    def chain_stone(self) -> str | None:
+        """The point of the stone that is capturing in a chain, if a chain is in progress."""
+        return self.geometry.names[self._chain[0]] if self._chain else None
+
+    def _point(self, name: str) -> int:
+        try:
+            c, r = parse_point_name(name)
+        except NotationError:
+            raise
+        if c >= self.geometry.width or r >= self.geometry.height:
+            w, h = self.geometry.size
+            raise NotationError(f"there is no point {name} on a {w}x{h} board (a1 to {self.geometry.names[-1]})")
+        return r * self.geometry.width + c
+
+    def stone_at_index(self, i: int) -> str | None:
+        if (self._white >> i) & 1:
+            return Color.WHITE
+        if (self._black >> i) & 1:
+            return Color.BLACK
+        return None
+
+    def stone_at(self, point: str) -> Color | None:
+        """``Color.WHITE``, ``Color.BLACK`` or None for an empty point."""
+        return self.stone_at_index(self._point(point))
+
+    def stones(self, color) -> list[str]:
+        """The points holding stones of a colour."""
+        bits = self._white if _color(color) is Color.WHITE else self._black
+        return [self.geometry.names[i] for i in _bits(bits)]
+
+    def count(self, color) -> int:
+        return len(self.stones(color))
+
+    def strings(self, color, min_length: int = 1) -> list[tuple[str, ...]]:
+        """Every string of a colour: a maximal unbroken run of its stones along one grid line.
+
+        A stone lies on one string per line through it, so a stone with no friend beside it on
+        a line is a one-stone string on that line; ``min_length=2`` keeps the longer ones only.
+        """
+        bits = self._white if _color(color) is Color.WHITE else self._black
+        found = []
+        for line in self.geometry.lines:
+            run: list[int] = []
+            for p in line + (-1,):
+                if p >= 0 and (bits >> p) & 1:
+                    run.append(p)
+                    continue
+                if len(run) >= min_length:
+                    found.append(tuple(self.geometry.names[i] for i in run))
+                run = []
+        return found
+
+    def key(self):
+        """A hashable value equal for equal positions (stones, side to move, chain in progress)."""
+        return (self._white, self._black, self._to_move is Color.WHITE, self._chain)
+
+    def __eq__(self, other) -> bool:
+        return (isinstance(other, Board) and self.key() == other.key() and self.size == other.size
+                and self.rules == other.rules)
+
+    __hash__ = None   # a board changes; use key() for dictionaries
+
+    # -- the moves -----------------------------------------------------------------------------
+
+    def _me_opp(self) -> tuple[int, int]:
+        return (self._white, self._black) if self._to_move is Color.WHITE else (self._black, self._white)
+
+    def _single(self) -> bool:
+        return self.rules.opening_single_capture and self._ply < 2
+
+    def _over(self) -> bool:
+        return self.outcome() is not None
+
+    def _raw_steps(self) -> list:
+        """The legal single steps now, in the generator's form."""
+        if self._chain is None and self._over():
+            return []
+        me, opp = self._me_opp()
+        if self._chain is not None:
+            return _chain_steps(self.geometry, self.rules, me, opp, self._chain)
+        captures, quiet = _first_steps(self.geometry, me, opp)
+        return captures if captures and self.rules.mandatory_capture else captures + quiet
+
+    def _raw_turns(self) -> list:
+        if self._chain is None and self._over():
+            return []
+        me, opp = self._me_opp()
+        return _turn_steps(self.geometry, self.rules, me, opp, self._single(), self._chain)
+
+    def _step(self, raw) -> Step:
+        names = self.geometry.names
+        return Step(names[raw[0]], names[raw[1]], KIND_NAME[raw[3]])
+
+    def legal_steps(self) -> list[Step]:
+        """The single steps allowed now: a turn's first steps, or the chain's next captures."""
+        return [self._step(s) for s in self._raw_steps()]
+
+    def legal_turns(self) -> list[Turn]:
+        """Every complete turn: each capture choice, step path and allowed stopping point once.
+
+        During a chain, the ways to finish the turn in progress (ending it now is ``end_turn()``).
+        """
+        return [Turn(tuple(self._step(s) for s in steps)) for steps, *_ in self._raw_turns()]
+
+    def captures(self, step: Step) -> list[str]:
+        """The points whose stones a legal step would capture."""
+        raw = self._find_step(step)
+        return [self.geometry.names[i] for i in _bits(raw[4])]
+
+    def _find_step(self, step: Step):
+        if not isinstance(step, Step):
+            raise TypeError(f"expected a Step, got {step!r}")
+        for raw in self._raw_steps():
+            if self._step(raw) == step:
+                return raw
+        raise IllegalMoveError(self._why_not(step))
+
+    def push(self, move: Union[Step, Turn, str]) -> None:
+        """Play a step, a whole turn, or a turn's text; an illegal one changes nothing."""
+        if isinstance(move, str):
+            move = self.parse_turn(move)
+        if isinstance(move, Step):
+            raw = self._find_step(move)
+            self._history.append((move, self._snapshot()))
+            self._play(raw)
+        elif isinstance(move, Turn):
+            self._check_turn(move)
+            self._history.append((move, self._snapshot()))
+            for step in move.steps:
+                self._play(self._find_step(step))
+            if self._chain is not None:
+                self._finish_turn()
+        else:
+            raise TypeError(f"push takes a Step, a Turn or turn text; got {move!r}")
+
+    def end_turn(self) -> None:
+        """Stop a capture chain here (where the rules let the chain stop)."""
+        if self._chain is None:
+            raise IllegalMoveError("there is no capture chain in progress to end")
+        if self.rules.must_continue and self._raw_steps():
+            options = ", ".join(str(s) for s in self.legal_steps())
+            raise IllegalMoveError(f"the chain must go on while it can capture: {options}")
+        self._history.append(("end_turn", self._snapshot()))
+        self._finish_turn()
+
+    def pop(self):
+        """Undo the last ``push`` or ``end_turn`` and return what it played."""
+        if not self._history:
+            raise IndexError("nothing to undo: no move has been played on this board")
+        move, snapshot = self._history.pop()
+        self._restore(snapshot)
+        return move
+
+    def after(self, move) -> "Board":
+        """A new board with ``move`` played; this one unchanged."""
+        board = self.copy()
+        board.push(move)
+        return board
+
+    def copy(self) -> "Board":
+        board = Board.__new__(Board)
+        board.geometry, board.rules = self.geometry, self.rules
+        board._restore(self._snapshot())
+        board._history = list(self._history)
+        return board
+
+    def _snapshot(self):
+        return (self._white, self._black, self._to_move, self._chain, self._chain_path,
+                self._quiet, self._ply, tuple(self.turns))
+
+    def _restore(self, snap) -> None:
+        (self._white, self._black, self._to_move, self._chain, self._chain_path,
+         self._quiet, self._ply, turns) = snap
+        self.turns = list(turns)
+
+    def _play(self, raw) -> None:
+        """Make one legal step; end the turn when the chain cannot or may not go on."""
+        me, opp = _apply(*self._me_opp(), raw)
+        self._white, self._black = (me, opp) if self._to_move is Color.WHITE else (opp, me)
+        self._chain_path += (self._step(raw),)
+        if raw[3] == PAIKA:
+            self._finish_turn()
+            return
+        self._chain = _advance(self._chain, raw)
+        if not (self.rules.chains and not self._single() and self._raw_steps()):
+            self._finish_turn()
+
+    def _finish_turn(self) -> None:
+        turn = Turn(self._chain_path)
+        self.turns.append(turn)
+        self._quiet = 0 if turn.is_capture else self._quiet + 1
+        self._ply += 1
+        self._chain, self._chain_path = None, ()
+        self._to_move = self._to_move.other
+
+    # -- explaining what is illegal ------------------------------------------------------------
+
+    def _check_turn(self, turn: Turn) -> None:
+        if turn in self.legal_turns():
+            return
+        trial = self.copy()
+        for n, step in enumerate(turn.steps, 1):
+            if n > 1 and trial._chain is None:
+                raise IllegalMoveError(f"{turn}: the turn is over after {turn.steps[n - 2]}: "
+                                       + self._why_chain_ended(trial))
+            try:
+                trial._play(trial._find_step(step))
+            except IllegalMoveError as e:
+                raise IllegalMoveError(f"{turn}: {_which(n, step, turn.steps)}{e}") from None
+        raise IllegalMoveError(f"{turn}: the chain must go on while it can capture: "
+                               + ", ".join(map(str, trial.legal_steps())))
+
+    def _why_chain_ended(self, trial: "Board") -> str:
+        if not self.rules.chains:
+            return "these rules have no capture chains"
+        if self._single():
+            return "a side's first turn captures one string only under these rules"
+        last = trial.turns[-1].steps[-1] if trial.turns else None
+        if last is not None and last.capture is None:
+            return "a step that captures nothing ends the turn"
+        return "no further capture is possible from there"
+
+    def _why_not(self, step: Step) -> str:
+        """A sentence saying which rule forbids ``step``."""
+        g, names = self.geometry, self.geometry.names
+        p, q = self._point(step.origin), self._point(step.destination)
+        side = self._to_move.value
+        outcome = self.outcome() if self._chain is None else None
+        if outcome:
+            return f"the game is over ({outcome})"
+        if self._chain is not None and p != self._chain[0]:
+            return (f"a capture chain is in progress: only the stone on {names[self._chain[0]]} "
+                    f"may move, or end the turn")
+        stone = self.stone_at_index(p)
+        if stone is None:
+            return f"there is no stone on {step.origin}"
+        if stone != self._to_move:
+            return f"the stone on {step.origin} is {stone.value}, but it is {side}'s turn"
+        if q not in g.neighbour[p]:
+            if g.coordinates(p)[0] != g.coordinates(q)[0] and g.coordinates(p)[1] != g.coordinates(q)[1] \
+                    and max(abs(a - b) for a, b in zip(g.coordinates(p), g.coordinates(q))) == 1:
+                weak = step.origin if not g.strong[p] else step.destination
+                return f"no line joins {step.origin} and {step.destination}: {weak} is a weak point, without diagonals"
+            return f"{step.origin} and {step.destination} are not neighbours on a line"
+        if self.stone_at_index(q) is not None:
+            return f"{step.destination} is not empty"
+        d = g.neighbour[p].index(q)
+        me, opp = self._me_opp()
+        kinds = {KIND_NAME[k]: bits for k, bits in _captures_of(g, opp, p, q, d)}
+        if self._chain is not None:
+            _, visited, last, used = self._chain
+            if self.rules.no_revisit and (visited >> q) & 1:
+                return f"the stone has already been on {step.destination} this turn, and a chain may not return"
+            if self.rules.direction == "no-repeat" and d == last:
+                return f"the chain may not go {DIRECTION_NAMES[d]} twice in a row"
+            if self.rules.direction == "no-reuse" and (used >> d) & 1:
+                return f"the chain has already gone {DIRECTION_NAMES[d]} this turn"
+            if not kinds:
+                return f"every step of a chain must capture, and {step.origin}-{step.destination} captures nothing"
+        if step.capture is None and kinds:
+            written = " or ".join(f"{Step(step.origin, step.destination, k)}" for k in kinds)
+            return (f"{step.origin}-{step.destination} captures by {' or by '.join(kinds)}: "
+                    f"say which, as {written}")
+        if step.capture is not None and step.capture not in kinds:
+            does = f"it captures by {' and by '.join(kinds)} only" if kinds else "it captures nothing"
+            return f"{step.origin}-{step.destination} does not capture by {step.capture}: {does}"
+        if step.capture is None and self.rules.mandatory_capture:
+            capturing = sorted({str(Turn((self._step(s),))) for s in self._raw_steps()})
+            return f"capture is compulsory, and {side} can capture: {', '.join(capturing)}"
+        return f"{step} is not legal here"   # pragma: no cover - every rule is named above
+
+    # -- turn text -----------------------------------------------------------------------------
+
+    def parse_turn(self, text: str) -> Turn:
+        """Read turn text such as ``"e2e3Ad4W"`` for this position.
+
+        A or W may be left out after a step that can capture only one way.
+        """
+        start, steps = tokenize_turn(text)
+        for name in [start] + [d for d, _ in steps]:
+            self._point(name)
+        trial = self.copy()
+        played = []
+        origin = start
+        for n, (dest, capture) in enumerate(steps, 1):
+            if n > 1 and trial._chain is None:
+                raise IllegalMoveError(f"{text}: the turn is over after {played[-1]}: " + self._why_chain_ended(trial))
+            if capture is None:
+                options = [s for s in trial.legal_steps() if (s.origin, s.destination) == (origin, dest)]
+                if len(options) > 1:
+                    raise NotationError(f"{text}: {origin}-{dest} captures both by approach and by withdrawal: "
+                                        f"write {options[0]} or {options[1]}")
+                capture = options[0].capture if options else None
+            step = Step(origin, dest, capture)
+            try:
+                trial._play(trial._find_step(step))
+            except IllegalMoveError as e:
+                raise IllegalMoveError(f"{text}: {_which(n, step, steps)}{e}") from None
+            played.append(step)
+            origin = dest
+        turn = Turn(tuple(played))
+        if trial._chain is not None and self.rules.must_continue:
+            raise IllegalMoveError(f"{text}: the chain must go on while it can capture: "
+                                   + ", ".join(map(str, trial.legal_steps())))
+        return turn
+
+    # -- the end of the game -------------------------------------------------------------------
+
+    def outcome(self) -> Outcome | None:
+        """None while the game goes on; else who won and why."""
+        if self._chain is not None:
+            return None
+        side, other = self._to_move, self._to_move.other
+        me, opp = self._me_opp()
+        if not me:
+            return Outcome(other.value, f"{side.value} has no stones left")
+        if not opp:
+            return Outcome(side.value, f"{other.value} has no stones left")
+        q = self.rules.quiet_draw
+        if q is not None and self._quiet >= q:
+            return Outcome(None, f"{q} turns in a row without a capture")
+        captures, quiet = _first_steps(self.geometry, me, opp)
+        if not captures and not quiet:
+            return Outcome(other.value, f"{side.value} has no legal turn")
+        return None
+
+    def is_game_over(self) -> bool:
+        return self.outcome() is not None
+
+    def adjudicate(self) -> Outcome:
+        """The result of a game stopped on time or by agreement: more stones wins (the Czech rule)."""
+        w, b = self.count("white"), self.count("black")
+        winner = "white" if w > b else "black" if b > w else None
+        return Outcome(winner, f"adjudicated on stones, {w} white to {b} black")
+
+
+def perft(board: Board, depth: int) -> int:
+    """The number of turn sequences ``depth`` whole turns deep from a board between turns."""
+    if not isinstance(depth, int) or depth < 0:
+        raise ValueError(f"depth is a whole number of turns, at least 0; got {depth!r}")
+    if board.chain:
+        raise ValueError("perft counts whole turns: finish the chain in progress first")
+    if depth == 0:
+        return 1
+    if board.outcome() is not None:
+        return 0
+    me, opp = board._me_opp()
+    return _perft(board.geometry, board.rules, me, opp, depth, board._ply, board._quiet)

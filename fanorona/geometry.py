@@ -1,0 +1,111 @@
+"""The board as a graph: points, their names, strong points, directions, neighbours and grid lines.
+
+A Fanorona board of width x height points is a grid whose orthogonal neighbours are always
+joined, and whose *strong* points (column + row even, so ``a1`` is strong) are also joined
+diagonally.  Everything here depends only on the size, so it is computed once per size.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+import string
+
+#: The eight directions as (column step, row step), counter-clockwise from east.
+#: Rows grow towards Black (row 1 is White's side), columns towards the right of White.
+DIRECTIONS = ((1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1))
+DIRECTION_NAMES = ("east", "north-east", "north", "north-west", "west", "south-west", "south", "south-east")
+#: The four directions a grid line can run in, read from its first point.
+LINE_DIRECTIONS = (0, 1, 2, 3)
+
+MAX_WIDTH = len(string.ascii_lowercase)
+
+
+def opposite(direction: int) -> int:
+    """The direction pointing the other way."""
+    return (direction + 4) % 8
+
+
+def point_name(column: int, row: int) -> str:
+    """``(0, 0)`` is ``"a1"``: column letter from White's left, row number from White's side."""
+    return f"{string.ascii_lowercase[column]}{row + 1}"
+
+
+def check_size(size) -> tuple[int, int]:
+    """Return ``(width, height)`` or say what is wrong with the size."""
+    try:
+        width, height = (int(n) for n in size)
+    except (TypeError, ValueError):
+        raise ValueError(f"a board size is (width, height), e.g. (9, 5); got {size!r}") from None
+    for what, n in (("width", width), ("height", height)):
+        if n < 3 or n % 2 == 0:
+            raise ValueError(f"the board {what} must be an odd number of at least 3; got {n}")
+    if width > MAX_WIDTH:
+        raise ValueError(f"the board width can be at most {MAX_WIDTH} (one letter per column); got {width}")
+    return width, height
+
+
+@dataclass(frozen=True, eq=False)
+class Geometry:
+    """The graph of one board size. Points are numbered ``row * width + column``."""
+
+    width: int
+    height: int
+
+    def __post_init__(self):
+        w, h = self.width, self.height
+        points = range(w * h)
+        set_ = object.__setattr__
+        set_(self, "names", tuple(point_name(i % w, i // w) for i in points))
+        set_(self, "index", {name: i for i, name in enumerate(self.names)})
+        set_(self, "strong", tuple((i % w + i // w) % 2 == 0 for i in points))
+        set_(self, "neighbour", tuple(tuple(self._step(i, d) for d in range(8)) for i in points))
+        set_(self, "ray", tuple(tuple(self._ray(i, d) for d in range(8)) for i in points))
+        set_(self, "lines", self._lines())
+
+    @property
+    def size(self) -> tuple[int, int]:
+        return (self.width, self.height)
+
+    def coordinates(self, point: int) -> tuple[int, int]:
+        """``(column, row)`` of a point, both from 0."""
+        return point % self.width, point // self.width
+
+    def _step(self, point: int, direction: int) -> int:
+        """The neighbour of ``point`` in ``direction``, or -1 where no line goes that way."""
+        dc, dr = DIRECTIONS[direction]
+        if dc and dr and not self.strong[point]:
+            return -1
+        c, r = self.coordinates(point)
+        c, r = c + dc, r + dr
+        if 0 <= c < self.width and 0 <= r < self.height:
+            return r * self.width + c
+        return -1
+
+    def _ray(self, point: int, direction: int) -> tuple[int, ...]:
+        """The points beyond ``point`` along a line, nearest first."""
+        out = []
+        p = self._step(point, direction)
+        while p >= 0:
+            out.append(p)
+            p = self._step(p, direction)
+        return tuple(out)
+
+    def _lines(self) -> tuple[tuple[int, ...], ...]:
+        """Every maximal grid line of two or more points, as points in order."""
+        lines = []
+        for d in LINE_DIRECTIONS:
+            for p in range(self.width * self.height):
+                if self._step(p, opposite(d)) < 0 and self._step(p, d) >= 0:
+                    lines.append((p,) + self.ray[p][d])
+        return tuple(lines)
+
+    def edges(self) -> list[tuple[int, int]]:
+        """Each pair of joined points once."""
+        return [(p, q) for p in range(self.width * self.height)
+                for d in range(4) if (q := self.neighbour[p][d]) >= 0]
+
+
+@lru_cache(maxsize=None)
+def geometry(width: int, height: int) -> Geometry:
+    """The shared, immutable graph of a board size."""
+    return Geometry(*check_size((width, height)))

@@ -1,0 +1,85 @@
+"""The rule options on which published Fanorona rule sets differ, and named presets of them."""
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+
+DIRECTION_RULES = ("no-repeat", "no-reuse", "free")
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Which variant of the rules a board plays.
+
+    The defaults are the standard rules of the game club and of the published solution
+    (except that the solution has no draw rule: see ``Rules.solved()``).
+    """
+
+    #: A turn must capture if any turn can.
+    mandatory_capture: bool = True
+    #: After a capture the same stone may capture again, step by step.
+    chains: bool = True
+    #: A chain never enters a point the stone has occupied this turn (its start included).
+    no_revisit: bool = True
+    #: "no-repeat": never the same direction twice in a row; "no-reuse": each direction at
+    #: most once a turn; "free": no direction rule.
+    direction: str = "no-repeat"
+    #: A chain must go on while it can capture (some commercial rule books).
+    must_continue: bool = False
+    #: Each side's first turn captures one string only (the Czech rules).
+    opening_single_capture: bool = False
+    #: Drawn after this many turns in a row without a capture; None for never.
+    quiet_draw: int | None = 50
+
+    def __post_init__(self):
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.type == "bool" and not isinstance(value, bool):
+                raise ValueError(f"Rules.{f.name} is True or False; got {value!r}")
+        if self.direction not in DIRECTION_RULES:
+            raise ValueError(f"Rules.direction is one of {', '.join(map(repr, DIRECTION_RULES))}; "
+                             f"got {self.direction!r}")
+        q = self.quiet_draw
+        if q is not None and (isinstance(q, bool) or not isinstance(q, int) or q < 1):
+            raise ValueError(f"Rules.quiet_draw is a whole number of turns of at least 1, or None; got {q!r}")
+
+    @classmethod
+    def standard(cls) -> "Rules":
+        """Compulsory capture, optional chains, no revisits, no direction twice in a row, 50-turn draw."""
+        return cls()
+
+    @classmethod
+    def simple(cls) -> "Rules":
+        """The course assignment's base game: one step a turn, capture not compulsory, no draw rule."""
+        return cls(mandatory_capture=False, chains=False, quiet_draw=None)
+
+    @classmethod
+    def solved(cls) -> "Rules":
+        """The rules under which the game was solved: standard, but endless play is the only draw."""
+        return cls(quiet_draw=None)
+
+    @classmethod
+    def czech(cls) -> "Rules":
+        """The Czech rules page: standard, but each side's first turn captures one string only."""
+        return cls(opening_single_capture=True, quiet_draw=None)
+
+    @classmethod
+    def named(cls, name: str) -> "Rules":
+        """A preset by name: one of ``Rules.PRESETS``."""
+        try:
+            if name not in PRESETS:
+                raise KeyError(name)
+            return getattr(cls, name)()
+        except KeyError:
+            raise ValueError(f"no rule set called {name!r}; choose one of {', '.join(PRESETS)}") from None
+
+    def with_(self, **changes) -> "Rules":
+        """A copy with some options changed, e.g. ``Rules.standard().with_(direction="free")``."""
+        return replace(self, **changes)
+
+    def name(self) -> str | None:
+        """The preset these rules equal, if any."""
+        return next((n for n in PRESETS if Rules.named(n) == self), None)
+
+
+#: The names ``Rules.named`` knows.
+PRESETS = ("standard", "simple", "solved", "czech")
