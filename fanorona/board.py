@@ -511,6 +511,14 @@ class Board:
         board._history = list(self._history)
         return board
 
+    def root(self) -> "Board":
+        """A new board at the first position of this board's history."""
+        board = self.copy()
+        if board._history:
+            board._restore(board._history[0][1])
+            board._history = []
+        return board
+
     def _snapshot(self):
         return (self._white, self._black, self._to_move, self._chain, self._chain_path,
                 self._quiet, self._ply, tuple(self.turns))

@@ -1,0 +1,37 @@
+# Two commands do all the set-up: `make lab` and `make test`.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+
+.PHONY: lab test play student bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
+	$(BIN)/pip install --quiet -e .
+	touch $@
+
+$(VENV)/.installed-test: pyproject.toml | $(BIN)/python
+	$(BIN)/pip install --quiet -e '.[test]'
+	touch $(VENV)/.installed $@
+
+lab: $(VENV)/.installed          ## open JupyterLab on the notebooks
+	$(BIN)/jupyter lab notebooks/
+
+test: $(VENV)/.installed-test    ## the whole suite: package, notebooks, browser
+	$(BIN)/python -m pytest tests
+	$(BIN)/python -m pytest -n 2 --dist loadfile --nbval --nbval-current-env notebooks
+
+play: $(VENV)/.installed         ## the board alone, as a page served by Voila on localhost
+	$(BIN)/voila notebooks/play.ipynb --Voila.ip=127.0.0.1
+
+student: $(VENV)/.installed      ## student copies of the notebooks, without solutions, in build/student/
+	$(BIN)/python -m fanorona.exercises notebooks build/student
+
+bench: $(VENV)/.installed-test   ## speed and strength figures
+	$(BIN)/python -m fanorona.bench
+
+clean:
+	rm -rf $(VENV) build .pytest_cache .hypothesis

@@ -1,0 +1,91 @@
+"""The matplotlib picture of a board, used by notebooks, ``Board._repr_png_`` and the widget.
+
+One function, ``draw_board``, draws lines, strong points, stones, point names and optional
+highlights on an Axes whose data coordinates are (column, row) from 0, so ``(0, 0)`` is a1.
+"""
+from __future__ import annotations
+
+import io
+
+
+from matplotlib.figure import Figure
+
+from .board import Board
+
+COLORS = {"white": "#f7f3e8", "black": "#222222"}
+LINE_COLOR = "#8a6d3b"
+BOARD_COLOR = "#e9d7a6"
+HIGHLIGHT = "#2a9d8f"
+CAPTURE = "#e63946"
+
+
+def xy(board: Board, point: str) -> tuple[int, int]:
+    """The data coordinates of a point: (column, row) from 0."""
+    return board.geometry.coordinates(board.geometry.index[point])
+
+
+def draw_board(board: Board, ax=None, *, highlight=(), strings=(), captures=(), arrows=(),
+               names: bool = True, strong: bool = False, title: str | None = None, scale: float = 1.0):
+    """Draw ``board`` on ``ax`` (a new figure when None) and return the Axes.
+
+    highlight: points to ring; strings: runs of points to outline as strings; captures: points
+    whose stones would go (crossed); arrows: (origin, destination) pairs, e.g. a turn's path.
+    """
+    g = board.geometry
+    w, h = g.size
+    if ax is None:
+        fig = Figure(figsize=(0.75 * w * scale + 0.6, 0.75 * h * scale + 0.6))
+        ax = fig.add_subplot()
+    ax.set_facecolor(BOARD_COLOR)
+    for p, q in g.edges():
+        (x1, y1), (x2, y2) = g.coordinates(p), g.coordinates(q)
+        ax.plot([x1, x2], [y1, y2], color=LINE_COLOR, lw=1.2 * scale, zorder=1)
+    if strong:
+        sx, sy = zip(*(g.coordinates(p) for p in range(w * h) if g.strong[p]))
+        ax.scatter(sx, sy, s=28 * scale ** 2, color=LINE_COLOR, zorder=2, marker="D")
+    for run in strings:
+        xs, ys = zip(*(xy(board, p) for p in run))
+        ax.plot(xs, ys, color=HIGHLIGHT, lw=14 * scale, alpha=0.35, solid_capstyle="round", zorder=2)
+    for color, fill in COLORS.items():
+        pts = [xy(board, p) for p in board.stones(color)]
+        if pts:
+            xs, ys = zip(*pts)
+            ax.scatter(xs, ys, s=420 * scale ** 2, color=fill, edgecolors="#111111",
+                       linewidths=1.2 * scale, zorder=3)
+    for p in highlight:
+        x, y = xy(board, p)
+        ax.scatter([x], [y], s=700 * scale ** 2, facecolors="none", edgecolors=HIGHLIGHT,
+                   linewidths=3 * scale, zorder=4)
+    for p in captures:
+        x, y = xy(board, p)
+        ax.scatter([x], [y], s=260 * scale ** 2, color=CAPTURE, marker="x", linewidths=3 * scale, zorder=5)
+    for a, b in arrows:
+        (x1, y1), (x2, y2) = xy(board, a), xy(board, b)
+        ax.annotate("", (x2, y2), (x1, y1), zorder=6,
+                    arrowprops=dict(arrowstyle="-|>", color=HIGHLIGHT, lw=2.5 * scale, shrinkA=8, shrinkB=8))
+    if names:
+        ax.set_xticks(range(w), [chr(ord("a") + c) for c in range(w)])
+        ax.set_yticks(range(h), [str(r + 1) for r in range(h)])
+        ax.tick_params(length=0, labelsize=10 * scale)
+    else:
+        ax.set_xticks([])
+        ax.set_yticks([])
+    for side in ax.spines.values():
+        side.set_visible(False)
+    ax.set_xlim(-0.6, w - 0.4)
+    ax.set_ylim(-0.6, h - 0.4)
+    ax.set_aspect("equal")
+    if title is not None:
+        ax.set_title(title, fontsize=11 * scale)
+    return ax
+
+
+def board_png(board: Board, **options) -> bytes:
+    """The board as PNG bytes, for Jupyter's rich display."""
+    ax = draw_board(board, title=options.pop("title", f"{board.to_move.value} to move"), **options)
+    buffer = io.BytesIO()
+    ax.figure.savefig(buffer, format="png", dpi=80, bbox_inches="tight")
+    return buffer.getvalue()
+
+
+__all__ = ["draw_board", "board_png", "xy"]
