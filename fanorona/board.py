@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Iterable, Union
 
-from .geometry import DIRECTION_NAMES, Geometry, geometry, opposite
+from .geometry import DIRECTION_NAMES, Geometry, check_size, geometry, opposite
 from .notation import (CAPTURE_LETTER, NotationError, SYMBOL, format_diagram, format_fen,
                        parse_diagram, parse_fen, parse_point_name, tokenize_turn)
 from .rules import Rules
@@ -258,7 +258,7 @@ class Board:
     """
 
     def __init__(self, size=(9, 5), rules: Rules | None = None):
-        self.geometry = geometry(*size)
+        self.geometry = geometry(*check_size(size))
         self.rules = Rules() if rules is None else rules
         if not isinstance(self.rules, Rules):
             raise ValueError(f"rules must be a fanorona.Rules, e.g. Rules.simple(); got {rules!r}")
