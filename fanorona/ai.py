@@ -1,0 +1,440 @@
+"""Computer players: random, greedy, alpha-beta search and Monte Carlo tree search.
+
+Every player has a ``name`` and ``choose_turn(board) -> Turn`` (a legal whole turn of a
+board between turns).  All randomness comes from ``random.Random(seed)``, so a game between
+seeded players replays exactly.  The searches run on the board's bit sets (``_turn_steps``)
+and build a ``Turn`` only for the answer: making objects at every node would cost most of
+the time.
+"""
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass, field
+
+from .board import Board, Turn, _turn_steps
+from .geometry import Geometry
+
+__all__ = ["AlphaBetaPlayer", "EVALUATIONS", "GreedyPlayer", "LEVELS", "MCTSPlayer", "PerfectPlayer",
+           "RandomPlayer", "SearchInfo", "level", "make_player"]
+
+WIN = 1_000_000            # the score of a won position; a win in n turns scores WIN - n
+PROVEN = WIN - 10_000      # scores beyond this are proven wins or losses
+EXACT, LOWER, UPPER = 0, 1, 2
+
+
+# ---------------------------------------------------------------------------------------------
+# What all players share: the legal turns of a board between turns, as generator items.
+
+def _options(board: Board) -> list:
+    """The board's complete turns as (raw steps, me after, opp after, captured) items."""
+    if not isinstance(board, Board):
+        raise TypeError(f"choose_turn takes a fanorona.Board; got {board!r}")
+    if board.chain:
+        raise ValueError(f"a capture chain is in progress (from {board.chain_stone}); a player chooses "
+                         f"whole turns: finish this one with board.legal_turns() or board.end_turn()")
+    outcome = board.outcome()
+    if outcome is not None:
+        raise ValueError(f"the game is over ({outcome}): there is no turn to choose")
+    return board._raw_turns()
+
+
+def _as_turn(board: Board, raw_steps) -> Turn:
+    return Turn(tuple(board._step(s) for s in raw_steps))
+
+
+def _single(board: Board, plies_ahead: int = 0) -> bool:
+    """Whether the opening single-capture rule limits the turn ``plies_ahead`` turns from now."""
+    return board.rules.opening_single_capture and board._ply + plies_ahead < 2
+
+
+def _captured(opp: int, opp_after: int) -> int:
+    return opp.bit_count() - opp_after.bit_count()
+
+
+class _Player:
+    """A seeded source of turns; subclasses say how to pick one of the legal options."""
+
+    name = "player"
+
+    def __init__(self, seed=None):
+        self.seed = seed
+        self.rng = random.Random(seed)
+
+    def choose_turn(self, board: Board) -> Turn:
+        options = _options(board)
+        return _as_turn(board, self._pick(board, options)[0])
+
+    def _pick(self, board: Board, options: list):
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name}>"
+
+
+class RandomPlayer(_Player):
+    """Plays a legal turn chosen uniformly at random: the baseline every other player must beat."""
+
+    name = "random"
+
+    def _pick(self, board, options):
+        return self.rng.choice(options)
+
+
+class GreedyPlayer(_Player):
+    """Captures as many stones as it can this turn, ties broken at random; looks no further."""
+
+    name = "greedy"
+
+    def _pick(self, board, options):
+        _me, opp = board._me_opp()
+        most = max(_captured(opp, o[2]) for o in options)
+        return self.rng.choice([o for o in options if _captured(opp, o[2]) == most])
+
+
+# ---------------------------------------------------------------------------------------------
+# Evaluation functions: a score for the side to move, from the two bit sets alone.
+
+_STRONG: dict = {}
+
+
+def _strong_mask(g: Geometry) -> int:
+    if g not in _STRONG:
+        _STRONG[g] = sum(1 << i for i, strong in enumerate(g.strong) if strong)
+    return _STRONG[g]
+
+
+def material(g: Geometry, me: int, opp: int) -> int:
+    """100 a stone ahead."""
+    return 100 * (me.bit_count() - opp.bit_count())
+
+
+def material_strong(g: Geometry, me: int, opp: int) -> int:
+    """Material, plus 10 a stone for standing on a strong point (eight lines instead of four)."""
+    s = _strong_mask(g)
+    return 100 * (me.bit_count() - opp.bit_count()) + 10 * ((me & s).bit_count() - (opp & s).bit_count())
+
+
+#: The evaluations a spec can name (``alphabeta:eval=material``).
+EVALUATIONS = {"material": material, "strong": material_strong}
+
+
+# ---------------------------------------------------------------------------------------------
+# Alpha-beta.
+
+@dataclass
+class SearchInfo:
+    """What the last search did, for the notebook and the board's status line."""
+
+    depth: int                 # whole turns searched ahead (0: a forced turn, no search)
+    nodes: int                 # positions visited
+    time: float                # seconds
+    score: float               # for the side that moved; +-1,000,000 minus the turns for a proven result
+    pv: list = field(default_factory=list)   # the expected line, as turn texts
+
+    @property
+    def nodes_per_second(self) -> float:
+        return self.nodes / self.time if self.time > 0 else 0.0
+
+    def __str__(self) -> str:
+        if abs(self.score) >= PROVEN:
+            score = f"{'wins' if self.score > 0 else 'loses'} in {WIN - abs(int(self.score))} turns"
+        else:
+            score = f"score {self.score:+.0f}"
+        line = " ".join(self.pv)
+        return (f"depth {self.depth}, {self.nodes:,} nodes in {self.time:.2f} s "
+                f"({self.nodes_per_second:,.0f}/s), {score}" + (f", line {line}" if line else ""))
+
+
+class _Timeout(Exception):
+    """Raised inside the search when the time limit is reached."""
+
+
+class AlphaBetaPlayer(_Player):
+    """Negamax with alpha-beta pruning over whole turns, deepening until the time runs out.
+
+    ``depth`` fixes the depth (and disables the clock, so the answer is reproducible);
+    otherwise it deepens one turn at a time within ``time_limit`` seconds.  Captures are tried
+    largest first and the previous iteration's best turn before all; a transposition table
+    keeps each position's score, bound and best reply.
+    """
+
+    def __init__(self, depth: int | None = None, time_limit: float = 1.0, seed=None, evaluation="strong"):
+        super().__init__(seed)
+        if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or depth < 1):
+            raise ValueError(f"depth is a whole number of turns, at least 1; got {depth!r}")
+        if depth is None and not (isinstance(time_limit, (int, float)) and time_limit > 0):
+            raise ValueError(f"time_limit is a positive number of seconds; got {time_limit!r}")
+        if evaluation not in EVALUATIONS:
+            raise ValueError(f"no evaluation called {evaluation!r}; choose one of {', '.join(EVALUATIONS)}")
+        self.depth, self.time_limit, self.evaluation = depth, time_limit, evaluation
+        self._evaluate = EVALUATIONS[evaluation]
+        budget = f"depth={depth}" if depth is not None else f"time={time_limit:g}"
+        self.name = f"alphabeta:{budget}" + ("" if evaluation == "strong" else f",eval={evaluation}")
+        self.last_search: SearchInfo | None = None
+
+    # -- the search, on bit sets -----------------------------------------------------------------
+
+    def _pick(self, board, options):
+        started = time.perf_counter()
+        self._deadline = None if self.depth is not None else started + self.time_limit
+        self._g, self._rules, self._root_ply = board.geometry, board.rules, board._ply
+        self._nodes, self._table = 0, {}
+        self.rng.shuffle(options)            # equal turns keep this random order when sorted
+        if len(options) == 1:
+            self.last_search = SearchInfo(0, 0, time.perf_counter() - started, 0.0, [str(_as_turn(board, options[0][0]))])
+            return options[0]
+        me, opp = board._me_opp()
+        best, score, reached = options[0], 0, 0
+        for depth in range(1, (self.depth or 99) + 1):
+            try:
+                best, score = self._search_root(me, opp, options, best, depth)
+            except _Timeout:
+                break
+            reached = depth
+            elapsed = time.perf_counter() - started
+            if abs(score) >= PROVEN or (self._deadline and elapsed > self.time_limit / 3):
+                break   # a proven result, or the next (several times longer) iteration would not finish
+        elapsed = time.perf_counter() - started
+        self.last_search = SearchInfo(reached, self._nodes, elapsed, score,
+                                      self._principal_variation(board, best, max(reached, 1)))
+        return best
+
+    def _search_root(self, me, opp, options, first, depth):
+        ordered = sorted(options, key=lambda o: (o is not first, -_captured(opp, o[2])))
+        alpha, best = -WIN - 1, ordered[0]
+        for option in ordered:
+            score = -self._negamax(option[2], option[1], depth - 1, -WIN - 1, -alpha, 1)
+            if score > alpha:
+                alpha, best = score, option
+        self._table[self._key(me, opp, 0)] = (depth, alpha, EXACT, (best[1], best[2]))
+        return best, alpha
+
+    def _key(self, me, opp, ply):
+        single = self._rules.opening_single_capture and self._root_ply + ply < 2
+        return (me, opp, (self._root_ply + ply) % 2, single)
+
+    def _negamax(self, me, opp, depth, alpha, beta, ply):
+        self._nodes += 1
+        if self._deadline and not self._nodes & 255 and time.perf_counter() > self._deadline:
+            raise _Timeout
+        if not me:
+            return ply - WIN
+        if depth == 0:
+            return self._evaluate(self._g, me, opp)
+        key = self._key(me, opp, ply)
+        entry = self._table.get(key)
+        best_child = None
+        if entry is not None:
+            stored_depth, stored, flag, best_child = entry
+            if stored_depth >= depth:
+                stored = _from_table(stored, ply)
+                if flag == EXACT or (flag == LOWER and stored >= beta) or (flag == UPPER and stored <= alpha):
+                    return stored
+        children = self._children(me, opp, ply, best_child)
+        if not children:
+            return ply - WIN
+        original_alpha, best, best_move = alpha, -WIN - 1, None
+        for me2, opp2 in children:
+            score = -self._negamax(opp2, me2, depth - 1, -beta, -alpha, ply + 1)
+            if score > best:
+                best, best_move = score, (me2, opp2)
+                if score > alpha:
+                    alpha = score
+                    if alpha >= beta:
+                        break
+        flag = UPPER if best <= original_alpha else LOWER if best >= beta else EXACT
+        self._table[key] = (depth, _to_table(best, ply), flag, best_move)
+        return best
+
+    def _children(self, me, opp, ply, first):
+        """The distinct positions after each turn (for the side that just moved), best first."""
+        single = self._rules.opening_single_capture and self._root_ply + ply < 2
+        seen = {}
+        for _steps, me2, opp2, _ in _turn_steps(self._g, self._rules, me, opp, single):
+            seen[(me2, opp2)] = None
+        return sorted(seen, key=lambda c: (c != first, c[1].bit_count()))
+
+    def _principal_variation(self, board: Board, best, length: int) -> list[str]:
+        """The expected line, read from the table, as turn texts (the first is the answer)."""
+        line, b = [], board.copy()
+        turn = _as_turn(b, best[0])
+        for _ in range(length):
+            line.append(str(turn))
+            b.push(turn)
+            if b.outcome() is not None:
+                break
+            entry = self._table.get(self._key(*b._me_opp(), len(line)))
+            if entry is None or entry[3] is None:
+                break
+            turn = next((_as_turn(b, raw) for raw, me2, opp2, _ in b._raw_turns() if (me2, opp2) == entry[3]), None)
+            if turn is None:
+                break
+        return line
+
+
+def _to_table(score, ply):
+    """Proven scores count turns from the stored position, so they stay right wherever it recurs."""
+    return score + ply if score >= PROVEN else score - ply if score <= -PROVEN else score
+
+
+def _from_table(score, ply):
+    return score - ply if score >= PROVEN else score + ply if score <= -PROVEN else score
+
+
+# ---------------------------------------------------------------------------------------------
+# Monte Carlo tree search.
+
+class _Node:
+    __slots__ = ("me", "opp", "ply", "option", "children", "untried", "visits", "reward")
+
+    def __init__(self, me, opp, ply, option=None):
+        self.me, self.opp, self.ply, self.option = me, opp, ply, option
+        self.children: list = []
+        self.untried = None        # generated on the first visit
+        self.visits, self.reward = 0, 0.0   # reward for the side that moved into this node
+
+
+class MCTSPlayer(_Player):
+    """UCT: grow a tree towards the turns whose random games went best, then play the most tried.
+
+    Each playout plays random turns for at most ``max_turns`` turns and, if no one has won by
+    then, scores the position by who has more stones.
+    """
+
+    def __init__(self, playouts: int | None = None, time_limit: float = 1.0, seed=None,
+                 max_turns: int = 30, exploration: float = 1.4):
+        super().__init__(seed)
+        if playouts is not None and (isinstance(playouts, bool) or not isinstance(playouts, int) or playouts < 1):
+            raise ValueError(f"playouts is a whole number, at least 1; got {playouts!r}")
+        if playouts is None and not (isinstance(time_limit, (int, float)) and time_limit > 0):
+            raise ValueError(f"time_limit is a positive number of seconds; got {time_limit!r}")
+        self.playouts, self.time_limit = playouts, time_limit
+        self.max_turns, self.exploration = max_turns, exploration
+        self.name = f"mcts:playouts={playouts}" if playouts is not None else f"mcts:time={time_limit:g}"
+        self.last_search: SearchInfo | None = None
+
+    def _pick(self, board, options):
+        started = time.perf_counter()
+        self._g, self._rules, self._root_ply = board.geometry, board.rules, board._ply
+        me, opp = board._me_opp()
+        root = _Node(me, opp, 0)
+        root.untried = list(options)
+        self.rng.shuffle(root.untried)
+        count = 0
+        while (count < self.playouts if self.playouts is not None
+               else time.perf_counter() - started < self.time_limit):
+            self._playout_once(root)
+            count += 1
+        best = max(root.children, key=lambda n: n.visits)
+        line = [str(_as_turn(board, best.option[0]))]
+        self.last_search = SearchInfo(1, count, time.perf_counter() - started,
+                                      round(100 * best.reward / best.visits), line)
+        return best.option
+
+    def _turns(self, node_or_me, opp, ply):
+        single = self._rules.opening_single_capture and self._root_ply + ply < 2
+        return _turn_steps(self._g, self._rules, node_or_me, opp, single)
+
+    def _playout_once(self, root: _Node) -> None:
+        path, node = [root], root
+        while node.untried == [] and node.children:          # select
+            node = max(node.children, key=lambda c: self._ucb(node, c))
+            path.append(node)
+        if node.untried is None:
+            node.untried = list(self._turns(node.me, node.opp, node.ply)) if node.me else []
+            self.rng.shuffle(node.untried)
+        if node.untried:                                      # expand
+            option = node.untried.pop()
+            child = _Node(option[2], option[1], node.ply + 1, option)
+            node.children.append(child)
+            path.append(child)
+            node = child
+        value = self._random_game(node.me, node.opp, node.ply)   # for the side to move at node
+        for n in reversed(path):                               # back up
+            n.visits += 1
+            n.reward += 1.0 - value
+            value = 1.0 - value
+
+    def _ucb(self, parent: _Node, child: _Node) -> float:
+        return child.reward / child.visits + self.exploration * math.sqrt(math.log(parent.visits) / child.visits)
+
+    def _random_game(self, me, opp, ply) -> float:
+        """1 if the side to move wins the random game, 0 if it loses, by stones at the cap."""
+        sign = 1
+        for n in range(self.max_turns):
+            turns = self._turns(me, opp, ply + n) if me else []
+            if not turns:
+                return 0.0 if sign == 1 else 1.0
+            _steps, me2, opp2, _ = self.rng.choice(turns)
+            me, opp, sign = opp2, me2, -sign
+        lead = sign * (me.bit_count() - opp.bit_count())
+        return 1.0 if lead > 0 else 0.0 if lead < 0 else 0.5
+
+
+# ---------------------------------------------------------------------------------------------
+# Players by name, and the difficulty levels.
+
+_KINDS = {
+    "random": (RandomPlayer, {}),
+    "greedy": (GreedyPlayer, {}),
+    "alphabeta": (AlphaBetaPlayer, {"depth": ("depth", int), "time": ("time_limit", float),
+                                    "eval": ("evaluation", str)}),
+    "mcts": (MCTSPlayer, {"playouts": ("playouts", int), "time": ("time_limit", float),
+                          "cap": ("max_turns", int)}),
+}
+
+#: The difficulty levels, weakest first, as player specs.
+LEVELS = {1: "random", 2: "greedy", 3: "alphabeta:depth=2", 4: "alphabeta:time=1", 5: "alphabeta:time=1.8"}
+
+
+def make_player(spec: str, seed=None):
+    """A player from its spec: ``random``, ``greedy``, ``alphabeta:depth=3``, ``alphabeta:time=0.5``,
+    ``mcts:playouts=200``, ``level4`` ... (options after ':' as key=value, separated by ',')."""
+    if not isinstance(spec, str) or not spec.strip():
+        raise ValueError(f"a player is named by text like 'greedy' or 'alphabeta:depth=3'; got {spec!r}")
+    kind, _, options = spec.strip().partition(":")
+    if kind.startswith("level") and not options:
+        try:
+            return level(int(kind[5:]), seed)
+        except ValueError as e:
+            raise ValueError(f"{spec!r}: {e}" if kind[5:].isdigit() else
+                             f"{spec!r}: a level is written level1 to level{len(LEVELS)}") from None
+    if kind not in _KINDS:
+        raise ValueError(f"{spec!r}: no player called {kind!r}; choose one of "
+                         f"{', '.join(_KINDS)}, or level1 to level{len(LEVELS)}")
+    cls, known = _KINDS[kind]
+    kwargs = {}
+    for item in filter(None, options.split(",")):
+        key, eq, value = item.partition("=")
+        key = key.strip()
+        if key not in known:
+            allowed = ", ".join(known) or "no options"
+            raise ValueError(f"{spec!r}: {kind} has no option {key!r} (it takes {allowed})")
+        if not eq:
+            raise ValueError(f"{spec!r}: write the option as {key}=value")
+        name, convert = known[key]
+        try:
+            kwargs[name] = convert(value.strip())
+        except ValueError:
+            raise ValueError(f"{spec!r}: {key} must be {'a whole number' if convert is int else 'a number'}; "
+                             f"got {value.strip()!r}") from None
+    return cls(seed=seed, **kwargs)
+
+
+def level(n: int, seed=None):
+    """The computer opponent at difficulty ``n``: 1 random, 2 greedy, 3 to 5 alpha-beta, ever deeper."""
+    if n not in LEVELS or isinstance(n, bool):
+        raise ValueError(f"levels go from 1 to {len(LEVELS)}; got {n!r}")
+    player = make_player(LEVELS[n], seed)
+    player.name = f"level{n}"
+    return player
+
+
+def __getattr__(name):
+    """``PerfectPlayer`` comes from the solver, loaded on first use."""
+    if name == "PerfectPlayer":
+        from .solve import PerfectPlayer
+        return PerfectPlayer
+    raise AttributeError(f"module 'fanorona.ai' has no attribute {name!r}")
