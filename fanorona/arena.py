@@ -1,0 +1,309 @@
+"""Matches between computer players, to measure which is stronger and by how much.
+
+``python -m fanorona.arena alphabeta:depth=3 greedy --games 20 --jobs 2`` plays the games in
+pairs: each pair opens with another of White's legal first turns, once with each player as
+White, so neither the first move nor the colour favours one side.  ``run_match`` does the same
+from Python and returns a ``MatchResult`` (its ``table()`` is what the command prints).
+"""
+from __future__ import annotations
+
+import argparse
+import copy
+import json
+import math
+import random
+import sys
+import time
+from dataclasses import asdict, dataclass, field
+
+from .ai import make_player
+from .board import Board
+from .game import play_game
+from .rules import PRESETS, Rules
+
+__all__ = ["GameResult", "MatchResult", "run_match", "main"]
+
+Z95 = 1.959964   # the normal quantile of a two-sided 95% interval
+
+
+@dataclass
+class GameResult:
+    """One game of a match, told from player A's side."""
+
+    index: int
+    a_white: bool
+    opening: str              # White's first turn, set by the match
+    turns: list[str]          # the turns after the opening
+    winner: str | None        # "a", "b" or None for a draw
+    reason: str
+    adjudicated: bool         # cut at the turn cap and decided on stones
+    seconds: dict = field(default_factory=dict)   # "a"/"b" -> seconds spent choosing turns
+    moves: dict = field(default_factory=dict)     # "a"/"b" -> turns chosen
+    nodes: dict = field(default_factory=dict)     # "a"/"b" -> positions searched (0 for non-searchers)
+    search_seconds: dict = field(default_factory=dict)
+
+    @property
+    def points(self) -> float:
+        """A's points: 1 a win, 1/2 a draw, 0 a loss."""
+        return {"a": 1.0, None: 0.5, "b": 0.0}[self.winner]
+
+
+def elo_difference(score: float) -> float:
+    """The rating gap that predicts this expected score (logistic Elo); infinite at 0 and 1."""
+    if score <= 0:
+        return -math.inf
+    if score >= 1:
+        return math.inf
+    return -400 * math.log10(1 / score - 1)
+
+
+@dataclass
+class MatchResult:
+    """All games of a match and the numbers that sum them up, from player A's side."""
+
+    a: str
+    b: str
+    size: tuple
+    rules: Rules
+    max_turns: int
+    seed: int
+    games: list = field(default_factory=list)
+
+    @property
+    def wins(self) -> int:
+        return sum(g.winner == "a" for g in self.games)
+
+    @property
+    def draws(self) -> int:
+        return sum(g.winner is None for g in self.games)
+
+    @property
+    def losses(self) -> int:
+        return sum(g.winner == "b" for g in self.games)
+
+    @property
+    def score(self) -> float:
+        """A's share of the points, from 0 to 1."""
+        return (self.wins + self.draws / 2) / len(self.games) if self.games else math.nan
+
+    @property
+    def standard_error(self) -> float:
+        """The standard error of ``score``, from the spread of the game results."""
+        n, s = len(self.games), self.score
+        return math.sqrt(sum((g.points - s) ** 2 for g in self.games) / n) / math.sqrt(n)
+
+    @property
+    def elo(self) -> float:
+        return elo_difference(self.score)
+
+    def elo_interval(self) -> tuple[float, float]:
+        """A 95% interval for A's Elo advantage; an end is infinite where the score's interval passes 0 or 1."""
+        low, high = self.score - Z95 * self.standard_error, self.score + Z95 * self.standard_error
+        return elo_difference(low), elo_difference(high)
+
+    def adjudicated(self) -> int:
+        return sum(g.adjudicated for g in self.games)
+
+    def mean_turn_time(self, who: str) -> float:
+        moves = sum(g.moves[who] for g in self.games)
+        return sum(g.seconds[who] for g in self.games) / moves if moves else math.nan
+
+    def nodes_per_second(self, who: str) -> float | None:
+        """Searched positions a second, or None for a player that does not search."""
+        nodes = sum(g.nodes[who] for g in self.games)
+        seconds = sum(g.search_seconds[who] for g in self.games)
+        return nodes / seconds if nodes and seconds else None
+
+    def elo_sentence(self) -> str:
+        if not self.games:
+            return "no games played"
+        if self.wins == len(self.games) or self.losses == len(self.games):
+            who = self.a if self.wins else self.b
+            return (f"Elo difference: undefined ({who} won every game, so the score is "
+                    f"{self.score:.0%} and the gap has no upper bound; play stronger opposition to measure it)")
+        low, high = self.elo_interval()
+        return f"Elo difference ({self.a} minus {self.b}): {_elo(self.elo)} (95% interval {_elo(low)} to {_elo(high)})"
+
+    def table(self) -> str:
+        """The match summary as printed by ``python -m fanorona.arena``."""
+        n = len(self.games)
+        w, h = self.size
+        lines = [f"{self.a} vs {self.b}: {n} games on {w}x{h}, {self.rules.name() or 'custom'} rules, seed {self.seed}",
+                 f"at most {self.max_turns} turns after the opening; {self.adjudicated()} of {n} games "
+                 f"reached that cap and were adjudicated on stones (more stones wins)", ""]
+        names = {"a": self.a, "b": self.b}
+        width = max(12, *(len(v) for v in names.values()))
+        lines.append(f"{'player':<{width}}  {'wins':>5} {'draws':>5} {'losses':>6} {'score':>7} "
+                     f"{'time/turn':>10} {'nodes/s':>9}")
+        for who, (won, lost) in {"a": (self.wins, self.losses), "b": (self.losses, self.wins)}.items():
+            score = (won + self.draws / 2) / n if n else math.nan
+            nps = self.nodes_per_second(who)
+            lines.append(f"{names[who]:<{width}}  {won:>5} {self.draws:>5} {lost:>6} {score:>7.1%} "
+                         f"{self.mean_turn_time(who):>9.3f}s {f'{nps:,.0f}' if nps else '-':>9}")
+        lines += ["", self.elo_sentence()]
+        return "\n".join(lines)
+
+    __str__ = table
+
+    def to_json(self) -> str:
+        data = {"a": self.a, "b": self.b, "size": list(self.size), "rules": asdict(self.rules),
+                "max_turns": self.max_turns, "seed": self.seed,
+                "summary": {"wins": self.wins, "draws": self.draws, "losses": self.losses, "score": self.score,
+                            "elo": _finite(self.elo), "elo_interval": [_finite(x) for x in self.elo_interval()]},
+                "games": [asdict(g) for g in self.games]}
+        return json.dumps(data, indent=1)
+
+
+def _elo(x: float) -> str:
+    return "-infinity" if x == -math.inf else "+infinity" if x == math.inf else f"{x:+.0f}"
+
+
+def _finite(x: float):
+    return x if math.isfinite(x) else str(x)
+
+
+# ---------------------------------------------------------------------------------------------
+
+class _Timed:
+    """A player wrapped to count the time and search nodes it spends."""
+
+    def __init__(self, player):
+        self.player, self.name = player, player.name
+        self.seconds = self.search_seconds = 0.0
+        self.moves = self.nodes = 0
+
+    def choose_turn(self, board):
+        started = time.perf_counter()
+        turn = self.player.choose_turn(board)
+        self.seconds += time.perf_counter() - started
+        self.moves += 1
+        info = getattr(self.player, "last_search", None)
+        if info is not None:
+            self.nodes += info.nodes
+            self.search_seconds += info.time
+        return turn
+
+
+def _player(spec, seed):
+    """A fresh player for one game: built from its spec, or a copy of the given player object."""
+    if isinstance(spec, str):
+        return make_player(spec, seed)
+    return copy.deepcopy(spec)
+
+
+def _play_one(job) -> GameResult:
+    index, a, b, size, rules, max_turns, seed, opening = job
+    a_white = index % 2 == 0
+    players = {"a": _Timed(_player(a, seed * 1_000_003 + 2 * index)),
+               "b": _Timed(_player(b, seed * 1_000_003 + 2 * index + 1))}
+    white, black = (players["a"], players["b"]) if a_white else (players["b"], players["a"])
+    board = Board(size, rules)
+    board.push(opening)
+    game = play_game(white, black, board, max_turns=max_turns)
+    final = game.board()
+    winner = game.outcome.winner
+    side = None if winner is None else ("a" if (winner == "white") == a_white else "b")
+    return GameResult(index, a_white, opening, game.turns, side, game.outcome.reason,
+                      adjudicated=final.outcome() is None,
+                      seconds={k: p.seconds for k, p in players.items()},
+                      moves={k: p.moves for k, p in players.items()},
+                      nodes={k: p.nodes for k, p in players.items()},
+                      search_seconds={k: p.search_seconds for k, p in players.items()})
+
+
+def _name(spec) -> str:
+    return spec if isinstance(spec, str) else getattr(spec, "name", repr(spec))
+
+
+def run_match(a, b, games: int, size=(9, 5), rules="standard", jobs: int = 1, seed: int | None = None,
+              max_turns: int = 200, progress: bool = True) -> MatchResult:
+    """Play ``games`` games between A and B (player specs like ``"greedy"`` or player objects).
+
+    Games go in pairs with the same opening, A White in the first; ``seed`` makes the seeded
+    players and the choice of openings replay (a random seed is drawn and recorded if None).
+    """
+    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+        raise ValueError(f"games is a whole number, at least 1; got {games!r}")
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+        raise ValueError(f"jobs is a whole number of processes, at least 1; got {jobs!r}")
+    rules = Rules.named(rules) if isinstance(rules, str) else rules
+    for spec in (a, b):
+        if isinstance(spec, str):
+            make_player(spec)                      # a bad spec fails here, not in a worker
+    seed = random.SystemRandom().randrange(10**6) if seed is None else seed
+    openings = [str(t) for t in Board(size, rules).legal_turns()]
+    random.Random(seed).shuffle(openings)
+    jobs_list = [(i, a, b, size, rules, max_turns, seed, openings[(i // 2) % len(openings)]) for i in range(games)]
+    result = MatchResult(_name(a), _name(b), tuple(size), rules, max_turns, seed)
+    if result.a == result.b:
+        result.a, result.b = f"{result.a} (A)", f"{result.b} (B)"
+    result.games = sorted(_play_all(jobs_list, jobs, progress, f"{result.a} vs {result.b}"), key=lambda g: g.index)
+    return result
+
+
+def _play_all(jobs_list, jobs, progress, label):
+    from tqdm.auto import tqdm
+    bar = tqdm(total=len(jobs_list), desc=label, unit="game", disable=not progress, file=sys.stderr)
+    try:
+        if jobs == 1:
+            for job in jobs_list:
+                yield _play_one(job)
+                bar.update()
+            return
+        import multiprocessing
+        with multiprocessing.Pool(min(jobs, len(jobs_list))) as pool:
+            for game in pool.imap_unordered(_play_one, jobs_list):
+                yield game
+                bar.update()
+    finally:
+        bar.close()
+
+
+# ---------------------------------------------------------------------------------------------
+
+def _size(text: str) -> tuple[int, int]:
+    try:
+        w, h = (int(n) for n in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a board size is written WIDTHxHEIGHT, like 9x5; got {text!r}") from None
+    return w, h
+
+
+def _spec(text: str) -> str:
+    try:
+        make_player(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+    return text
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m fanorona.arena", description=__doc__.split("\n\n")[0])
+    parser.add_argument("a", type=_spec, metavar="PLAYER",
+                        help="random, greedy, alphabeta:depth=3, alphabeta:time=0.5, mcts:playouts=200, level1..level5")
+    parser.add_argument("b", type=_spec, metavar="PLAYER")
+    parser.add_argument("--games", type=int, default=10, help="number of games (default 10; even is fairest)")
+    parser.add_argument("--size", type=_size, default=(9, 5), help="board size, e.g. 9x5 (default), 5x5, 3x3")
+    parser.add_argument("--rules", choices=PRESETS, default="standard")
+    parser.add_argument("--jobs", type=int, default=1, help="processes playing games at once")
+    parser.add_argument("--max-turns", type=int, default=200, help="turn cap; a game reaching it is decided on stones")
+    parser.add_argument("--seed", type=int, default=None, help="replays the same match (with fixed-depth players)")
+    parser.add_argument("--json", metavar="FILE", help="also write every game and the summary to FILE")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    args = parser.parse_args(argv)
+    try:
+        Board(args.size)
+        result = run_match(args.a, args.b, args.games, args.size, args.rules, args.jobs, args.seed,
+                           args.max_turns, progress=not args.quiet)
+    except ValueError as e:
+        parser.error(str(e))
+    print(result.table())
+    if args.json:
+        with open(args.json, "w") as f:
+            f.write(result.to_json())
+        print(f"games written to {args.json}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
