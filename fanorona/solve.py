@@ -1,0 +1,467 @@
+"""Strong solutions of the small boards by retrograde analysis, and a player that uses them.
+
+``solve((3, 5))`` walks every position reachable from the start (whole turns as edges), then
+labels each one win, loss or draw for the side to move, with the number of turns to the end
+under best play, working backwards from the positions where the side to move has lost.  The
+result is a ``Table``; it is cached on disk, because the bigger boards take a while.
+
+Positions are keyed from the side to move's point of view (its stones, the other side's
+stones), so a colour swap costs nothing; mirror images of a position share one entry.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import random
+import struct
+import sys
+import warnings
+import zlib
+from array import array
+from bisect import bisect_left
+from collections import Counter
+from pathlib import Path
+
+from .board import Board, Turn, _turn_steps
+from .geometry import Geometry, check_size, geometry
+from .rules import Rules
+
+WIN, LOSS, DRAW = "win", "loss", "draw"
+_CODE = {DRAW: 0, WIN: 1, LOSS: 2}
+_NAME = {code: name for name, code in _CODE.items()}
+
+#: Bumped whenever the cache file layout or the meaning of its contents changes.
+FORMAT_VERSION = 1
+MAGIC = b"FANSOLVE"
+_HEADER = struct.Struct("<8sH32s")           # magic, format version, sha256 of the payload
+_PAYLOAD_HEAD = struct.Struct("<HHIH")        # width, height, positions, length of the rules text
+#: Boards with more points are refused: their tables would not fit a pure-Python solver.
+MAX_POINTS = 21
+
+
+class SolveCacheWarning(UserWarning):
+    """A cache file could not be used (damaged, truncated, another format) and is rebuilt."""
+
+
+def cache_dir() -> Path:
+    """Where solved tables are kept: $FANORONA_CACHE_DIR, else the user's cache directory."""
+    override = os.environ.get("FANORONA_CACHE_DIR")
+    if override:
+        return Path(override)
+    from platformdirs import user_cache_dir
+    return Path(user_cache_dir("fanorona"))
+
+
+def cache_path(size, rules: Rules | None = None) -> Path:
+    """The file that holds the table of ``size`` under ``rules``."""
+    width, height = check_size(size)
+    rules = _check_rules(Rules.solved() if rules is None else rules)
+    tag = rules.name() or hashlib.sha256(repr(rules).encode()).hexdigest()[:12]
+    return cache_dir() / f"solved-{width}x{height}-{tag}.bin"
+
+
+def _check_rules(rules) -> Rules:
+    """Only rules whose positions need no turn counter can be solved on a graph of positions."""
+    if not isinstance(rules, Rules):
+        raise ValueError(f"rules must be a fanorona.Rules, e.g. Rules.solved(); got {rules!r}")
+    if rules.quiet_draw is not None:
+        raise ValueError("the solver's positions carry no count of quiet turns, so it cannot use a "
+                         f"{rules.quiet_draw}-turn draw rule: use Rules.solved() or rules.with_(quiet_draw=None)")
+    if rules.opening_single_capture:
+        raise ValueError("the solver's positions do not know whose first turn it is, so it cannot use "
+                         "opening_single_capture: use rules.with_(opening_single_capture=False)")
+    return rules
+
+
+# ---------------------------------------------------------------------------------------------
+# Symmetry.  A key packs a position as ``me | opp << points``.
+
+class Symmetry:
+    """The board's mirror images and turns that keep its lines, acting on packed position keys.
+
+    Each map sends lines to lines, so it sends legal turns to legal turns and a position to one
+    of equal value.  ``canonical(key)`` is the smallest image, the one a table stores.
+    """
+
+    def __init__(self, g: Geometry):
+        self.points = g.width * g.height
+        self.maps = [m for m in _candidate_maps(g) if _keeps_lines(g, m)]
+        self._tables = [_byte_tables(m, self.points) for m in self.maps if m != tuple(range(self.points))]
+
+    def __len__(self) -> int:
+        return len(self.maps)
+
+    def canonical(self, key: int) -> int:
+        best = key
+        for tables in self._tables:
+            image, rest = 0, key
+            for table in tables:
+                image |= table[rest & 255]
+                rest >>= 8
+            if image < best:
+                best = image
+        return best
+
+
+def _candidate_maps(g: Geometry) -> list[tuple[int, ...]]:
+    """Point permutations for the mirror images and turns of the grid (eight on a square)."""
+    w, h = g.width, g.height
+    moves = [lambda c, r: (c, r), lambda c, r: (w - 1 - c, r),
+             lambda c, r: (c, h - 1 - r), lambda c, r: (w - 1 - c, h - 1 - r)]
+    if w == h:
+        moves += [lambda c, r: (r, c), lambda c, r: (w - 1 - r, c),
+                  lambda c, r: (r, w - 1 - c), lambda c, r: (w - 1 - r, w - 1 - c)]
+    return [tuple(_point(w, *move(*g.coordinates(p))) for p in range(w * h)) for move in moves]
+
+
+def _point(width: int, column: int, row: int) -> int:
+    return row * width + column
+
+
+def _keeps_lines(g: Geometry, perm: tuple[int, ...]) -> bool:
+    edges = {frozenset(e) for e in g.edges()}
+    return {frozenset((perm[p], perm[q])) for p, q in edges} == edges
+
+
+def _byte_tables(perm: tuple[int, ...], points: int) -> list[list[int]]:
+    """For each byte of a packed key, the image of every byte value under ``perm``."""
+    full = list(perm) + [points + p for p in perm]
+    tables = []
+    for start in range(0, 2 * points, 8):
+        bits = full[start:start + 8]
+        tables.append([sum(1 << bits[b] for b in range(len(bits)) if value >> b & 1) for value in range(256)])
+    return tables
+
+
+# ---------------------------------------------------------------------------------------------
+# The solver.
+
+def _progress(progress: bool, **options):
+    from tqdm.auto import tqdm
+    return tqdm(disable=not progress, mininterval=0.5, **options)
+
+
+def _explore(g: Geometry, rules: Rules, start: int, symmetry: Symmetry, progress: bool):
+    """Every position reachable from ``start`` (up to symmetry), in order of first discovery.
+
+    Returns the keys and the successor graph as flat arrays: the successors of position i are
+    ``targets[offsets[i]:offsets[i + 1]]``, each distinct position once.
+    """
+    n = symmetry.points
+    mask = (1 << n) - 1
+    canonical = symmetry.canonical
+    start = canonical(start)
+    index = {start: 0}
+    keys = [start]
+    offsets, targets = array("q", [0]), array("i")
+    with _progress(progress, desc=f"exploring {g.width}x{g.height}", unit=" positions") as bar:
+        i = 0
+        while i < len(keys):
+            key = keys[i]
+            after = {opp2 | me2 << n for _s, me2, opp2, _c in _turn_steps(g, rules, key & mask, key >> n, False)}
+            for child in {canonical(k) for k in after}:
+                j = index.get(child)
+                if j is None:
+                    j = index[child] = len(keys)
+                    keys.append(child)
+                targets.append(j)
+            offsets.append(len(targets))
+            i += 1
+            if i % 4096 == 0:
+                bar.update(4096)
+        bar.update(i % 4096)
+    return keys, offsets, targets
+
+
+def _predecessors(count: int, offsets, targets):
+    """The reversed graph, in the same flat form."""
+    degree = array("q", bytes(8 * (count + 1)))
+    for j in targets:
+        degree[j + 1] += 1
+    for j in range(count):
+        degree[j + 1] += degree[j]
+    fill = array("q", degree)
+    sources = array("i", bytes(4 * len(targets)))
+    for i in range(count):
+        for t in range(offsets[i], offsets[i + 1]):
+            j = targets[t]
+            sources[fill[j]] = i
+            fill[j] += 1
+    return degree, sources
+
+
+def _retrograde(offsets, targets, progress: bool, label: str):
+    """Label every position: losses with no move first, then outward one turn at a time.
+
+    A position is a win as soon as one successor is a loss (found first at the smallest
+    distance, since losses come out of the queue in order of distance); it is a loss once every
+    successor is a win (the last one found being the longest).  What is never labelled is a draw.
+    """
+    count = len(offsets) - 1
+    back_offsets, sources = _predecessors(count, offsets, targets)
+    unresolved = array("i", (offsets[i + 1] - offsets[i] for i in range(count)))
+    values = bytearray(count)
+    distances = array("i", bytes(4 * count))
+    queue = [i for i in range(count) if unresolved[i] == 0]
+    for i in queue:
+        values[i] = _CODE[LOSS]
+    win, loss = _CODE[WIN], _CODE[LOSS]
+    with _progress(progress, total=count, desc=f"labelling {label}", unit=" positions") as bar:
+        head = 0
+        while head < len(queue):
+            j = queue[head]
+            head += 1
+            distance = distances[j] + 1
+            j_lost = values[j] == loss
+            for t in range(back_offsets[j], back_offsets[j + 1]):
+                i = sources[t]
+                if values[i]:
+                    continue
+                if j_lost:
+                    values[i] = win
+                else:
+                    unresolved[i] -= 1
+                    if unresolved[i]:
+                        continue
+                    values[i] = loss
+                distances[i] = distance
+                queue.append(i)
+            if head % 4096 == 0:
+                bar.update(4096)
+        bar.update(head % 4096)
+    return values, distances
+
+
+def _solve_now(width: int, height: int, rules: Rules, progress: bool) -> "Table":
+    board = Board((width, height), rules)
+    g = board.geometry
+    symmetry = Symmetry(g)
+    me, opp = board._me_opp()
+    keys, offsets, targets = _explore(g, rules, me | opp << symmetry.points, symmetry, progress)
+    values, distances = _retrograde(offsets, targets, progress, f"{width}x{height}")
+    order = sorted(range(len(keys)), key=keys.__getitem__)
+    return Table((width, height), rules, array("q", (keys[i] for i in order)),
+                 bytes(values[i] for i in order), array("i", (distances[i] for i in order)))
+
+
+# ---------------------------------------------------------------------------------------------
+# The table.
+
+class Table:
+    """Win, loss or draw for the side to move, and turns to the end, for every reachable position.
+
+    The side to move's result does not depend on its colour, so a position reached with White
+    to move also answers for the same stones with Black to move (colours swapped).  Mirror
+    images share one entry; ``len(table)`` counts entries, not mirror images.
+    """
+
+    def __init__(self, size, rules: Rules, keys: array, values: bytes, distances: array):
+        self.size = check_size(size)
+        self.rules = rules
+        self.geometry = geometry(*self.size)
+        self.symmetry = Symmetry(self.geometry)
+        self._keys, self._values, self._distances = keys, values, distances
+        start = Board(self.size, rules)
+        self.start_value = self.value(start)
+        self.start_distance = self.distance(start)
+        codes = Counter(values)
+        self.counts = {name: codes.get(code, 0) for name, code in _CODE.items()}
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+    def __repr__(self) -> str:
+        w, h = self.size
+        return f"<Table {w}x{h}: {len(self)} positions, start {self.start_value} in {self.start_distance}>"
+
+    def value(self, board: Board) -> str:
+        """"win", "loss" or "draw" for the side to move, under best play by both sides."""
+        return _NAME[self._values[self._index(board)]]
+
+    def distance(self, board: Board) -> int | None:
+        """Turns to the end under best play (fastest win, slowest loss); None for a draw."""
+        i = self._index(board)
+        return None if self._values[i] == _CODE[DRAW] else self._distances[i]
+
+    def outcomes(self, board: Board) -> list[tuple[Turn, str, int | None]]:
+        """Each legal turn with its result for the side playing it and the turns to the end."""
+        self._index(board)
+        me, opp = board._me_opp()
+        out = []
+        for steps, me2, opp2, _c in _turn_steps(self.geometry, self.rules, me, opp, False):
+            i = self._find(opp2 | me2 << self.symmetry.points)
+            turn = Turn(tuple(board._step(s) for s in steps))
+            code = self._values[i]
+            result = {_CODE[WIN]: LOSS, _CODE[LOSS]: WIN, _CODE[DRAW]: DRAW}[code]
+            out.append((turn, result, None if code == _CODE[DRAW] else self._distances[i] + 1))
+        return out
+
+    def best_turns(self, board: Board) -> list[Turn]:
+        """The turns that keep the best result: fastest win, slowest loss, or a drawing turn."""
+        value, distance = self.value(board), self.distance(board)
+        return [turn for turn, result, d in self.outcomes(board) if result == value and d == distance]
+
+    # -- finding a position --------------------------------------------------------------------
+
+    def _position(self, board: Board) -> tuple[int, int]:
+        if not isinstance(board, Board):
+            raise TypeError(f"expected a fanorona.Board, got {board!r}")
+        w, h = self.size
+        if board.size != self.size:
+            bw, bh = board.size
+            raise ValueError(f"this table solves the {w}x{h} board; the board is {bw}x{bh}")
+        if board.rules != self.rules:
+            raise ValueError(f"this table solves {w}x{h} under {self.rules}; the board plays under {board.rules}: "
+                             f"make it with Board(({w}, {h}), rules)")
+        if board.chain:
+            raise ValueError("the board is in the middle of a capture chain; the table holds positions "
+                             "between turns: finish the turn first (push a step or end_turn())")
+        return board._me_opp()
+
+    def _index(self, board: Board) -> int:
+        me, opp = self._position(board)
+        return self._find(me | opp << self.symmetry.points)
+
+    def _find(self, key: int) -> int:
+        key = self.symmetry.canonical(key)
+        i = bisect_left(self._keys, key)
+        if i == len(self._keys) or self._keys[i] != key:
+            w, h = self.size
+            raise ValueError(f"this position cannot arise from the start of the {w}x{h} board "
+                           "(nor can a mirror image of it)")
+        return i
+
+    # -- bytes on disk -------------------------------------------------------------------------
+
+    def to_bytes(self) -> bytes:
+        """The cache file: magic, format version, sha256 of the payload, then the zlib payload."""
+        rules = repr(self.rules).encode()
+        parts = [_PAYLOAD_HEAD.pack(*self.size, len(self), len(rules)), rules,
+                 _little(self._keys), self._values, _little(self._distances)]
+        payload = zlib.compress(b"".join(parts), 6)
+        return _HEADER.pack(MAGIC, FORMAT_VERSION, hashlib.sha256(payload).digest()) + payload
+
+    @classmethod
+    def from_bytes(cls, data: bytes, size, rules: Rules) -> "Table":
+        """Read a cache file, refusing (ValueError) anything that is not exactly what was written."""
+        if len(data) < _HEADER.size:
+            raise ValueError("the file is shorter than its header")
+        magic, version, digest = _HEADER.unpack_from(data)
+        if magic != MAGIC:
+            raise ValueError("the file is not a solved-board table")
+        if version != FORMAT_VERSION:
+            raise ValueError(f"the file has format version {version}, this code reads version {FORMAT_VERSION}")
+        payload = data[_HEADER.size:]
+        if hashlib.sha256(payload).digest() != digest:
+            raise ValueError("the checksum does not match (the file is damaged or truncated)")
+        raw = zlib.decompress(payload)
+        width, height, count, rules_length = _PAYLOAD_HEAD.unpack_from(raw)
+        at = _PAYLOAD_HEAD.size
+        if (width, height) != tuple(size) or raw[at:at + rules_length] != repr(rules).encode():
+            raise ValueError("the file holds another board size or other rules")
+        at += rules_length
+        if len(raw) != at + 8 * count + count + 4 * count:
+            raise ValueError("the payload has the wrong length")
+        keys = _from_little("q", raw[at:at + 8 * count])
+        values = raw[at + 8 * count:at + 9 * count]
+        distances = _from_little("i", raw[at + 9 * count:])
+        return cls(size, rules, keys, values, distances)
+
+
+def _little(numbers: array) -> bytes:
+    if sys.byteorder == "big":
+        numbers = array(numbers.typecode, numbers)
+        numbers.byteswap()
+    return numbers.tobytes()
+
+
+def _from_little(typecode: str, data: bytes) -> array:
+    numbers = array(typecode, data)
+    if sys.byteorder == "big":
+        numbers.byteswap()
+    return numbers
+
+
+# ---------------------------------------------------------------------------------------------
+# Solving with the cache.
+
+_loaded: dict[Path, tuple[object, Table]] = {}
+
+
+def _file_stamp(path: Path):
+    try:
+        stat = path.stat()
+    except OSError:
+        return None
+    return (stat.st_mtime_ns, stat.st_size)
+
+
+def solve(size, rules: Rules | None = None, progress: bool = True) -> Table:
+    """The strong solution of a small board (at most ``MAX_POINTS`` points), from the cache if possible.
+
+    ``rules`` default to ``Rules.solved()``, the rules of the published solution.  A cache file
+    that is damaged, truncated or of another format version is rebuilt, with a warning.
+    """
+    width, height = check_size(size)
+    rules = _check_rules(Rules.solved() if rules is None else rules)
+    if width * height > MAX_POINTS:
+        raise ValueError(f"the {width}x{height} board has {width * height} points; this solver handles at most "
+                         f"{MAX_POINTS} (3x7 or 7x3): bigger boards have far too many positions for it")
+    path = cache_path((width, height), rules)
+    stamp = _file_stamp(path)
+    if path in _loaded and _loaded[path][0] == stamp:
+        return _loaded[path][1]
+    table = _read_cache(path, (width, height), rules) if stamp is not None else None
+    if table is None:
+        table = _solve_now(width, height, rules, progress)
+        _write_cache(path, table)
+    _loaded[path] = (_file_stamp(path), table)
+    return table
+
+
+def _read_cache(path: Path, size, rules: Rules) -> Table | None:
+    try:
+        return Table.from_bytes(path.read_bytes(), size, rules)
+    except (OSError, ValueError, zlib.error, struct.error) as problem:
+        warnings.warn(f"cannot use the cached table {path}: {problem}; solving again", SolveCacheWarning,
+                      stacklevel=3)
+        return None
+
+
+def _write_cache(path: Path, table: Table) -> None:
+    """Write atomically, so a run stopped half way never leaves half a file behind."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        partial = path.with_name(f"{path.name}.{os.getpid()}.part")
+        partial.write_bytes(table.to_bytes())
+        os.replace(partial, path)
+    except OSError as problem:
+        warnings.warn(f"cannot save the solved table to {path}: {problem}", SolveCacheWarning, stacklevel=3)
+
+
+# ---------------------------------------------------------------------------------------------
+
+class PerfectPlayer:
+    """Plays a small board perfectly: the fastest win, else the longest resistance, else a draw.
+
+    Ties between equally good turns are broken at random (reproducibly with ``seed``).
+    """
+
+    def __init__(self, size, seed=None, rules: Rules | None = None, progress: bool = False):
+        self.table = solve(size, rules, progress=progress)
+        self.rng = random.Random(seed)
+        w, h = self.table.size
+        self.name = f"perfect {w}x{h}"
+
+    def choose_turn(self, board: Board) -> Turn:
+        best = self.table.best_turns(board)
+        if not best:
+            raise ValueError(f"the game is over: {board.outcome()}")
+        return self.rng.choice(best)
+
+    def __repr__(self) -> str:
+        return f"<PerfectPlayer {self.name}>"
+
+
+__all__ = ["DRAW", "FORMAT_VERSION", "LOSS", "MAX_POINTS", "PerfectPlayer", "SolveCacheWarning", "Symmetry",
+           "Table", "WIN", "cache_dir", "cache_path", "solve"]
