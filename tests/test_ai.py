@@ -1,0 +1,194 @@
+"""The computer players: legal answers, the search's value against plain minimax, forced wins, replays."""
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+import fanorona as fa
+from fanorona import Rules, ai
+
+SIZES = [(3, 3), (5, 3), (3, 5), (5, 5), (9, 5)]
+FAST_PLAYERS = ["random", "greedy", "alphabeta:depth=1", "alphabeta:depth=2", "mcts:playouts=20", "level3"]
+
+
+def random_position(size, rules, seed, plies):
+    """A position from a random game: up to ``plies`` random turns from the start (fewer if it ends)."""
+    rng = random.Random(seed)
+    board = fa.Board(size, rules)
+    for _ in range(plies):
+        turns = board.legal_turns()
+        if not turns:
+            break
+        board.push(rng.choice(turns))
+    return board
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(size=st.sampled_from(SIZES), rules=st.sampled_from(["standard", "simple", "czech"]),
+       seed=st.integers(0, 10**6), plies=st.integers(0, 30), spec=st.sampled_from(FAST_PLAYERS))
+def test_players_only_choose_legal_turns(size, rules, seed, plies, spec):
+    board = random_position(size, Rules.named(rules), seed, plies)
+    if board.is_game_over():
+        return
+    before = board.fen()
+    turn = ai.make_player(spec, seed=seed).choose_turn(board)
+    assert turn in board.legal_turns()
+    assert board.fen() == before, "choosing a turn must not change the board"
+
+
+def test_players_refuse_a_finished_game():
+    over = fa.Board.from_diagram("W..\n...\n...", "black")
+    for player in (ai.RandomPlayer(), ai.GreedyPlayer(), ai.AlphaBetaPlayer(depth=2), ai.MCTSPlayer(playouts=5)):
+        with pytest.raises(ValueError, match="game is over"):
+            player.choose_turn(over)
+
+
+def test_mid_chain_board_is_refused():
+    board = fa.Board.from_diagram(".....\n..B..\n.....\n.BW..\nW...B", "white")
+    board.push(next(t for t in board.legal_turns() if len(t.steps) > 1).steps[0])
+    assert board.chain
+    with pytest.raises(ValueError, match="whole turns"):
+        ai.AlphaBetaPlayer(depth=1).choose_turn(board)
+
+
+# ---------------------------------------------------------------------------------------------
+# Alpha-beta against minimax written out plainly on Board objects.
+
+def material(board):
+    me = board.count(board.to_move)
+    return 100 * (me - board.count(board.to_move.other))
+
+
+def minimax(board, depth, ply=0):
+    """The negamax value of ``board`` for the side to move, with a loss scored as in ai (faster is worse)."""
+    if not board.legal_turns():
+        return -(ai.WIN - ply)
+    if depth == 0:
+        return material(board)
+    return max(-minimax(board.after(t), depth - 1, ply + 1) for t in board.legal_turns())
+
+
+@settings(max_examples=25, deadline=None)
+@given(size=st.sampled_from([(3, 3), (5, 3), (3, 5), (5, 5)]), seed=st.integers(0, 10**6),
+       plies=st.integers(0, 12), depth=st.integers(1, 3))
+def test_alphabeta_value_equals_minimax(size, seed, plies, depth):
+    board = random_position(size, Rules.solved(), seed, plies)
+    if board.is_game_over():
+        return
+    player = ai.AlphaBetaPlayer(depth=depth, evaluation="material", seed=seed)
+    turn = player.choose_turn(board)
+    expected = minimax(board, depth)
+    if len(board.legal_turns()) > 1:
+        assert player.last_search.score == expected
+    assert -minimax(board.after(turn), depth - 1, 1) == expected, "the chosen turn must reach the best value"
+
+
+# Built so that no turn wins at once, one turn forces a win on the next, and the greediest
+# capture (the longest chain) does not: the search must look two turns ahead and stop early.
+FORCED_WINS = [
+    ".BW..\n..W..\n...B.\n..BB.\n....B",
+    "BBW.B\n..B..\n.....\n..WB.\n.....",
+    "...B.\n.....\n..B..\nB.WW.\n..B.W",
+    ".....\nW.B..\n..B.B\n.B..B\n..W..",
+]
+
+
+def wins_at_once(board, turn):
+    outcome = board.after(turn).outcome()
+    return outcome is not None and outcome.winner == board.to_move.value
+
+
+def forces_win_next_turn(board, turn):
+    after = board.after(turn)
+    if after.outcome() is not None:
+        return after.outcome().winner == board.to_move.value
+    return all(any(wins_at_once(reply, t) for t in reply.legal_turns())
+               for reply in (after.after(r) for r in after.legal_turns()))
+
+
+@pytest.mark.parametrize("diagram", FORCED_WINS)
+def test_alphabeta_finds_forced_win_in_two_turns(diagram):
+    board = fa.Board.from_diagram(diagram, "white", Rules.solved())
+    turns = board.legal_turns()
+    assert not any(wins_at_once(board, t) for t in turns)
+    winning = [t for t in turns if forces_win_next_turn(board, t)]
+    assert winning, "brute force: some turn forces a win"
+    assert ai.GreedyPlayer(seed=0).choose_turn(board) not in winning
+    player = ai.AlphaBetaPlayer(depth=3, seed=1)
+    assert player.choose_turn(board) in winning
+    assert player.last_search.score == ai.WIN - 3      # a win on the third turn from here (ours, theirs, ours)
+    timed = ai.AlphaBetaPlayer(time_limit=0.5, seed=1)
+    assert timed.choose_turn(board) in winning
+
+
+# ---------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("white, black", [("random", "greedy"), ("alphabeta:depth=2", "mcts:playouts=15")])
+def test_same_seed_same_game(white, black):
+    def game(seed):
+        return fa.play_game(ai.make_player(white, seed), ai.make_player(black, seed + 1),
+                            fa.Board((5, 5)), max_turns=40).turns
+    assert game(3) == game(3)
+    assert len({tuple(game(s)) for s in range(4)}) > 1, "different seeds should vary the games"
+
+
+def test_last_search_describes_the_answer():
+    board = fa.Board()
+    board.push("d2e3A")
+    player = ai.AlphaBetaPlayer(depth=3, seed=0)
+    turn = player.choose_turn(board)
+    info = player.last_search
+    assert info.depth == 3 and info.nodes > 0 and info.time > 0
+    assert info.pv[0] == str(turn) and 1 <= len(info.pv) <= 3
+    replay = board.copy()
+    for text in info.pv:                     # the line is a legal sequence of turns
+        replay.push(text)
+    assert "depth 3" in str(info) and "nodes" in str(info)
+
+
+def test_time_limit_is_kept_and_deepens():
+    board = fa.Board()
+    player = ai.AlphaBetaPlayer(time_limit=0.3, seed=0)
+    player.choose_turn(board)
+    assert player.last_search.time < 0.45
+    assert player.last_search.depth >= 2
+
+
+def test_greedy_takes_the_largest_capture():
+    board = fa.Board.from_diagram("B....\n.B...\n..W..\n.....\n....B", "white", Rules.simple())
+    # c3-d2 approaches e1 (one stone) or withdraws from b4 and a5 (two): greedy withdraws.
+    for seed in range(5):
+        assert str(ai.GreedyPlayer(seed=seed).choose_turn(board)) == "c3d2W"
+
+
+def test_levels():
+    assert sorted(ai.LEVELS) == [1, 2, 3, 4, 5]
+    assert isinstance(ai.level(1), ai.RandomPlayer) and isinstance(ai.level(2), ai.GreedyPlayer)
+    assert ai.level(3).depth == 2 and ai.level(4).time_limit == 1.0
+    assert ai.level(5).time_limit <= 2.0
+    with pytest.raises(ValueError, match="levels go from 1 to 5"):
+        ai.level(6)
+
+
+def test_bad_settings_are_refused():
+    with pytest.raises(ValueError, match="depth"):
+        ai.AlphaBetaPlayer(depth=0)
+    with pytest.raises(ValueError, match="time_limit"):
+        ai.AlphaBetaPlayer(time_limit=-1)
+    with pytest.raises(ValueError, match="evaluation"):
+        ai.AlphaBetaPlayer(evaluation="vibes")
+    with pytest.raises(ValueError, match="playouts"):
+        ai.MCTSPlayer(playouts=0)
+
+
+def test_perfect_player_is_loaded_lazily():
+    try:
+        import fanorona.solve  # noqa: F401
+    except ImportError:
+        pytest.skip("fanorona/solve.py is not there yet")
+    assert ai.PerfectPlayer is fanorona_solve_perfect()
+
+
+def fanorona_solve_perfect():
+    from fanorona.solve import PerfectPlayer
+    return PerfectPlayer

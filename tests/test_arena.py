@@ -1,0 +1,120 @@
+"""Matches: consistent totals, colours and openings alternated, the Elo sums, the command and its errors."""
+import json
+import math
+
+import pytest
+
+from fanorona import Rules, ai
+from fanorona.arena import GameResult, MatchResult, elo_difference, main, run_match
+
+
+def test_tiny_match_totals_are_consistent():
+    result = run_match("greedy", "random", 6, size=(5, 5), seed=3, progress=False)
+    assert len(result.games) == 6
+    assert result.wins + result.draws + result.losses == 6
+    assert result.score == pytest.approx((result.wins + result.draws / 2) / 6)
+    points = sum(g.points for g in result.games)
+    assert result.score == pytest.approx(points / 6)
+    assert [g.a_white for g in result.games] == [True, False] * 3
+    openings = [g.opening for g in result.games]
+    assert openings[0::2] == openings[1::2], "both games of a pair open with the same turn"
+    assert len(set(openings)) == 3, "each pair opens differently (5x5 has more than three first turns)"
+    table = result.table()
+    assert f"{result.wins:>5} {result.draws:>5} {result.losses:>6}" in table
+    assert f"{result.score:.1%}" in table
+
+
+def test_same_seed_same_match_and_jobs_do_not_change_it():
+    one = run_match("alphabeta:depth=1", "greedy", 4, size=(5, 3), seed=11, progress=False)
+    two = run_match("alphabeta:depth=1", "greedy", 4, size=(5, 3), seed=11, jobs=2, progress=False)
+    assert [g.turns for g in one.games] == [g.turns for g in two.games]
+    assert [g.winner for g in one.games] == [g.winner for g in two.games]
+
+
+def test_turn_cap_adjudicates_on_stones():
+    result = run_match("random", "random", 2, size=(9, 5), seed=1, max_turns=3, progress=False)
+    assert all(g.adjudicated and len(g.turns) == 3 for g in result.games)
+    assert "2 of 2 games reached that cap and were adjudicated on stones" in result.table()
+
+
+def test_player_objects_can_play_a_match():
+    result = run_match(ai.AlphaBetaPlayer(depth=1), ai.RandomPlayer(seed=2), 2, size=(3, 3), seed=0, progress=False)
+    assert result.a == "alphabeta:depth=1" and result.b == "random"
+    assert result.nodes_per_second("a") > 0 and result.nodes_per_second("b") is None
+
+
+def test_elo_difference():
+    assert elo_difference(0.5) == 0
+    assert elo_difference(0.75) == pytest.approx(190.8, abs=0.1)    # 400 log10(3)
+    assert elo_difference(0.25) == pytest.approx(-elo_difference(0.75))
+    assert elo_difference(1.0) == math.inf and elo_difference(0.0) == -math.inf
+
+
+def made_up_match(winners):
+    games = [GameResult(i, i % 2 == 0, "e2e3A", [], w, "made up", False) for i, w in enumerate(winners)]
+    return MatchResult("A", "B", (9, 5), Rules(), 200, 0, games)
+
+
+def test_clean_sweep_says_the_elo_is_undefined():
+    for winners, who in ((["a"] * 4, "A"), (["b"] * 4, "B")):
+        sentence = made_up_match(winners).elo_sentence()
+        assert "undefined" in sentence and f"{who} won every game" in sentence
+
+
+def test_elo_interval_surrounds_the_estimate_and_widens_near_the_ends():
+    close = made_up_match(["a", "b", None, "a", "b", "a", None, "b"])
+    low, high = close.elo_interval()
+    assert close.score == 0.5 and low < 0 == close.elo < high and low == pytest.approx(-high)
+    lopsided = made_up_match(["a"] * 7 + ["b"])
+    low, high = lopsided.elo_interval()
+    assert low < lopsided.elo and high == math.inf    # 7/8 plus two standard errors passes 100%
+    assert "+infinity" in lopsided.elo_sentence()
+
+
+def test_command_prints_table_and_writes_json(tmp_path, capsys):
+    path = tmp_path / "match.json"
+    assert main(["greedy", "random", "--games", "4", "--size", "5x3", "--seed", "2",
+                 "--json", str(path), "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert "greedy vs random: 4 games on 5x3, standard rules, seed 2" in out
+    data = json.loads(path.read_text())
+    summary = data["summary"]
+    assert summary["wins"] + summary["draws"] + summary["losses"] == len(data["games"]) == 4
+    assert summary["score"] == pytest.approx((summary["wins"] + summary["draws"] / 2) / 4)
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("chess", "no player called 'chess'"),
+    ("alphabeta:dept=3", "alphabeta has no option 'dept'"),
+    ("alphabeta:depth=three", "depth must be a whole number"),
+    ("alphabeta:depth", "write the option as depth=value"),
+    ("greedy:depth=2", "greedy has no option 'depth' .it takes no options"),
+    ("level9", "levels go from 1 to 5"),
+    ("levelx", "a level is written level1 to level5"),
+    ("", "a player is named by text"),
+])
+def test_spec_errors(spec, message):
+    with pytest.raises(ValueError, match=message):
+        ai.make_player(spec)
+
+
+def test_specs_build_the_players_they_name():
+    assert ai.make_player("alphabeta:depth=3").depth == 3
+    assert ai.make_player("alphabeta:time=0.5").time_limit == 0.5
+    assert ai.make_player("mcts:playouts=200").playouts == 200
+    assert ai.make_player("level4").name == "level4"
+
+
+def test_command_errors(capsys):
+    with pytest.raises(SystemExit):
+        main(["greedy", "alphabeta:dept=3"])
+    assert "alphabeta has no option 'dept'" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["greedy", "random", "--size", "9by5"])
+    assert "WIDTHxHEIGHT" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["greedy", "random", "--size", "4x4"])
+    assert "odd number" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["greedy", "random", "--games", "0"])
+    assert "games is a whole number" in capsys.readouterr().err
