@@ -1,0 +1,29 @@
+"""Shared fixtures: positions reached by seeded random play, for tests that need many positions."""
+import random
+
+import pytest
+
+import fanorona as fa
+
+
+def random_positions(count, size=(9, 5), rules=None, seed=0, every=3, max_turns=80):
+    """``count`` boards met every ``every`` turns along seeded random games (game over excluded).
+
+    Games restart from the start position when they end, so the sample mixes openings,
+    middle games and endings.
+    """
+    rng = random.Random(seed)
+    found = []
+    while len(found) < count:
+        board = fa.Board(size, rules)
+        while board.outcome() is None and len(board.turns) < max_turns and len(found) < count:
+            if len(board.turns) % every == 0:
+                found.append(board.copy())
+            board.push(rng.choice(board.legal_turns()))
+    return found
+
+
+@pytest.fixture(scope="session")
+def positions():
+    """The factory ``positions(count, size=(9, 5), rules=None, seed=0, every=3)``."""
+    return random_positions
