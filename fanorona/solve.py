@@ -22,7 +22,7 @@ from bisect import bisect_left
 from collections import Counter
 from pathlib import Path
 
-from .board import Board, Turn, _turn_steps
+from .board import Board, Turn, _bits, _turn_steps
 from .geometry import Geometry, check_size, geometry
 from .rules import Rules
 
@@ -84,20 +84,23 @@ class Symmetry:
     """
 
     def __init__(self, g: Geometry):
-        self.points = g.width * g.height
+        self.points = n = g.width * g.height
         self.maps = [m for m in _candidate_maps(g) if _keeps_lines(g, m)]
-        self._tables = [_byte_tables(m, self.points) for m in self.maps if m != tuple(range(self.points))]
+        self._low_bits = (n + 1) // 2
+        self._tables = [(_chunk_table(m, 0, self._low_bits), _chunk_table(m, self._low_bits, n))
+                        for m in self.maps if m != tuple(range(n))]
 
     def __len__(self) -> int:
         return len(self.maps)
 
     def canonical(self, key: int) -> int:
+        """The smallest image of a packed key: each half is mapped in two table look-ups."""
+        n, k = self.points, self._low_bits
+        me, opp = key & ((1 << n) - 1), key >> n
+        me_low, me_high, opp_low, opp_high = me & ((1 << k) - 1), me >> k, opp & ((1 << k) - 1), opp >> k
         best = key
-        for tables in self._tables:
-            image, rest = 0, key
-            for table in tables:
-                image |= table[rest & 255]
-                rest >>= 8
+        for low, high in self._tables:
+            image = low[me_low] | high[me_high] | (low[opp_low] | high[opp_high]) << n
             if image < best:
                 best = image
         return best
@@ -123,14 +126,82 @@ def _keeps_lines(g: Geometry, perm: tuple[int, ...]) -> bool:
     return {frozenset((perm[p], perm[q])) for p, q in edges} == edges
 
 
-def _byte_tables(perm: tuple[int, ...], points: int) -> list[list[int]]:
-    """For each byte of a packed key, the image of every byte value under ``perm``."""
-    full = list(perm) + [points + p for p in perm]
-    tables = []
-    for start in range(0, 2 * points, 8):
-        bits = full[start:start + 8]
-        tables.append([sum(1 << bits[b] for b in range(len(bits)) if value >> b & 1) for value in range(256)])
-    return tables
+def _chunk_table(perm: tuple[int, ...], first: int, stop: int) -> list[int]:
+    """The images under ``perm`` of every set of the points ``first`` to ``stop - 1``, indexed from ``first``."""
+    images = [1 << perm[p] for p in range(first, stop)]
+    table = [0] * (1 << (stop - first))
+    for subset in range(1, len(table)):
+        low = subset & -subset
+        table[subset] = table[subset ^ low] | images[low.bit_length() - 1]
+    return table
+
+
+# ---------------------------------------------------------------------------------------------
+# The positions after each turn.  The board's generator also records every step of every
+# turn; the solver needs only where the turns end, so it has this leaner one (tested equal).
+
+class Successors:
+    """The positions a side can leave after one whole turn, as packed keys for the next mover."""
+
+    def __init__(self, g: Geometry, rules: Rules):
+        self.points = n = g.width * g.height
+        self.rules = rules
+        self._links = [[(d, 1 << q, tuple(1 << r for r in g.ray[q][d]), tuple(1 << r for r in g.ray[p][(d + 4) % 8]))
+                        for d, q in enumerate(g.neighbour[p]) if q >= 0] for p in range(n)]
+
+    def __call__(self, key: int) -> set[int]:
+        """``key`` packs ``me | opp << points`` for the side to move; so do the results."""
+        n = self.points
+        me, opp = key & ((1 << n) - 1), key >> n
+        occupied = me | opp
+        results: set[int] = set()
+        quiet = []
+        captured_any = False
+        for p in _bits(me):
+            origin = 1 << p
+            for d, target, ahead, behind in self._links[p]:
+                if occupied & target:
+                    continue
+                found = False
+                for ray in (ahead, behind):
+                    if ray and opp & ray[0]:
+                        found = captured_any = True
+                        taken = _run(ray, opp)
+                        self._chain(me ^ origin ^ target, opp ^ taken, target, origin | target, d, 1 << d, results)
+                if not found:
+                    quiet.append(me ^ origin ^ target)
+        if not (captured_any and self.rules.mandatory_capture):
+            results.update(opp | mine << n for mine in quiet)
+        return results
+
+    def _chain(self, me: int, opp: int, at: int, visited: int, last: int, used: int, results: set) -> None:
+        """Record where the turn may stop, and follow every capture that may continue it."""
+        rules = self.rules
+        more = False
+        if rules.chains:
+            occupied = me | opp
+            for d, target, ahead, behind in self._links[at.bit_length() - 1]:
+                if occupied & target or (rules.no_revisit and visited & target):
+                    continue
+                if (rules.direction == "no-repeat" and d == last) or (rules.direction == "no-reuse" and used >> d & 1):
+                    continue
+                for ray in (ahead, behind):
+                    if ray and opp & ray[0]:
+                        more = True
+                        self._chain(me ^ at ^ target, opp ^ _run(ray, opp), target, visited | target, d,
+                                    used | 1 << d, results)
+        if not (more and rules.must_continue):
+            results.add(opp | me << self.points)
+
+
+def _run(ray: tuple[int, ...], opp: int) -> int:
+    """The unbroken opponent stones at the start of a ray, as bits."""
+    taken = 0
+    for bit in ray:
+        if not opp & bit:
+            break
+        taken |= bit
+    return taken
 
 
 # ---------------------------------------------------------------------------------------------
@@ -147,8 +218,7 @@ def _explore(g: Geometry, rules: Rules, start: int, symmetry: Symmetry, progress
     Returns the keys and the successor graph as flat arrays: the successors of position i are
     ``targets[offsets[i]:offsets[i + 1]]``, each distinct position once.
     """
-    n = symmetry.points
-    mask = (1 << n) - 1
+    successors = Successors(g, rules)
     canonical = symmetry.canonical
     start = canonical(start)
     index = {start: 0}
@@ -158,8 +228,7 @@ def _explore(g: Geometry, rules: Rules, start: int, symmetry: Symmetry, progress
         i = 0
         while i < len(keys):
             key = keys[i]
-            after = {opp2 | me2 << n for _s, me2, opp2, _c in _turn_steps(g, rules, key & mask, key >> n, False)}
-            for child in {canonical(k) for k in after}:
+            for child in {canonical(k) for k in successors(key)}:
                 j = index.get(child)
                 if j is None:
                     j = index[child] = len(keys)
@@ -295,6 +364,19 @@ class Table:
             result = {_CODE[WIN]: LOSS, _CODE[LOSS]: WIN, _CODE[DRAW]: DRAW}[code]
             out.append((turn, result, None if code == _CODE[DRAW] else self._distances[i] + 1))
         return out
+
+    def boards(self, value: str | None = None):
+        """One board per entry (White to move, its stones the mover's), optionally of one value only."""
+        if value not in (None, WIN, LOSS, DRAW):
+            raise ValueError(f"value is 'win', 'loss', 'draw' or None; got {value!r}")
+        n = self.symmetry.points
+        w, h = self.size
+        for key, code in zip(self._keys, self._values):
+            if value is None or _NAME[code] == value:
+                me, opp = key & ((1 << n) - 1), key >> n
+                rows = ("".join("W" if me >> (r * w + c) & 1 else "B" if opp >> (r * w + c) & 1 else "."
+                                for c in range(w)) for r in reversed(range(h)))
+                yield Board.from_diagram("\n".join(rows), "white", self.rules)
 
     def best_turns(self, board: Board) -> list[Turn]:
         """The turns that keep the best result: fastest win, slowest loss, or a drawing turn."""
