@@ -73,6 +73,12 @@ def _check_rules(rules) -> Rules:
     return rules
 
 
+def _code(value: str) -> int:
+    if value not in _CODE:
+        raise ValueError(f"a value is 'win', 'loss' or 'draw'; got {value!r}")
+    return _CODE[value]
+
+
 # ---------------------------------------------------------------------------------------------
 # Symmetry.  A key packs a position as ``me | opp << points``.
 
@@ -365,18 +371,25 @@ class Table:
             out.append((turn, result, None if code == _CODE[DRAW] else self._distances[i] + 1))
         return out
 
-    def boards(self, value: str | None = None):
-        """One board per entry (White to move, its stones the mover's), optionally of one value only."""
-        if value not in (None, WIN, LOSS, DRAW):
-            raise ValueError(f"value is 'win', 'loss', 'draw' or None; got {value!r}")
+    def boards(self, value: str | None = None, distance: int | None = None):
+        """One board per entry (White to move, its stones the mover's), optionally of one value and distance."""
+        code = None if value is None else _code(value)
         n = self.symmetry.points
         w, h = self.size
-        for key, code in zip(self._keys, self._values):
-            if value is None or _NAME[code] == value:
+        for key, found, d in zip(self._keys, self._values, self._distances):
+            if (code is None or found == code) and (distance is None or (d == distance and found != _CODE[DRAW])):
                 me, opp = key & ((1 << n) - 1), key >> n
                 rows = ("".join("W" if me >> (r * w + c) & 1 else "B" if opp >> (r * w + c) & 1 else "."
                                 for c in range(w)) for r in reversed(range(h)))
                 yield Board.from_diagram("\n".join(rows), "white", self.rules)
+
+    def distance_counts(self, value: str) -> dict[int, int]:
+        """How many entries of a value ("win" or "loss") lie at each distance from the end."""
+        code = _code(value)
+        if code == _CODE[DRAW]:
+            raise ValueError("a draw has no distance to the end; ask for 'win' or 'loss'")
+        counts = Counter(d for found, d in zip(self._values, self._distances) if found == code)
+        return dict(sorted(counts.items()))
 
     def best_turns(self, board: Board) -> list[Turn]:
         """The turns that keep the best result: fastest win, slowest loss, or a drawing turn."""
