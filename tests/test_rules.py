@@ -340,7 +340,7 @@ def legal(diagram, direction):
     return board(diagram, rules=Rules.solved().with_(direction=direction))
 
 
-@pytest.mark.parametrize("diagram", [REPEAT, REUSE, TRIANGLE, CHAIN])
+@pytest.mark.parametrize("diagram", [REPEAT, REUSE, TRIANGLE, CHAIN], ids=["repeat", "reuse", "triangle", "chain"])
 def test_each_direction_rule_holds_in_every_legal_turn(diagram):
     for rule in ("no-repeat", "no-reuse"):
         b = legal(diagram, rule)
