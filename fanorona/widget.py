@@ -366,7 +366,7 @@ class BoardWidget:
                 board.pop()
             text = Game.from_board(board, white=self._player_name("white"),
                                    black=self._player_name("black")).to_json()
-            self._controls["record"].value = text
+            self.controls["record"].value = text
             self._message = self._say("exported")
             self._refresh()
         return text
@@ -385,14 +385,14 @@ class BoardWidget:
         total = len(self.board.turns)
         if turns is not None and not 0 <= turns <= total:
             raise ValueError(f"the game has {total} turns; replay shows 0 to {total}; got {turns!r}")
-        self._controls["replay"].value = total if turns is None else turns
+        self.controls["replay"].value = total if turns is None else turns
 
     def show(self, **overlays: bool) -> None:
         """Switch overlays: strings, legal, names, strong, large (for a projector)."""
         for name, on in overlays.items():
             if name not in self._toggles:
                 raise ValueError(f"no overlay called {name!r}; they are {', '.join(self._toggles)}")
-            self._controls[name].value = bool(on)
+            self.controls[name].value = bool(on)
 
     def wait(self, timeout: float = 60.0) -> None:
         """Block until the computer has finished moving (for tests and scripts; never in a callback)."""
@@ -435,34 +435,34 @@ class BoardWidget:
     @property
     def computer(self) -> str:
         """Who the computer plays: 'nobody', 'white', 'black' or 'both'."""
-        return self._controls["computer"].value
+        return self.controls["computer"].value
 
     @computer.setter
     def computer(self, side: str) -> None:
         if side not in COMPUTER_SIDES:
             raise ValueError(f"the computer plays one of {', '.join(COMPUTER_SIDES)}; got {side!r}")
-        self._controls["computer"].value = side
+        self.controls["computer"].value = side
 
     @property
     def level(self):
         """The computer's level: 1 to 5, 'perfect' on small boards, or 'custom' for a given player."""
-        return self._controls["level"].value
+        return self.controls["level"].value
 
     @level.setter
     def level(self, value) -> None:
-        options = [v for _, v in self._controls["level"].options]
+        options = [v for _, v in self.controls["level"].options]
         if value not in options:
             raise ValueError(f"the level is one of {', '.join(map(str, options))}; got {value!r}")
-        self._controls["level"].value = value
+        self.controls["level"].value = value
 
     @property
     def delay(self) -> float:
         """Seconds between the computer's animated steps (0 for tests)."""
-        return self._controls["delay"].value
+        return self.controls["delay"].value
 
     @delay.setter
     def delay(self, seconds: float) -> None:
-        self._controls["delay"].value = seconds
+        self.controls["delay"].value = seconds
 
     def point_pixels(self) -> dict[str, tuple[float, float]]:
         """Each point's place on the canvas as fractions of its width and height, from the top left.
@@ -507,7 +507,7 @@ class BoardWidget:
         """Why the board takes no move now (replaying, the computer's turn, game over), or ''."""
         total = len(self.board.turns)
         if self._replaying():
-            return self._say("replaying", n=self._controls["replay"].value, total=total)
+            return self._say("replaying", n=self.controls["replay"].value, total=total)
         if self._computer_side_to_move():
             return self._say("busy")
         if self.board.is_game_over():
@@ -615,7 +615,7 @@ class BoardWidget:
         self._search = ""
         self._sync_choosers()
         with self._syncing_choosers():
-            self._controls["replay"].max = self._controls["replay"].value = len(board.turns)
+            self.controls["replay"].max = self.controls["replay"].value = len(board.turns)
         if resized:
             self._reshape()
 
@@ -640,11 +640,11 @@ class BoardWidget:
         elif not callable(getattr(opponent, "choose_turn", None)):
             raise ValueError(f"an opponent is a level 1-5 or a player with choose_turn(board); got {opponent!r}")
         with self._syncing_choosers():
-            self._controls["level"].value = opponent if isinstance(opponent, int) else "custom"
-            self._controls["computer"].value = "black"
+            self.controls["level"].value = opponent if isinstance(opponent, int) else "custom"
+            self.controls["computer"].value = "black"
 
     def _computer_sides(self) -> set[str]:
-        side = self._controls["computer"].value
+        side = self.controls["computer"].value
         return {"white", "black"} if side == "both" else {side} - {"nobody"}
 
     def _against_computer(self) -> bool:
@@ -679,7 +679,7 @@ class BoardWidget:
                     if generation != self._generation or not self._computer_should_move():
                         return
                     board = self.board.copy()
-                    level = self._controls["level"].value
+                    level = self.controls["level"].value
                     self._message = self._say("thinking", name=self._player_name(board.to_move.value))
                     self._refresh()
                 player = self._player(level, board)
@@ -730,7 +730,7 @@ class BoardWidget:
     def _player_name(self, side: str) -> str:
         if side not in self._computer_sides():
             return side
-        level = self._controls["level"].value
+        level = self.controls["level"].value
         if level == "custom":
             return getattr(self._custom_player, "name", "computer")
         return f"level{level}" if isinstance(level, int) else f"{level} {_size_text(self.board.size)}"
@@ -749,14 +749,14 @@ class BoardWidget:
         return text[:1].upper() + text[1:]
 
     def _replaying(self) -> bool:
-        return self._controls["replay"].value < len(self.board.turns)
+        return self.controls["replay"].value < len(self.board.turns)
 
     def _refresh(self) -> None:
         """Bring every view of the game up to date (call with the lock held)."""
         self._status_text = self._compose_status()
         self._moves_text = self._compose_moves()
-        self._controls["status"].value = f'<div class="fanorona-status">{html.escape(self._status_text)}</div>'
-        self._controls["moves"].value = f"<pre>{html.escape(self._moves_text)}</pre>"
+        self.controls["status"].value = f'<div class="fanorona-status">{html.escape(self._status_text)}</div>'
+        self.controls["moves"].value = f"<pre>{html.escape(self._moves_text)}</pre>"
         self._sync_replay()
         self._sync_buttons()
         self._redraw()
@@ -788,11 +788,11 @@ class BoardWidget:
 
     def _view(self) -> tuple[Board, dict]:
         """The board to draw and the draw_board options for the current state and overlays."""
-        shown = {name: self._controls[name].value for name in self._toggles}
+        shown = {name: self.controls[name].value for name in self._toggles}
         options = dict(strong=shown["strong"], point_names=shown["names"], scale=1.5 if shown["large"] else 1.0)
         board = self.board
         if self._replaying():
-            board = self._board_after(self._controls["replay"].value)
+            board = self._board_after(self.controls["replay"].value)
             arrows = self._path_arrows(board.turns[-1].path) if board.turns else []
             return board, dict(options, arrows=arrows, title=self._headline(board))
         strings = board.strings("white", 2) + board.strings("black", 2) if shown["strings"] else []
@@ -871,7 +871,8 @@ class BoardWidget:
         self.canvas.capture_scroll = False
         self.ax = self.figure.add_axes((0.06, 0.06, 0.92, 0.86))
         self.canvas.mpl_connect("button_press_event", self._on_press)
-        c = self._controls = {name: widgets.Button() for name in self._buttons}
+        #: The ipywidgets controls by name (buttons, choosers, sliders, the status and move list).
+        c = self.controls = {name: widgets.Button() for name in self._buttons}
         c.update({name: widgets.ToggleButton(value=False) for name in self._toggles})
         c["size"] = widgets.Dropdown(options=[_size_text(s) for s in SIZES], layout=widgets.Layout(width="150px"))
         c["rules"] = widgets.Dropdown(options=PRESETS, layout=widgets.Layout(width="190px"))
@@ -886,14 +887,14 @@ class BoardWidget:
         c["moves"] = widgets.HTML(layout=widgets.Layout(width="230px", max_height="420px", overflow="auto"))
         c["moves"].add_class("fanorona-moves")
         c["status"].add_class("fanorona-status-line")
-        self._points = widgets.HTML(layout=widgets.Layout(display="none"))
-        self._points.add_class("fanorona-points")
+        self.controls["points"] = widgets.HTML(layout=widgets.Layout(display="none"))
+        self.controls["points"].add_class("fanorona-points")
         self._wire()
         self._sync_choosers()
         self.ui = self._layout()
 
     def _layout(self) -> widgets.Box:
-        c = self._controls
+        c = self.controls
         self._moves_title = widgets.HTML()
         self._more = widgets.Accordion(children=[widgets.VBox([
             widgets.HBox([c["position"], c["load"]]),
@@ -908,12 +909,12 @@ class BoardWidget:
             widgets.HBox([c["computer"], c["level"], c["delay"]]),
             c["replay"],
             widgets.HBox([c[name] for name in self._toggles]),
-            self._more, self._points])
+            self._more, self.controls["points"]])
         ui.add_class("fanorona-board")
         return ui
 
     def _wire(self) -> None:
-        c = self._controls
+        c = self.controls
         actions = {"undo": self.undo, "undo_step": self.undo_step, "redo": self.redo, "end_turn": self.end_turn,
                    "new_game": self.new_game, "approach": lambda: self.choose("approach"),
                    "withdrawal": lambda: self.choose("withdrawal"), "export": self.export_game,
@@ -935,7 +936,7 @@ class BoardWidget:
         def handler(change):
             if not self._syncing:
                 react(change["new"])
-        self._controls[name].observe(handler, names="value")
+        self.controls[name].observe(handler, names="value")
 
     def _load_from(self, text: str) -> None:
         try:
@@ -945,7 +946,7 @@ class BoardWidget:
 
     def _import_from_box(self) -> None:
         try:
-            self.import_game(self._controls["record"].value)
+            self.import_game(self.controls["record"].value)
         except ValueError as e:
             self._report("import_error", reason=str(e))
 
@@ -991,7 +992,7 @@ class BoardWidget:
 
     def _sync_choosers(self) -> None:
         """Show the board's size and rules in the choosers, and the levels this size offers."""
-        c = self._controls
+        c = self.controls
         with self._syncing_choosers():
             size = _size_text(self.board.size)
             if size not in c["size"].options:
@@ -1005,7 +1006,7 @@ class BoardWidget:
 
     def _sync_replay(self) -> None:
         """Keep the replay slider's range on the game's length, following the end when at the end."""
-        slider = self._controls["replay"]
+        slider = self.controls["replay"]
         total = len(self.board.turns)
         with self._syncing_choosers():
             at_end = slider.value >= slider.max
@@ -1014,7 +1015,7 @@ class BoardWidget:
                 slider.value = total
 
     def _sync_buttons(self) -> None:
-        c = self._controls
+        c = self.controls
         live = not self._replaying()
         c["end_turn"].disabled = not (live and self.board.chain)
         c["approach"].disabled = c["withdrawal"].disabled = not (live and self._pending)
@@ -1022,7 +1023,7 @@ class BoardWidget:
 
     def _relabel(self) -> None:
         """Put the current language's words on every control."""
-        t, c = self._text, self._controls
+        t, c = self._text, self.controls
         for name in self._buttons + self._toggles:
             c[name].description = t[name]
         for name in ("size", "rules", "computer", "level", "delay", "replay", "position"):
@@ -1040,11 +1041,11 @@ class BoardWidget:
     def _reshape(self) -> None:
         """Size the figure to the board (and the large mode), then publish the points' pixel places."""
         w, h = self.board.size
-        scale = 1.5 if self._controls["large"].value else 1.0
+        scale = 1.5 if self.controls["large"].value else 1.0
         with self._lock:
             self.figure.set_size_inches(0.62 * w * scale + 0.7, 0.62 * h * scale + 0.75, forward=True)
             self._refresh()
-            self._points.value = json.dumps(self.point_pixels())
+            self.controls["points"].value = json.dumps(self.point_pixels())
 
     def _on_press(self, event) -> None:
         """The canvas callback: the nearest point to a left click, if near enough, is clicked."""
