@@ -1,0 +1,162 @@
+"""Speed figures: ``python -m fanorona.bench [section ...]`` runs the named sections (all by default).
+
+A section is a function that prints its own figures.  To add one, write a ``bench()`` function in
+your module and register it with one line in ``SECTIONS``, e.g. ``"solve": in_module("fanorona.solve")``.
+Heavy imports happen only inside sections, so a module that does not exist yet skips its section
+with a line saying so instead of breaking the others.
+"""
+from __future__ import annotations
+
+import statistics
+import sys
+import time
+from importlib import import_module
+
+PERFT_EXPECTED = {1: 5, 2: 39, 3: 724, 4: 18026, 5: 431852}
+RUNS = {1: 9, 2: 9, 3: 5, 4: 3, 5: 1}        # timing runs per depth (the median is reported)
+AEC_RUNS = {1: 5, 2: 3, 3: 1}                  # fanorona-aec is slow: perft(3) once
+TARGET_PERFT5_SECONDS = 5.0
+TARGET_SPEEDUP = 100
+
+
+def median_time(function, runs: int) -> tuple[object, float, float]:
+    """The result of ``function()`` and the medians of ``runs`` timings: wall clock and CPU seconds.
+
+    CPU time is the fairer figure on a shared machine; wall time is what a user waits.
+    """
+    walls, cpus, result = [], [], None
+    for _ in range(runs):
+        wall, cpu = time.perf_counter(), time.process_time()
+        result = function()
+        walls.append(time.perf_counter() - wall)
+        cpus.append(time.process_time() - cpu)
+    return result, statistics.median(walls), statistics.median(cpus)
+
+
+def ms(seconds: float) -> str:
+    """Milliseconds with about three significant figures."""
+    value = seconds * 1000
+    return f"{value:.3f}" if value < 10 else f"{value:.1f}" if value < 1000 else f"{value:.0f}"
+
+
+# -- fanorona-aec as a reference -----------------------------------------------------------------
+
+AEC_START = "WWWWWWWWW/WWWWWWWWW/BWBW1BWBW/BBBBBBBBB/BBBBBBBBB W - - - 0"
+
+
+def aec_turn_ends(text: str):
+    """Every state text that fanorona-aec reaches at the end of a whole turn from ``text``.
+
+    Its actions are single steps: a capture keeps the turn (and always offers END_TURN_ACTION
+    next), a paika or END_TURN_ACTION ends it; so a depth-first walk over actions until the turn
+    ends lists each complete turn once.  Mid-chain it lists the chain stone's captures twice,
+    hence the ``set``.
+    """
+    from env.fanorona_move import END_TURN_ACTION, FanoronaMove, MoveType
+    from env.fanorona_state import FanoronaState
+
+    stack = [text]
+    while stack:
+        state_text = stack.pop()
+        for action in sorted(set(FanoronaState().set_from_board_str(state_text).legal_moves)):
+            state = FanoronaState().set_from_board_str(state_text)
+            move = FanoronaMove.from_action(action)
+            state.push(move)
+            if action == END_TURN_ACTION or move.move_type == MoveType.PAIKA:
+                yield str(state)
+            else:
+                stack.append(str(state))
+
+
+def aec_perft(text: str, depth: int) -> int:
+    """perft through fanorona-aec, its half-move counter reset so its draw rule never applies."""
+    if depth == 0:
+        return 1
+    total = 0
+    for end in aec_turn_ends(text):
+        fields = end.split()
+        total += aec_perft(" ".join(fields[:5] + ["0"]), depth - 1)
+    return total
+
+
+# -- sections ------------------------------------------------------------------------------------
+
+def perft_section() -> None:
+    """perft from the 9x5 start: ours at depths 1-5, fanorona-aec at 1-3, timed in the same run."""
+    from tqdm import tqdm
+
+    from .board import Board, perft
+
+    jobs = [("ours", d) for d in PERFT_EXPECTED] + [("aec", d) for d in AEC_RUNS]
+    times: dict = {}
+    for who, depth in tqdm(jobs, desc="perft", leave=False, file=sys.stderr):
+        if who == "ours":
+            count, *seconds = median_time(lambda: perft(Board(), depth), RUNS[depth])
+        else:
+            count, *seconds = median_time(lambda: aec_perft(AEC_START, depth), AEC_RUNS[depth])
+        if count != PERFT_EXPECTED[depth]:
+            raise AssertionError(f"{who} perft({depth}) = {count}, expected {PERFT_EXPECTED[depth]}")
+        times[who, depth] = seconds
+    print_perft_table(times)
+
+
+def print_perft_table(times: dict) -> None:
+    """One row per depth; the ratio and speed-up compare CPU times taken in the same run."""
+    print("perft from the 9x5 start, standard rules: median milliseconds, wall clock and CPU")
+    print(f"{'depth':>5} {'turns':>8} {'ours wall':>10} {'ours CPU':>10} {'aec wall':>10} {'aec CPU':>10}"
+          f" {'ours/aec':>9} {'speed-up':>9}")
+    for depth, count in PERFT_EXPECTED.items():
+        (wall, cpu), theirs = times["ours", depth], times.get(("aec", depth))
+        row = f"{depth:>5} {count:>8} {ms(wall):>10} {ms(cpu):>10}"
+        if theirs is not None:
+            row += f" {ms(theirs[0]):>10} {ms(theirs[1]):>10} {cpu / theirs[1]:>9.5f} {theirs[1] / cpu:>8.0f}x"
+        print(row)
+    perft5_wall, perft5_cpu = times["ours", 5]
+    speedup = times["aec", 3][1] / times["ours", 3][1]
+    print(f"target perft(5) < {TARGET_PERFT5_SECONDS:g} s: {perft5_wall:.2f} s wall, {perft5_cpu:.2f} s CPU: "
+          f"{'met' if perft5_cpu < TARGET_PERFT5_SECONDS else 'MISSED'}")
+    print(f"target >= {TARGET_SPEEDUP}x faster than fanorona-aec at perft(3): {speedup:.0f}x: "
+          f"{'met' if speedup >= TARGET_SPEEDUP else 'MISSED'}")
+
+
+def in_module(module: str, function: str = "bench"):
+    """A section that imports ``module`` only when run and calls its ``function()``."""
+    def run() -> None:
+        try:
+            found = import_module(module)
+        except ModuleNotFoundError as e:
+            if e.name != module:
+                raise
+            print(f"skipped: {module} does not exist yet")
+            return
+        if not hasattr(found, function):
+            print(f"skipped: {module} has no {function}() yet")
+            return
+        getattr(found, function)()
+    return run
+
+
+#: Section name -> function printing its figures, in the order ``all`` runs them.
+SECTIONS = {
+    "perft": perft_section,
+    "search": in_module("fanorona.ai"),
+    "widget": in_module("fanorona.widget"),
+    "solve": in_module("fanorona.solve"),
+}
+
+
+def main(argv: list[str]) -> int:
+    names = [n for n in argv if n != "all"] or list(SECTIONS)
+    unknown = [n for n in names if n not in SECTIONS]
+    if unknown:
+        print(f"unknown section {', '.join(unknown)}; choose from {', '.join(SECTIONS)} or all", file=sys.stderr)
+        return 2
+    for name in names:
+        print(f"== {name}")
+        SECTIONS[name]()
+        print()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
