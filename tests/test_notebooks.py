@@ -1,0 +1,153 @@
+"""Every notebook in notebooks/ follows the course's rules: valid nbformat 4 with the python3
+kernel, outputs only where a cell asks to keep them (and then text only), no private names of
+the package, listed in the map of 00_start_here, and without solutions in the student copy.
+
+Running the notebooks themselves is nbval's job: ``pytest --nbval --nbval-current-env notebooks``.
+"""
+import io
+import json
+import re
+import tokenize
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from fanorona.exercises import BEGIN, END, make_student_copies
+
+NOTEBOOK_DIR = Path(__file__).resolve().parent.parent / "notebooks"
+NOTEBOOKS = sorted(NOTEBOOK_DIR.glob("*.ipynb"))
+START = NOTEBOOK_DIR / "00_start_here.ipynb"
+TEXT_MIME = "text/plain"
+
+
+def read(path):
+    return nbformat.read(path, as_version=nbformat.NO_CONVERT)
+
+
+def code_cells(nb):
+    return [(n, cell) for n, cell in enumerate(nb.cells, 1) if cell.cell_type == "code"]
+
+
+# -- private names -------------------------------------------------------------------------------
+
+OWN_OBJECTS = {"self", "cls"}   # a notebook's own classes may keep private attributes
+GETATTR_PRIVATE = re.compile(r"""getattr\([^)]*,\s*['"]_(?!_)""")
+FROM_FANORONA = re.compile(r"^\s*from\s+fanorona\b[\w.]*\s+import\b")
+
+
+def is_dunder(word):
+    return word.startswith("__") and word.endswith("__")
+
+
+def python_only(source):
+    """The cell without IPython's magics and shell lines, which are not Python."""
+    return "\n".join("" if line.lstrip().startswith(("%", "!")) else line for line in source.splitlines())
+
+
+def private_uses(source):
+    """The private names a cell reaches: ``obj._name`` (not ``self._name``), ``from fanorona...
+    import _name`` and ``getattr(obj, "_name")``; Python's own ``__dunder__`` names are fine."""
+    found = [m.group() for m in GETATTR_PRIVATE.finditer(source)]
+    tokens = [t for t in tokenize.generate_tokens(io.StringIO(python_only(source)).readline)
+              if t.type not in (tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT)]
+    for before, (dot, word) in zip([None] + tokens, zip(tokens, tokens[1:])):
+        if word.type != tokenize.NAME or not word.string.startswith("_") or is_dunder(word.string):
+            continue
+        if dot.string == "." and (before is None or before.string not in OWN_OBJECTS):
+            found.append(f"{before.string if before else ''}.{word.string}")
+        elif FROM_FANORONA.match(word.line):
+            found.append(f"import {word.string}")
+    return found
+
+
+@pytest.mark.parametrize("source, expected", [
+    ("me, opp = b._me_opp()", ["b._me_opp"]),
+    ("fa.Board()._white", [")._white"]),
+    ("fa.board._bits(3)", ["board._bits"]),
+    ("from fanorona.board import Board, _bits", ["import _bits"]),
+    ("getattr(board, '_chain')", ["getattr(board, '_"]),
+    ("class P:\n    def __init__(self):\n        super().__init__()\n        self._rng = 1\n", []),
+    ("x = b.__class__.__name__\n_ = 3\ndef _helper():\n    pass", []),
+    ("print('b._me_opp() is private')  # so is b._white", []),
+    ("%matplotlib inline\nb.push('e2e3')", []),
+])
+def test_the_private_name_detector(source, expected):
+    assert private_uses(source) == expected
+
+
+# -- each notebook -------------------------------------------------------------------------------
+
+def test_there_are_notebooks_and_the_start_page_is_one_of_them():
+    assert START in NOTEBOOKS and len(NOTEBOOKS) >= 3
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_valid_nbformat_4_with_the_python3_kernel(path):
+    assert json.loads(path.read_text(encoding="utf-8"))["nbformat"] == 4
+    nb = read(path)
+    nbformat.validate(nb)
+    assert nb.metadata.kernelspec.name == "python3"
+    assert nb.metadata.kernelspec.display_name == "Python 3"
+    assert nb.metadata.language_info.name == "python"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_outputs_only_in_cells_marked_keep_output_and_text_only(path):
+    for n, cell in code_cells(read(path)):
+        if not cell.outputs:
+            continue
+        assert cell.metadata.get("keep_output") is True, f"{path.name} cell {n} has outputs but no keep_output"
+        for output in cell.outputs:
+            if output.output_type == "stream":
+                assert output.name == "stdout", f"{path.name} cell {n} keeps {output.name}"
+            else:
+                assert output.output_type == "execute_result", f"{path.name} cell {n} keeps {output.output_type}"
+                assert set(output.data) == {TEXT_MIME}, f"{path.name} cell {n} keeps {sorted(output.data)}"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_no_private_names_of_the_package(path):
+    for n, cell in code_cells(read(path)):
+        assert private_uses(cell.source) == [], f"{path.name} cell {n} uses private names"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_the_package_is_imported_as_fa(path):
+    sources = [cell.source for _, cell in code_cells(read(path))]
+    if any(re.search(r"^\s*import fanorona\b|^\s*from fanorona\b", s, re.M) for s in sources):
+        assert any(re.search(r"^import fanorona as fa$", s, re.M) for s in sources), path.name
+
+
+# -- the map and the student copies ---------------------------------------------------------------
+
+def notebooks_named_in_the_map():
+    text = "\n".join(cell.source for cell in read(START).cells if cell.cell_type == "markdown")
+    return set(re.findall(r"\b[\w-]+\.ipynb\b", text))
+
+
+def test_every_notebook_in_the_map_exists():
+    named = notebooks_named_in_the_map()
+    assert {"00_start_here.ipynb", "01_board_graph.ipynb", "play.ipynb"} <= named
+    missing = sorted(n for n in named if not (NOTEBOOK_DIR / n).exists())
+    assert not missing, f"00_start_here names notebooks that do not exist: {missing}"
+
+
+def test_every_notebook_is_in_the_map():
+    unlisted = sorted({p.name for p in NOTEBOOKS} - notebooks_named_in_the_map())
+    assert not unlisted, f"add these to the map in 00_start_here: {unlisted}"
+
+
+def test_student_copies_have_no_solutions_and_stay_valid(tmp_path):
+    written = make_student_copies(NOTEBOOK_DIR, tmp_path)
+    assert sorted(p.name for p in written) == [p.name for p in NOTEBOOKS]
+    exercises = 0
+    for path in written:
+        nb = read(path)
+        nbformat.validate(nb)
+        for n, cell in code_cells(nb):
+            assert BEGIN not in cell.source and END not in cell.source, f"{path.name} cell {n}"
+            assert cell.outputs == [] and cell.execution_count is None
+            exercises += "raise NotImplementedError()" in cell.source
+        assert BEGIN not in path.read_text(encoding="utf-8")
+    assert exercises >= 2   # 01 and 02 have one each
