@@ -557,7 +557,7 @@ class Board:
         for n, step in enumerate(turn.steps, 1):
             if n > 1 and trial._chain is None:
                 raise IllegalMoveError(f"{turn}: the turn is over after {turn.steps[n - 2]}: "
-                                       + self._why_chain_ended(trial))
+                                       + self._why_chain_ended(trial, step.destination))
             try:
                 trial._play(trial._find_step(step))
             except IllegalMoveError as e:
@@ -565,7 +565,8 @@ class Board:
         raise IllegalMoveError(f"{turn}: the chain must go on while it can capture: "
                                + ", ".join(map(str, trial.legal_steps())))
 
-    def _why_chain_ended(self, trial: "Board") -> str:
+    def _why_chain_ended(self, trial: "Board", destination: str) -> str:
+        """Why a turn's text goes on to ``destination`` after ``trial`` has already ended the turn."""
         if not self.rules.chains:
             return "these rules have no capture chains"
         if self._single():
@@ -573,7 +574,25 @@ class Board:
         last = trial.turns[-1].steps[-1] if trial.turns else None
         if last is not None and last.capture is None:
             return "a step that captures nothing ends the turn"
-        return "no further capture is possible from there"
+        return (self._chain_rule_against(trial, destination)
+                or "no further capture is possible from there")
+
+    def _chain_rule_against(self, trial: "Board", destination: str) -> str | None:
+        """The chain rule that forbids the stone which just ended its turn on ``trial`` to go on to
+        the empty ``destination``, if one does; the chain state is gone, so it is rebuilt from the path."""
+        g, turn = self.geometry, trial.turns[-1]
+        here, there = g.index[turn.path[-1]], g.index.get(destination)
+        if there not in g.neighbour[here] or trial.stone_at_index(there) is not None:
+            return None
+        if self.rules.no_revisit and destination in turn.path:
+            return f"the stone has already been on {destination} this turn, and a chain may not return"
+        d = g.neighbour[here].index(there)
+        gone = [g.neighbour[g.index[a]].index(g.index[b]) for a, b in zip(turn.path, turn.path[1:])]
+        if self.rules.direction == "no-repeat" and d == gone[-1]:
+            return f"the chain may not go {DIRECTION_NAMES[d]} twice in a row"
+        if self.rules.direction == "no-reuse" and d in gone:
+            return f"the chain has already gone {DIRECTION_NAMES[d]} this turn"
+        return None
 
     def _why_not(self, step: Step) -> str:
         """A sentence saying which rule forbids ``step``."""
@@ -639,7 +658,8 @@ class Board:
         origin = start
         for n, (dest, capture) in enumerate(steps, 1):
             if n > 1 and trial._chain is None:
-                raise IllegalMoveError(f"{text}: the turn is over after {played[-1]}: " + self._why_chain_ended(trial))
+                raise IllegalMoveError(f"{text}: the turn is over after {played[-1]}: "
+                                       + self._why_chain_ended(trial, dest))
             if capture is None:
                 options = [s for s in trial.legal_steps() if (s.origin, s.destination) == (origin, dest)]
                 if len(options) > 1:
