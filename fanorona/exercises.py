@@ -114,9 +114,9 @@ def _fmt(value) -> str:
     return repr(value)
 
 
-def _fail(board: Board, what: str, call: str, expected, actual, hint: str = "", **drawing):
+def _fail(board: Board, what: str, call: str, expected, actual, hint: str = "", caption: str = "", **drawing):
     """Show the case that differs, then stop with one paragraph that says what went wrong."""
-    _show(board, f"{what}: {call}", **drawing)
+    _show(board, f"{what}: {call}{caption}", **drawing)
     print(f"Input:       {call}")
     print(f"Expected:    {_fmt(expected)}")
     print(f"Your answer: {_fmt(actual)}")
@@ -264,6 +264,7 @@ def check_captures(fn) -> int:
                 _fail(board, "The captures", call, expected, actual,
                       "Approach takes the unbroken run of the opponent's stones just beyond the destination, "
                       "withdrawal the run just behind the origin, both along the line of the step.",
+                      caption="\n(the rules capture the crossed stones)",
                       captures=sorted(set().union(*expected.values())), **drawing)
     return _agree(n)
 
