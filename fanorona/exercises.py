@@ -13,6 +13,7 @@ code region between the lines ``### BEGIN SOLUTION`` and ``### END SOLUTION`` be
 from __future__ import annotations
 
 import argparse
+import copy
 import random
 from functools import lru_cache
 from pathlib import Path
@@ -219,7 +220,7 @@ def check_strings_through(fn) -> int:
                 continue
             call = f"strings_through(board, {point!r})"
             expected = {frozenset(s) for s in by_color[color.value] if point in s}
-            actual = _strings(_call(fn, board.copy(), call, board.copy(), point, highlight=[point]), call)
+            actual = _strings(_call(fn, board, call, board.copy(), point, highlight=[point]), call)
             n += 1
             if actual != expected:
                 _fail(board, "The strings", call, expected, actual,
@@ -258,7 +259,7 @@ def check_captures(fn) -> int:
         for (origin, destination), expected in _steps_by_move(board).items():
             call = f"captures(board, {origin!r}, {destination!r})"
             drawing = dict(highlight=[origin], arrows=[(origin, destination)])
-            actual = _capture_answer(_call(fn, board.copy(), call, board.copy(), origin, destination, **drawing), call)
+            actual = _capture_answer(_call(fn, board, call, board.copy(), origin, destination, **drawing), call)
             n += 1
             if actual != expected:
                 _fail(board, "The captures", call, expected, actual,
@@ -294,7 +295,7 @@ def check_simple_steps(fn) -> int:
             continue
         call = f"simple_steps(Board.from_fen({board.fen()!r}, Rules.simple()))"
         expected = {(s.origin, s.destination, s.capture) for s in board.legal_steps()}
-        actual = _step_tuples(_call(fn, board.copy(), call, board.copy()), call)
+        actual = _step_tuples(_call(fn, board, call, board.copy()), call)
         n += 1
         if actual != expected:
             wrong = sorted(expected ^ actual, key=str)
@@ -335,7 +336,6 @@ def strip_solutions(source: str, where: str = "the cell") -> str:
 
 def student_notebook(notebook, name: str = "the notebook"):
     """A copy of an nbformat notebook without solutions or outputs."""
-    import copy
     nb = copy.deepcopy(notebook)
     for number, cell in enumerate(nb.cells, 1):
         if cell.cell_type != "code":
@@ -348,11 +348,11 @@ def student_notebook(notebook, name: str = "the notebook"):
 
 def make_student_copies(src_dir, out_dir) -> list[Path]:
     """Write a student copy of every notebook in ``src_dir`` to ``out_dir``; return their paths."""
-    import nbformat
     src, out = Path(src_dir), Path(out_dir)
     notebooks = sorted(src.glob("*.ipynb"))
     if not notebooks:
         raise FileNotFoundError(f"no notebooks (*.ipynb) in {src}")
+    import nbformat   # slow to import; only needed here
     copies = [(path, student_notebook(nbformat.read(path, as_version=4), path.name)) for path in notebooks]
     out.mkdir(parents=True, exist_ok=True)
     written = []
