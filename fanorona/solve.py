@@ -277,7 +277,7 @@ def _retrograde(offsets, targets, progress: bool, label: str):
     unresolved = array("i", (offsets[i + 1] - offsets[i] for i in range(count)))
     values = bytearray(count)
     distances = array("i", bytes(4 * count))
-    queue = [i for i in range(count) if unresolved[i] == 0]
+    queue = array("i", (i for i in range(count) if unresolved[i] == 0))
     for i in queue:
         values[i] = _CODE[LOSS]
     win, loss = _CODE[WIN], _CODE[LOSS]
@@ -327,7 +327,8 @@ class Table:
 
     The side to move's result does not depend on its colour, so a position reached with White
     to move also answers for the same stones with Black to move (colours swapped).  Mirror
-    images share one entry; ``len(table)`` counts entries, not mirror images.
+    images share one entry; ``len(table)`` and ``counts`` (entries by value) count entries, not
+    mirror images.
     """
 
     def __init__(self, size, rules: Rules, keys: array, values: bytes, distances: array):
