@@ -170,6 +170,15 @@ POSITIONS: dict[str, Position] = {
         "The long chain again, under the Czech rules: on a side's first turn only one string may be "
         "captured, so the chain stops after b2-c1.",
         turn="b2c1W", focus=("b2",)),
+    "telo-sweep": Position(
+        """
+        ...
+        ..W
+        BBB
+        """, "white", "standard",
+        "On the 3x3 board (Fanoron-Telo) the lone white stone on c2 takes all three black stones in one "
+        "chain, c2-c3-b2-b3, and wins at once.",
+        turn="c2c3Wb2Ab3W", focus=("c2",)),
 }
 
 

@@ -167,3 +167,12 @@ def test_first_turn_single_capture_stops_the_chain_that_standard_rules_allow():
     assert turns_of(positions.load("first-turn-single")) == {"b2c1W"}
     assert POSITIONS["first-turn-single"].diagram == POSITIONS["long-chain"].diagram
     assert len(turns_of(positions.load("long-chain"))) == 6
+
+
+def test_telo_sweep_wins_in_one_turn_only_by_going_to_the_end_of_the_chain():
+    board = positions.load("telo-sweep")
+    assert board.size == (3, 3)
+    winning = [t for t in board.legal_turns() if board.after(t).outcome() is not None]
+    assert [str(t) for t in winning] == [POSITIONS["telo-sweep"].turn]
+    assert board.after(winning[0]).outcome().winner == "white"
+    assert len(board.legal_turns()) == 3   # stopping after the first or second capture wins nothing yet
