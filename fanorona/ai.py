@@ -195,7 +195,8 @@ class AlphaBetaPlayer(_Player):
 
     def _pick(self, board, options):
         started = time.perf_counter()
-        self._deadline = None if self.depth is not None else started + self.time_limit
+        # stop searching a little early: the answer still has to be built and handed back in time
+        self._deadline = None if self.depth is not None else started + 0.95 * self.time_limit
         self._g, self._rules, self._root_ply = board.geometry, board.rules, board._ply
         self._nodes, self._table = 0, {}
         self.rng.shuffle(options)            # equal turns keep this random order when sorted
@@ -205,14 +206,16 @@ class AlphaBetaPlayer(_Player):
         me, opp = board._me_opp()
         best, score, reached = options[0], 0, 0
         for depth in range(1, (self.depth or 99) + 1):
+            self._partial = None
             try:
                 best, score = self._search_root(me, opp, options, best, depth)
             except _Timeout:
+                if self._partial is not None:     # a turn that already beat the previous best at this depth
+                    best, score = self._partial
                 break
             reached = depth
-            elapsed = time.perf_counter() - started
-            if abs(score) >= PROVEN or (self._deadline and elapsed > self.time_limit / 3):
-                break   # a proven result, or the next (several times longer) iteration would not finish
+            if abs(score) >= PROVEN:
+                break   # a proven win or loss: deeper search cannot change it
         elapsed = time.perf_counter() - started
         self.last_search = SearchInfo(reached, self._nodes, elapsed, score,
                                       self._principal_variation(board, best, max(reached, 1)))
@@ -225,6 +228,7 @@ class AlphaBetaPlayer(_Player):
             score = -self._negamax(option[2], option[1], depth - 1, -WIN - 1, -alpha, 1)
             if score > alpha:
                 alpha, best = score, option
+            self._partial = (best, alpha)
         self._table[self._key(me, opp, 0)] = (depth, alpha, EXACT, (best[1], best[2]))
         return best, alpha
 
@@ -265,7 +269,7 @@ class AlphaBetaPlayer(_Player):
 
     def _count_node(self):
         self._nodes += 1
-        if self._deadline and not self._nodes & 255 and time.perf_counter() > self._deadline:
+        if self._deadline and not self._nodes & 63 and time.perf_counter() > self._deadline:
             raise _Timeout
 
     def _children(self, me, opp, ply, first):
@@ -458,3 +462,31 @@ def __getattr__(name):
         from .solve import PerfectPlayer
         return PerfectPlayer
     raise AttributeError(f"module 'fanorona.ai' has no attribute {name!r}")
+
+
+# ---------------------------------------------------------------------------------------------
+# The "search" section of ``python -m fanorona.bench``.
+
+def _middle_game() -> Board:
+    """A reproducible middle-game position: six turns of depth-3 search from the start (14 stones each)."""
+    from .game import play_game
+    return play_game(AlphaBetaPlayer(depth=3, seed=1), AlphaBetaPlayer(depth=3, seed=2), max_turns=6).board()
+
+
+def bench() -> None:
+    """Depth reached and nodes a second of alpha-beta in the opening and a middle game: levels 4
+    and 5 on the clock, and a fixed depth 4 whose node count does not depend on the machine.
+    Nodes per CPU second is the fairer speed on a shared machine; wall time is what a player waits."""
+    positions = {"opening": Board(), "middle game": _middle_game()}
+    print(f"middle game: {positions['middle game'].fen()} ({positions['middle game'].count('white')} white, "
+          f"{positions['middle game'].count('black')} black stones)")
+    print(f"{'position':<12} {'player':<30} {'depth':>5} {'nodes':>8} {'seconds':>8} {'CPU s':>6} {'nodes/s':>8} {'per CPU s':>9}  turn")
+    for where, board in positions.items():
+        for player in (level(4, seed=0), level(5, seed=0), AlphaBetaPlayer(depth=4, seed=0)):
+            cpu = time.process_time()
+            turn = player.choose_turn(board)
+            cpu = time.process_time() - cpu
+            info = player.last_search
+            label = f"{player.name} ({LEVELS[int(player.name[5:])]})" if player.name.startswith("level") else player.name
+            print(f"{where:<12} {label:<30} {info.depth:>5} {info.nodes:>8,} {info.time:>8.2f} {cpu:>6.2f} "
+                  f"{info.nodes_per_second:>8,.0f} {info.nodes / max(cpu, 1e-9):>9,.0f}  {turn}")
