@@ -1,0 +1,70 @@
+"""The two install routes (pip with pyproject.toml, conda with environment.yml) ask for the same packages."""
+import tomllib
+from pathlib import Path
+
+import pytest
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
+
+yaml = pytest.importorskip("yaml")
+
+ROOT = Path(__file__).resolve().parent.parent
+NOT_DEPENDENCIES = {"python", "pip"}
+
+
+def requirement(text):
+    """A package name (normalised) and its version specifier, from either file's spelling."""
+    req = Requirement(text)
+    return canonicalize_name(req.name), str(req.specifier)
+
+
+def pyproject_requirements():
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    texts = list(project["dependencies"])
+    for extra in project.get("optional-dependencies", {}).values():
+        texts += extra
+    return [requirement(t) for t in texts]
+
+
+def environment_requirements():
+    entries = yaml.safe_load((ROOT / "environment.yml").read_text())["dependencies"]
+    texts = []
+    for entry in entries:
+        if isinstance(entry, dict):
+            texts += [t for t in entry.get("pip", []) if not t.startswith("-e")]
+        else:
+            texts.append(entry)
+    found = [requirement(t) for t in texts]
+    return [(name, spec) for name, spec in found if name not in NOT_DEPENDENCIES]
+
+
+def test_both_files_list_the_same_packages_and_versions():
+    ours, conda = pyproject_requirements(), environment_requirements()
+    assert len(ours) == len(set(ours)) and len(conda) == len(set(conda))
+    assert dict(conda) == dict(ours)
+
+
+def test_the_environment_installs_the_package_itself():
+    entries = yaml.safe_load((ROOT / "environment.yml").read_text())["dependencies"]
+    pip = next(e["pip"] for e in entries if isinstance(e, dict))
+    assert "-e ." in pip
+    python = next(e for e in entries if isinstance(e, str) and e.startswith("python"))
+    required = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["requires-python"]
+    assert python == "python" + required
+
+
+def test_licence_is_mit():
+    assert tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["license"] == "MIT"
+    text = (ROOT / "LICENSE").read_text()
+    assert text.startswith("MIT License")
+    assert "Permission is hereby granted, free of charge" in text
+
+
+def test_readme_shows_the_two_commands():
+    readme = (ROOT / "README.md").read_text()
+    assert "make test" in readme and "make lab" in readme
+
+
+def test_the_makefile_has_the_two_commands():
+    makefile = (ROOT / "Makefile").read_text()
+    assert "\nlab:" in makefile and "\ntest:" in makefile
