@@ -1,6 +1,7 @@
 """The small-board solver: checked against a plain search, against the rules, and on disk."""
 import os
 import struct
+from itertools import islice
 
 import pytest
 
@@ -84,14 +85,19 @@ def test_white_wins_the_small_boards_as_published(size):
     assert sum(table.counts.values()) == len(table)
 
 
-def sampled(table, every):
-    return [b for i, b in enumerate(table.boards()) if i % every == 0]
+def sampled(table, per_class):
+    """Up to ``per_class`` boards of each value and distance, so that long lines are checked too."""
+    classes = [("draw", None)] + [(v, d) for v in ("win", "loss") for d in table.distance_counts(v)]
+    return [b for v, d in classes for b in islice(table.boards(v, d), per_class)]
 
 
-@pytest.mark.parametrize("size, every", [((3, 3), 1), ((3, 5), 97), ((5, 3), 271)])
-def test_every_value_is_explained_by_the_values_one_turn_later(size, every):
+@pytest.mark.parametrize("size, per_class", [((3, 3), 1000), ((3, 5), 30), ((5, 3), 15)])
+def test_every_value_is_explained_by_the_values_one_turn_later(size, per_class):
     table = solve(size, progress=False)
-    for board in sampled(table, every):
+    boards = sampled(table, per_class)
+    assert {table.value(b) for b in boards} == {"win", "loss", "draw"}
+    assert len(boards) == len(table) or len(boards) >= per_class * len(table.distance_counts("loss"))
+    for board in boards:
         value, distance = table.value(board), table.distance(board)
         after = [board.after(t) for t in board.legal_turns()]
         replies = [(table.value(b), table.distance(b)) for b in after]
@@ -227,7 +233,7 @@ def test_boards_the_table_cannot_answer_for_are_refused_clearly():
         table.value(fa.Board((3, 3)))
     with pytest.raises(ValueError, match="cannot arise"):
         table.value(fa.Board.from_diagram("WWW\nW.W\nWWW", rules=SOLVED))
-    board = next(b for b in sampled(table, 1) if any(len(t.steps) > 1 for t in b.legal_turns()))
+    board = next(b for b in table.boards() if any(len(t.steps) > 1 for t in b.legal_turns()))
     board.push(next(t for t in board.legal_turns() if len(t.steps) > 1).steps[0])
     with pytest.raises(ValueError, match="middle of a capture chain"):
         table.value(board)
