@@ -903,14 +903,16 @@ class BoardWidget:
             widgets.HBox([c["export"], c["import"]]), c["record"]])])
         ui = widgets.VBox([
             widgets.HTML(STYLE),
-            widgets.HBox([self.canvas, widgets.VBox([self._moves_title, c["moves"]])]),
+            widgets.HBox([self.canvas, widgets.VBox([self._moves_title, c["moves"]],
+                                                    layout=widgets.Layout(margin="0 0 0 12px"))],
+                         layout=widgets.Layout(justify_content="flex-start", align_items="flex-start")),
             c["status"],
             widgets.HBox([c["end_turn"], c["approach"], c["withdrawal"], c["undo"], c["undo_step"], c["redo"]]),
             widgets.HBox([c["new_game"], c["size"], c["rules"]]),
             widgets.HBox([c["computer"], c["level"], c["delay"]]),
             c["replay"],
             widgets.HBox([c[name] for name in self._toggles]),
-            self._more, self.controls["points"]])
+            self._more, self.controls["points"]], layout=widgets.Layout(max_width="920px"))
         ui.add_class("fanorona-board")
         return ui
 
