@@ -345,10 +345,10 @@ def test_each_direction_rule_holds_in_every_legal_turn(diagram):
     for rule in ("no-repeat", "no-reuse"):
         b = legal(diagram, rule)
         for t in b.legal_turns():
-            ds = directions(b, t)
-            assert all(a != b_ for a, b_ in zip(ds, ds[1:])), t
+            moves = directions(b, t)
+            assert all(before != after for before, after in zip(moves, moves[1:])), t
             if rule == "no-reuse":
-                assert len(set(ds)) == len(ds), t
+                assert len(set(moves)) == len(moves), t
 
 
 def test_free_direction_allows_the_same_direction_twice_in_a_row():
