@@ -357,9 +357,9 @@ class MCTSPlayer(_Player):
                                       round(100 * best.reward / best.visits), line)
         return best.option
 
-    def _turns(self, node_or_me, opp, ply):
+    def _turns(self, me, opp, ply):
         single = self._rules.opening_single_capture and self._root_ply + ply < 2
-        return _turn_steps(self._g, self._rules, node_or_me, opp, single)
+        return _turn_steps(self._g, self._rules, me, opp, single)
 
     def _playout_once(self, root: _Node) -> None:
         path, node = [root], root

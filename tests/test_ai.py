@@ -8,7 +8,8 @@ import fanorona as fa
 from fanorona import Rules, ai
 
 SIZES = [(3, 3), (5, 3), (3, 5), (5, 5), (9, 5)]
-FAST_PLAYERS = ["random", "greedy", "alphabeta:depth=1", "alphabeta:depth=2", "mcts:playouts=20", "level3"]
+FAST_PLAYERS = ["random", "greedy", "alphabeta:depth=1", "alphabeta:depth=2", "alphabeta:time=0.05",
+                "mcts:playouts=20", "level3"]
 
 
 def random_position(size, rules, seed, plies):
@@ -119,6 +120,17 @@ def test_alphabeta_finds_forced_win_in_two_turns(diagram):
     assert player.last_search.score == ai.WIN - 3      # a win on the third turn from here (ours, theirs, ours)
     timed = ai.AlphaBetaPlayer(time_limit=0.5, seed=1)
     assert timed.choose_turn(board) in winning
+
+
+def test_mcts_takes_a_win_at_once():
+    # c3-c2 withdraws from c4 and takes the whole file: Black has nothing left.  Under the simple
+    # rules capturing is optional, so every quiet step is a legal (and losing) alternative.
+    board = fa.Board.from_diagram("..B..\n..B..\n..W..\n.....\nW....", "white", Rules.simple())
+    winning = [t for t in board.legal_turns() if wins_at_once(board, t)]
+    assert [str(t) for t in winning] == ["c3c2W"] and len(board.legal_turns()) > 1
+    player = ai.MCTSPlayer(playouts=150, seed=0)
+    assert player.choose_turn(board) in winning
+    assert player.last_search.nodes == 150
 
 
 # ---------------------------------------------------------------------------------------------
