@@ -391,3 +391,69 @@ def test_point_pixels_place_the_points_on_the_canvas(widgets_made):
     assert all(0 < x < 1 and 0 < y < 1 for x, y in pixels.values())
     published = json.loads(w.controls["points"].value)
     assert {name: tuple(place) for name, place in published.items()} == pixels
+
+
+def test_undo_while_the_computer_thinks_discards_its_answer(widgets_made):
+    player = Waiting()
+    w = widgets_made(opponent=player)
+    w.click("d3")
+    w.click("e3")
+    w.choose("approach")
+    until(lambda: "thinking" in w.status)
+    w.undo()
+    assert w.board == fa.Board()
+    player.go.set()
+    w.wait()
+    time.sleep(0.2)
+    assert w.board == fa.Board(), "the late answer was not played"
+
+
+class ScriptedChain:
+    """A player that always plays one given turn text."""
+    name = "scripted"
+
+    def __init__(self, text):
+        self.text = text
+
+    def choose_turn(self, board):
+        return board.parse_turn(self.text)
+
+
+def test_the_computer_chain_is_shown_step_by_step(widgets_made):
+    w = widgets_made(fa.Board.from_diagram(CHAIN), opponent=ScriptedChain("c1c2Ad2A"))
+    w.delay = 0.3
+    seen = []
+    w.computer = "white"
+    deadline = time.monotonic() + 20
+    while len(w.board.turns) < 1 and time.monotonic() < deadline:
+        seen.append(w.board.chain_stone)
+        time.sleep(0.01)
+    w.wait()
+    assert "c2" in seen, "the position after the first capture was on show"
+    assert [str(t) for t in w.board.turns] == ["c1c2Ad2A"]
+
+
+def test_a_computer_turn_that_stops_a_chain_early_ends_it(widgets_made):
+    w = widgets_made(fa.Board.from_diagram(CHAIN), opponent=ScriptedChain("c1c2A"))
+    w.computer = "white"
+    w.wait()
+    assert [str(t) for t in w.board.turns] == ["c1c2A"] and w.board.to_move == "black"
+    assert w.board.stone_at("e2") == "black"
+
+
+def test_the_status_line_shows_the_search(widgets_made):
+    w = widgets_made(size=(5, 3))
+    w.level = 3
+    w.computer = "white"
+    w.wait()
+    assert w.error is None
+    assert "Search: depth" in w.status and "nodes" in w.status
+
+
+def test_the_perfect_player_answers_on_a_small_board(widgets_made):
+    w = widgets_made(size=(3, 3))
+    w.level = "perfect"
+    w.computer = "both"
+    w.wait(120)
+    assert w.error is None and w.board.is_game_over()
+    assert "perfect 3x3" in w.export_game()
