@@ -6,7 +6,7 @@ import pytest
 import fanorona as fa
 
 
-def random_positions(count, size=(9, 5), rules=None, seed=0, every=3, max_turns=80):
+def positions_from_random_games(count, size=(9, 5), rules=None, seed=0, every=3, max_turns=80):
     """``count`` boards met every ``every`` turns along seeded random games (game over excluded).
 
     Games restart from the start position when they end, so the sample mixes openings,
@@ -26,4 +26,4 @@ def random_positions(count, size=(9, 5), rules=None, seed=0, every=3, max_turns=
 @pytest.fixture(scope="session")
 def positions():
     """The factory ``positions(count, size=(9, 5), rules=None, seed=0, every=3)``."""
-    return random_positions
+    return positions_from_random_games
