@@ -44,9 +44,9 @@ def _as_turn(board: Board, raw_steps) -> Turn:
     return Turn(tuple(board._step(s) for s in raw_steps))
 
 
-def _single(board: Board, plies_ahead: int = 0) -> bool:
-    """Whether the opening single-capture rule limits the turn ``plies_ahead`` turns from now."""
-    return board.rules.opening_single_capture and board._ply + plies_ahead < 2
+def _single(rules, ply: int) -> bool:
+    """Whether the opening single-capture rule limits the turn played ``ply`` turns into the game."""
+    return rules.opening_single_capture and ply < 2
 
 
 def _captured(opp: int, opp_after: int) -> int:
@@ -144,10 +144,11 @@ EVALUATIONS = {"material": material, "strong": material_strong, "mobility": mate
 class SearchInfo:
     """What the last search did, for the notebook and the board's status line."""
 
-    depth: int                 # whole turns searched ahead (0: a forced turn, no search)
-    nodes: int                 # positions visited
+    depth: int                 # whole turns searched ahead (0: a forced turn); MCTS: length of its line
+    nodes: int                 # positions visited; MCTS: playouts
     time: float                # seconds
-    score: float               # for the side that moved; +-1,000,000 minus the turns for a proven result
+    score: float               # alpha-beta: 100 a stone for the side to move, +-(1,000,000 - turns) for a
+                               # proven win or loss; MCTS: the chosen turn's winning percentage
     pv: list = field(default_factory=list)   # the expected line, as turn texts
 
     @property
@@ -233,7 +234,7 @@ class AlphaBetaPlayer(_Player):
         return best, alpha
 
     def _key(self, me, opp, ply):
-        single = self._rules.opening_single_capture and self._root_ply + ply < 2
+        single = _single(self._rules, self._root_ply + ply)
         return (me, opp, (self._root_ply + ply) % 2, single)
 
     def _negamax(self, me, opp, depth, alpha, beta, ply):
@@ -274,7 +275,7 @@ class AlphaBetaPlayer(_Player):
 
     def _children(self, me, opp, ply, first):
         """The distinct positions after each turn (for the side that just moved), best first."""
-        single = self._rules.opening_single_capture and self._root_ply + ply < 2
+        single = _single(self._rules, self._root_ply + ply)
         seen = {}
         for _steps, me2, opp2, _ in _turn_steps(self._g, self._rules, me, opp, single):
             seen[(me2, opp2)] = None
@@ -352,13 +353,22 @@ class MCTSPlayer(_Player):
             self._playout_once(root)
             count += 1
         best = max(root.children, key=lambda n: n.visits)
-        line = [str(_as_turn(board, best.option[0]))]
-        self.last_search = SearchInfo(1, count, time.perf_counter() - started,
+        line = self._most_tried_line(board, root)
+        self.last_search = SearchInfo(len(line), count, time.perf_counter() - started,
                                       round(100 * best.reward / best.visits), line)
         return best.option
 
+    @staticmethod
+    def _most_tried_line(board: Board, node: _Node) -> list[str]:
+        """The turns MCTS expects: from the root, the most visited child again and again."""
+        line = []
+        while node.children:
+            node = max(node.children, key=lambda n: n.visits)
+            line.append(str(_as_turn(board, node.option[0])))
+        return line
+
     def _turns(self, me, opp, ply):
-        single = self._rules.opening_single_capture and self._root_ply + ply < 2
+        single = _single(self._rules, self._root_ply + ply)
         return _turn_steps(self._g, self._rules, me, opp, single)
 
     def _playout_once(self, root: _Node) -> None:
