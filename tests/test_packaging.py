@@ -1,11 +1,14 @@
 """The two install routes (pip with pyproject.toml, conda with environment.yml) ask for the same packages."""
-import tomllib
 from pathlib import Path
 
 import pytest
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
+try:
+    import tomllib
+except ModuleNotFoundError:          # Python 3.10 has no tomllib; tomli is the same parser
+    tomllib = pytest.importorskip("tomli")
 yaml = pytest.importorskip("yaml")
 
 ROOT = Path(__file__).resolve().parent.parent
