@@ -96,7 +96,7 @@ def aec_first_steps(board):
 
 
 def sample(positions, seed):
-    return positions(10, (9, 5), Rules.standard(), seed=seed, every=3)
+    return positions(10, (9, 5), Rules.standard(), seed=seed, every=4)
 
 
 # -- the translation between the two texts -------------------------------------------------------
