@@ -241,6 +241,7 @@ class BoardWidget:
         self._lock = threading.RLock()
         self._generation = 0          # bumped to cancel a computer turn in progress
         self._thread: threading.Thread | None = None
+        self._thread_generation = -1
         self._players: dict = {}
         self._custom_player = None if opponent is None or isinstance(opponent, int) else opponent
         self.error: Exception | None = None    # the last exception raised inside the computer's thread
@@ -508,10 +509,10 @@ class BoardWidget:
         total = len(self.board.turns)
         if self._replaying():
             return self._say("replaying", n=self.controls["replay"].value, total=total)
-        if self._computer_side_to_move():
-            return self._say("busy")
         if self.board.is_game_over():
             return self._say("game_over")
+        if self._computer_side_to_move():
+            return self._say("busy")
         return ""
 
     def _select(self, point: str, steps: list[Step]) -> str:
