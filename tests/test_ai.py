@@ -61,12 +61,16 @@ def material(board):
 
 
 def minimax(board, depth, ply=0):
-    """The negamax value of ``board`` for the side to move, with a loss scored as in ai (faster is worse)."""
-    if not board.legal_turns():
+    """The negamax value of ``board`` for the side to move: a loss ``ply`` turns from the root scores
+    -(WIN - ply) as in ai (so later losses are better), and the horizon is scored by material."""
+    if board.count(board.to_move) == 0:
         return -(ai.WIN - ply)
     if depth == 0:
         return material(board)
-    return max(-minimax(board.after(t), depth - 1, ply + 1) for t in board.legal_turns())
+    turns = board.legal_turns()
+    if not turns:
+        return -(ai.WIN - ply)
+    return max(-minimax(board.after(t), depth - 1, ply + 1) for t in turns)
 
 
 @settings(max_examples=25, deadline=None)
