@@ -383,6 +383,16 @@ def test_a_reused_direction_is_refused_with_the_reason():
         b.push(Step("c2", "d2", "approach"))
 
 
+def test_turn_text_running_past_a_forbidden_step_names_the_rule():
+    """The chain ended by itself, but the text goes on: the reason is the chain rule, not 'no capture'."""
+    for diagram, text, words in [(TRIANGLE, "b2c2Ac3Ab2A", "already been on b2"),
+                                 (REPEAT, "b1c1Wd1A", "east twice in a row")]:
+        b = board(diagram)
+        with pytest.raises(IllegalMoveError, match=words):
+            b.push(text)
+        assert b.turns == [] and b.fen() == board(diagram).fen()
+
+
 # -- the Czech opening rule --------------------------------------------------------------------
 
 def test_opening_single_capture_limits_the_first_turn_to_one_string():
