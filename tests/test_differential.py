@@ -21,6 +21,9 @@ Differences found, and what the rule sources say:
   game club's rules page both do.  fanorona-aec's end test only asks whether both sides have
   stones (its source calls a stuck side a conjecture that cannot happen), so it offers no action
   and does not end the game.  ``test_a_side_that_cannot_move`` pins the position down.
+
+fanorona-aec knows only 9x5 and one rule set, so the end of this file compares the same way with
+a plain second implementation written in the test (other sizes, every rule option).
 """
 from collections import Counter
 from functools import lru_cache
@@ -209,3 +212,125 @@ def test_aec_draws_after_44_turns_whatever_happens():
     assert not FanoronaState().set_from_board_str(text + " 43").done
     assert FanoronaState().set_from_board_str(text + " 44").done
     assert END_TURN_ACTION not in FanoronaState().set_from_board_str(AEC_START).legal_moves
+
+
+# -- a plain second implementation, for the sizes and options fanorona-aec does not have ---------
+#
+# Written again from the rule sources, as plainly as possible: a dict from (column, row) to
+# colour, and a recursive walk over a capturing stone's next steps.  Slow, and shares nothing
+# with the package but the diagram text.
+
+EIGHT = [(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)]
+
+
+def plain_position(board):
+    rows = board.diagram().split("\n")[::-1]
+    stones = {(c, r): ch for r, row in enumerate(rows) for c, ch in enumerate(row) if ch != "."}
+    return stones, len(rows[0]), len(rows), "W" if board.to_move == "white" else "B"
+
+
+def plain_fen(stones, width, height, side):
+    rows = ["".join(stones.get((c, r), ".") for c in range(width)) for r in range(height)]
+    return "/".join(reversed(rows)) + " " + side.lower()
+
+
+def line_from(stones, width, height, point, direction, colour):
+    """The unbroken run of ``colour`` stones starting at ``point`` and going ``direction``."""
+    (c, r), (dc, dr) = point, direction
+    run = []
+    while 0 <= c < width and 0 <= r < height and stones.get((c, r)) == colour:
+        run.append((c, r))
+        c, r = c + dc, r + dr
+    return run
+
+
+def plain_steps(stones, width, height, point):
+    """(direction, destination, captured points or None) for each step the stone on ``point`` can take."""
+    c, r = point
+    me = stones[point]
+    enemy = "B" if me == "W" else "W"
+    for dc, dr in EIGHT:
+        if dc and dr and (c + r) % 2:
+            continue                               # a weak point has no diagonals
+        to = (c + dc, r + dr)
+        if not (0 <= to[0] < width and 0 <= to[1] < height) or to in stones:
+            continue
+        approach = line_from(stones, width, height, (c + 2 * dc, r + 2 * dr), (dc, dr), enemy)
+        withdrawal = line_from(stones, width, height, (c - dc, r - dr), (-dc, -dr), enemy)
+        if not approach and not withdrawal:
+            yield (dc, dr), to, None
+        for captured in (approach, withdrawal):
+            if captured:
+                yield (dc, dr), to, captured
+
+
+def moved(stones, origin, to, captured):
+    after = {p: s for p, s in stones.items() if p != origin and p not in captured}
+    after[to] = stones[origin]
+    return after
+
+
+def plain_turns(board):
+    """The position text after each complete turn, under ``board.rules``."""
+    rules = board.rules
+    stones, width, height, side = plain_position(board)
+    other = "B" if side == "W" else "W"
+    one_capture_only = rules.opening_single_capture and len(board.turns) < 2
+    captures, paikas = [], []
+
+    def chain(stones, point, visited, directions):
+        """Every way to go on from ``point``, stopping wherever the rules allow."""
+        nexts = []
+        if rules.chains and not one_capture_only:
+            for d, to, captured in plain_steps(stones, width, height, point):
+                if captured is None or (rules.no_revisit and to in visited):
+                    continue
+                if rules.direction == "no-repeat" and d == directions[-1]:
+                    continue
+                if rules.direction == "no-reuse" and d in directions:
+                    continue
+                nexts.append((moved(stones, point, to, captured), to, d))
+        if not (nexts and rules.must_continue):
+            captures.append(plain_fen(stones, width, height, other))
+        for after, to, d in nexts:
+            chain(after, to, visited | {to}, directions + [d])
+
+    for point in [p for p, s in stones.items() if s == side]:
+        for d, to, captured in plain_steps(stones, width, height, point):
+            if captured is None:
+                paikas.append(plain_fen(moved(stones, point, to, []), width, height, other))
+            else:
+                chain(moved(stones, point, to, captured), to, {point, to}, [d])
+    return Counter(captures + (paikas if not (captures and rules.mandatory_capture) else []))
+
+
+PLAIN_CASES = {
+    "9x5 standard": ((9, 5), Rules.standard()),
+    "5x5 standard": ((5, 5), Rules.standard()),
+    "3x3 standard": ((3, 3), Rules.standard()),
+    "7x3 standard": ((7, 3), Rules.standard()),
+    "3x7 standard": ((3, 7), Rules.standard()),
+    "9x5 simple": ((9, 5), Rules.simple()),
+    "9x5 czech": ((9, 5), Rules.czech()),
+    "9x5 no reuse": ((9, 5), Rules.standard().with_(direction="no-reuse")),
+    "9x5 free direction": ((9, 5), Rules.standard().with_(direction="free")),
+    "9x5 revisits allowed": ((9, 5), Rules.standard().with_(no_revisit=False)),
+    "9x5 must continue": ((9, 5), Rules.standard().with_(must_continue=True)),
+    "5x5 optional capture, chains": ((5, 5), Rules.standard().with_(mandatory_capture=False)),
+}
+
+
+@pytest.mark.parametrize("case", PLAIN_CASES)
+def test_same_turns_as_a_plain_second_implementation(positions, case):
+    size, rules = PLAIN_CASES[case]
+    start = Board(size, rules)
+    replies = [start.after(t) for t in start.legal_turns()]      # Black's first turn: the Czech rule
+    for b in positions(8, size, rules, seed=21, every=2) + replies:
+        assert our_results(b) == plain_turns(b), b.fen()
+
+
+def test_the_plain_implementation_agrees_with_aec_on_the_chain_positions():
+    """Checks the checker: on 9x5 standard rules it must give what fanorona-aec gives."""
+    for diagram in CHAIN_RULE_POSITIONS.values():
+        b = Board.from_diagram(diagram)
+        assert plain_turns(b) == aec_results(b)
