@@ -174,9 +174,9 @@ LABELS = {
 }
 
 STYLE = """<style>
-.fanorona-large .widget-button, .fanorona-large .widget-label, .fanorona-large select,
-.fanorona-large .widget-toggle-button, .fanorona-large .fanorona-moves pre { font-size: 150% !important; }
-.fanorona-moves pre { margin: 0; white-space: pre-wrap; }
+.fanorona-large .widget-button, .fanorona-large .widget-toggle-button, .fanorona-large .fanorona-status,
+.fanorona-large .fanorona-moves pre { font-size: 150% !important; }
+.fanorona-moves pre { margin: 0; white-space: pre; }
 </style>"""
 
 
@@ -871,6 +871,7 @@ class BoardWidget:
         self.canvas.header_visible = self.canvas.toolbar_visible = self.canvas.footer_visible = False
         self.canvas.resizable = False
         self.canvas.capture_scroll = False
+        self.canvas.layout.flex = "0 0 auto"     # the move list gives way, never the board
         self.ax = self.figure.add_axes((0.06, 0.06, 0.92, 0.86))
         self.canvas.mpl_connect("button_press_event", self._on_press)
         #: The ipywidgets controls by name (buttons, choosers, sliders, the status and move list).
@@ -886,7 +887,7 @@ class BoardWidget:
         c["diagram"] = widgets.Textarea(placeholder="B.B\n...\nW.W", layout=widgets.Layout(width="200px", height="90px"))
         c["record"] = widgets.Textarea(layout=widgets.Layout(width="100%", height="140px"))
         c["status"] = widgets.HTML()
-        c["moves"] = widgets.HTML(layout=widgets.Layout(width="230px", max_height="420px", overflow="auto"))
+        c["moves"] = widgets.HTML(layout=widgets.Layout(min_width="230px", max_height="420px", overflow="auto"))
         c["moves"].add_class("fanorona-moves")
         c["status"].add_class("fanorona-status-line")
         self.controls["points"] = widgets.HTML(layout=widgets.Layout(display="none"))
@@ -913,7 +914,7 @@ class BoardWidget:
             widgets.HBox([c["computer"], c["level"], c["delay"]]),
             c["replay"],
             widgets.HBox([c[name] for name in self._toggles]),
-            self._more, self.controls["points"]], layout=widgets.Layout(max_width="920px"))
+            self._more, self.controls["points"]])
         ui.add_class("fanorona-board")
         return ui
 
@@ -1045,7 +1046,13 @@ class BoardWidget:
     def _reshape(self) -> None:
         """Size the figure to the board (and the large mode), then publish the points' pixel places."""
         w, h = self.board.size
-        scale = 1.5 if self.controls["large"].value else 1.0
+        large = self.controls["large"].value
+        scale = 1.5 if large else 1.0
+        if large:
+            self.ui.add_class("fanorona-large")
+        else:
+            self.ui.remove_class("fanorona-large")
+        self.ui.layout.max_width = None if large else "920px"
         with self._lock:
             self.figure.set_size_inches(0.62 * w * scale + 0.7, 0.62 * h * scale + 0.75, forward=True)
             self._refresh()

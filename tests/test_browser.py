@@ -169,3 +169,10 @@ def test_a_step_clicked_in_voila(voila, page):
     board = page.locator(".fanorona-board").first
     board.wait_for(state="visible")
     play_a_step(page, board, "voila")
+    canvas = board.locator(".jupyter-matplotlib-canvas-div canvas").first
+    width = canvas.bounding_box()["width"]
+    board.get_by_role("button", name="Large").click()
+    page.wait_for_function("([el, w]) => el.getBoundingClientRect().width > 1.3 * w",
+                           arg=[canvas.element_handle(), width])
+    page.wait_for_timeout(1000)
+    board.screenshot(path=str(SCREENSHOTS / "voila_large.png"))
