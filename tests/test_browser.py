@@ -176,3 +176,13 @@ def test_a_step_clicked_in_voila(voila, page):
                            arg=[canvas.element_handle(), width])
     page.wait_for_timeout(1000)
     board.screenshot(path=str(SCREENSHOTS / "voila_large.png"))
+
+
+def test_without_chromium_the_browser_tests_skip_but_fail_under_ci(monkeypatch, tmp_path):
+    monkeypatch.setattr(sys.modules[__name__], "CHROMIUM", tmp_path / "no-chromium")
+    monkeypatch.setenv("CI", "true")
+    with pytest.raises(pytest.fail.Exception, match="no Chromium"):
+        require_chromium()
+    monkeypatch.delenv("CI")
+    with pytest.raises(pytest.skip.Exception, match="no Chromium"):
+        require_chromium()
