@@ -540,7 +540,8 @@ def _write_cache(path: Path, table: Table) -> None:
 class PerfectPlayer:
     """Plays a small board perfectly: the fastest win, else the longest resistance, else a draw.
 
-    Ties between equally good turns are broken at random (reproducibly with ``seed``).
+    Ties between equally good turns are broken at random (reproducibly with ``seed``).  It also
+    plays boards whose rules add a quiet-turn draw to its own, choosing as if that rule were absent.
     """
 
     def __init__(self, size, seed=None, rules: Rules | None = None, progress: bool = False):
@@ -550,6 +551,10 @@ class PerfectPlayer:
         self.name = f"perfect {w}x{h}"
 
     def choose_turn(self, board: Board) -> Turn:
+        rules = self.table.rules
+        if isinstance(board, Board) and board.rules != rules and board.rules.with_(quiet_draw=None) == rules \
+                and not board.chain:
+            board = Board.from_fen(board.fen(), rules)
         best = self.table.best_turns(board)
         if not best:
             raise ValueError(f"the game is over: {board.outcome()}")

@@ -166,6 +166,15 @@ def test_perfect_play_on_both_sides_lasts_exactly_the_solved_distance():
     assert white.name == "perfect 3x5"
 
 
+def test_the_perfect_player_also_plays_under_a_quiet_turn_draw_rule():
+    player = PerfectPlayer((3, 3), seed=4)
+    game = fa.play_game(player, player, fa.Board((3, 3)))
+    assert game.rules == fa.Rules.standard()
+    assert game.outcome.winner == "white" and len(game.turns) == player.table.start_distance
+    with pytest.raises(ValueError, match="this table solves 3x3 under"):
+        player.choose_turn(fa.Board((3, 3), fa.Rules.simple()))
+
+
 def test_a_drawn_position_is_held_by_the_perfect_player():
     table = solve((3, 3), progress=False)
     board = next(table.boards("draw"))
