@@ -1082,8 +1082,8 @@ def bench(clicks: int = 40) -> None:
 
     from tqdm import tqdm
 
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DeprecationWarning)
+    with warnings.catch_warnings():   # ipympl 0.10 makes traitlets warn about its Toolbar
+        warnings.filterwarnings("ignore", "Passing unrecognized arguments", DeprecationWarning)
         w = BoardWidget()
     rows = []
     for options in ({}, {"strings": True, "names": True, "strong": True}):

@@ -13,7 +13,8 @@ from fanorona import positions
 from fanorona.draw import xy
 from fanorona.widget import LABELS
 
-pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+# ipympl 0.10 passes matplotlib arguments on to traitlets, which warns; not ours to fix.
+pytestmark = pytest.mark.filterwarnings(r"ignore:Passing unrecognized arguments to super\(Toolbar\):DeprecationWarning")
 
 # White's c1 can capture c3 by approach, then go on to capture e2 from c2; Black keeps a5.
 CHAIN = """\
