@@ -471,12 +471,9 @@ class Board:
             self._history.append((move, self._snapshot()))
             self._play(raw)
         elif isinstance(move, Turn):
-            self._check_turn(move)
+            played = self._trial_turn(str(move), [(s.origin, s.destination, s.capture) for s in move.steps])
             self._history.append((move, self._snapshot()))
-            for step in move.steps:
-                self._play(self._find_step(step))
-            if self._chain is not None:
-                self._finish_turn()
+            self._restore(played._snapshot())
         else:
             raise TypeError(f"push takes a Step, a Turn or turn text; got {move!r}")
 
@@ -550,20 +547,34 @@ class Board:
 
     # -- explaining what is illegal ------------------------------------------------------------
 
-    def _check_turn(self, turn: Turn) -> None:
-        if turn in self.legal_turns():
-            return
+    def _trial_turn(self, label: str, steps, infer: bool = False) -> "Board":
+        """A copy of this board with a whole turn of (origin, destination, capture) steps played.
+
+        Raises IllegalMoveError naming the step and the rule at the first that is not allowed.
+        With ``infer``, a capture left out (None) is read as the only one the step can make.
+        """
         trial = self.copy()
-        for n, step in enumerate(turn.steps, 1):
+        for n, (origin, dest, capture) in enumerate(steps, 1):
             if n > 1 and trial._chain is None:
-                raise IllegalMoveError(f"{turn}: the turn is over after {turn.steps[n - 2]}: "
-                                       + self._why_chain_ended(trial, step.destination))
+                raise IllegalMoveError(f"{label}: the turn is over after {trial.turns[-1].steps[-1]}: "
+                                       + self._why_chain_ended(trial, dest))
+            if infer and capture is None:
+                options = [s for s in trial.legal_steps() if (s.origin, s.destination) == (origin, dest)]
+                if len(options) > 1:
+                    raise NotationError(f"{label}: {origin}-{dest} captures both by approach and by withdrawal: "
+                                        f"write {options[0]} or {options[1]}")
+                capture = options[0].capture if options else None
+            step = Step(origin, dest, capture)
             try:
                 trial._play(trial._find_step(step))
             except IllegalMoveError as e:
-                raise IllegalMoveError(f"{turn}: {_which(n, step, turn.steps)}{e}") from None
-        raise IllegalMoveError(f"{turn}: the chain must go on while it can capture: "
-                               + ", ".join(map(str, trial.legal_steps())))
+                raise IllegalMoveError(f"{label}: {_which(n, step, steps)}{e}") from None
+        if trial._chain is not None:
+            if self.rules.must_continue:
+                raise IllegalMoveError(f"{label}: the chain must go on while it can capture: "
+                                       + ", ".join(map(str, trial.legal_steps())))
+            trial._finish_turn()
+        return trial
 
     def _why_chain_ended(self, trial: "Board", destination: str) -> str:
         """Why a turn's text goes on to ``destination`` after ``trial`` has already ended the turn."""
@@ -653,31 +664,9 @@ class Board:
         start, steps = tokenize_turn(text)
         for name in [start] + [d for d, _ in steps]:
             self._point(name)
-        trial = self.copy()
-        played = []
-        origin = start
-        for n, (dest, capture) in enumerate(steps, 1):
-            if n > 1 and trial._chain is None:
-                raise IllegalMoveError(f"{text}: the turn is over after {played[-1]}: "
-                                       + self._why_chain_ended(trial, dest))
-            if capture is None:
-                options = [s for s in trial.legal_steps() if (s.origin, s.destination) == (origin, dest)]
-                if len(options) > 1:
-                    raise NotationError(f"{text}: {origin}-{dest} captures both by approach and by withdrawal: "
-                                        f"write {options[0]} or {options[1]}")
-                capture = options[0].capture if options else None
-            step = Step(origin, dest, capture)
-            try:
-                trial._play(trial._find_step(step))
-            except IllegalMoveError as e:
-                raise IllegalMoveError(f"{text}: {_which(n, step, steps)}{e}") from None
-            played.append(step)
-            origin = dest
-        turn = Turn(tuple(played))
-        if trial._chain is not None and self.rules.must_continue:
-            raise IllegalMoveError(f"{text}: the chain must go on while it can capture: "
-                                   + ", ".join(map(str, trial.legal_steps())))
-        return turn
+        origins = [start] + [d for d, _ in steps[:-1]]
+        played = self._trial_turn(text, [(o, d, c) for o, (d, c) in zip(origins, steps)], infer=True)
+        return played.turns[-1] if self._chain is None else Turn(played.turns[-1].steps[len(self._chain_path):])
 
     # -- the end of the game -------------------------------------------------------------------
 
