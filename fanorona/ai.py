@@ -197,7 +197,7 @@ class AlphaBetaPlayer(_Player):
     def _pick(self, board, options):
         started = time.perf_counter()
         # stop searching a little early: the answer still has to be built and handed back in time
-        self._deadline = None if self.depth is not None else started + 0.95 * self.time_limit
+        self._deadline = None if self.depth is not None else started + 0.9 * self.time_limit
         self._g, self._rules, self._root_ply = board.geometry, board.rules, board._ply
         self._nodes, self._table = 0, {}
         self.rng.shuffle(options)            # equal turns keep this random order when sorted

@@ -41,6 +41,7 @@ class GameResult:
     moves: dict = field(default_factory=dict)     # "a"/"b" -> turns chosen
     nodes: dict = field(default_factory=dict)     # "a"/"b" -> positions searched (0 for non-searchers)
     search_seconds: dict = field(default_factory=dict)
+    slowest: dict = field(default_factory=dict)   # "a"/"b" -> the longest time one turn took
 
     @property
     def points(self) -> float:
@@ -108,6 +109,9 @@ class MatchResult:
         moves = sum(g.moves[who] for g in self.games)
         return sum(g.seconds[who] for g in self.games) / moves if moves else math.nan
 
+    def slowest_turn(self, who: str) -> float:
+        return max((g.slowest[who] for g in self.games), default=math.nan)
+
     def nodes_per_second(self, who: str) -> float | None:
         """Searched positions a second, or None for a player that does not search."""
         nodes = sum(g.nodes[who] for g in self.games)
@@ -134,12 +138,13 @@ class MatchResult:
         names = {"a": self.a, "b": self.b}
         width = max(12, *(len(v) for v in names.values()))
         lines.append(f"{'player':<{width}}  {'wins':>5} {'draws':>5} {'losses':>6} {'score':>7} "
-                     f"{'time/turn':>10} {'nodes/s':>9}")
+                     f"{'time/turn':>10} {'slowest':>8} {'nodes/s':>9}")
         for who, (won, lost) in {"a": (self.wins, self.losses), "b": (self.losses, self.wins)}.items():
             score = (won + self.draws / 2) / n if n else math.nan
             nps = self.nodes_per_second(who)
             lines.append(f"{names[who]:<{width}}  {won:>5} {self.draws:>5} {lost:>6} {score:>7.1%} "
-                         f"{self.mean_turn_time(who):>9.3f}s {f'{nps:,.0f}' if nps else '-':>9}")
+                         f"{self.mean_turn_time(who):>9.3f}s {self.slowest_turn(who):>7.2f}s "
+                         f"{f'{nps:,.0f}' if nps else '-':>9}")
         lines += ["", self.elo_sentence()]
         return "\n".join(lines)
 
@@ -169,13 +174,15 @@ class _Timed:
 
     def __init__(self, player):
         self.player, self.name = player, player.name
-        self.seconds = self.search_seconds = 0.0
+        self.seconds = self.search_seconds = self.slowest = 0.0
         self.moves = self.nodes = 0
 
     def choose_turn(self, board):
         started = time.perf_counter()
         turn = self.player.choose_turn(board)
-        self.seconds += time.perf_counter() - started
+        spent = time.perf_counter() - started
+        self.seconds += spent
+        self.slowest = max(self.slowest, spent)
         self.moves += 1
         info = getattr(self.player, "last_search", None)
         if info is not None:
@@ -208,7 +215,8 @@ def _play_one(job) -> GameResult:
                       seconds={k: p.seconds for k, p in players.items()},
                       moves={k: p.moves for k, p in players.items()},
                       nodes={k: p.nodes for k, p in players.items()},
-                      search_seconds={k: p.search_seconds for k, p in players.items()})
+                      search_seconds={k: p.search_seconds for k, p in players.items()},
+                      slowest={k: p.slowest for k, p in players.items()})
 
 
 def _name(spec) -> str:

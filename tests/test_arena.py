@@ -19,6 +19,7 @@ def test_tiny_match_totals_are_consistent():
     openings = [g.opening for g in result.games]
     assert openings[0::2] == openings[1::2], "both games of a pair open with the same turn"
     assert len(set(openings)) == 3, "each pair opens differently (5x5 has more than three first turns)"
+    assert result.slowest_turn("a") >= result.mean_turn_time("a") > 0
     table = result.table()
     assert f"{result.wins:>5} {result.draws:>5} {result.losses:>6}" in table
     assert f"{result.score:.1%}" in table
