@@ -231,6 +231,7 @@ class BoardWidget:
 
     ``board``: a position to start from (used as it is: ``size`` and ``rules`` are then ignored);
     ``opponent``: None, a level 1-5, or any player with ``choose_turn(board)``; it plays Black.
+    ``language``: "en", "da", "de" or "cs" for labels and status sentences.
     Display it as the last expression of a cell.
     """
 

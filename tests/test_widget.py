@@ -458,3 +458,13 @@ def test_the_perfect_player_answers_on_a_small_board(widgets_made):
     w.wait(120)
     assert w.error is None and w.board.is_game_over()
     assert "perfect 3x3" in w.export_game()
+
+
+def test_the_move_list_numbers_pairs_and_marks_a_black_start(widgets_made):
+    w = widgets_made(fa.Board.from_fen("BBB/B.W/WWW b"))
+    turn = w.board.legal_turns()[0]
+    play_by_mouse(w, turn)
+    assert w.moves == f"1. …  {turn}"
+    reply = w.board.legal_turns()[0]
+    play_by_mouse(w, reply)
+    assert w.moves.splitlines()[1] == f"2. {reply}"
