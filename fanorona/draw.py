@@ -31,7 +31,8 @@ def xy(board: Board, point: str) -> tuple[int, int]:
 def draw_board(board: Board, ax=None, *, highlight=(), strings=(), captures=(), arrows=(),
                names: bool = True, strong: bool = False, title: str | None = None, scale: float = 1.0,
                marked=(), notes=(), point_names: bool = False):
-    """Draw ``board`` on ``ax`` (a new figure when None) and return the Axes.
+    """Draw ``board`` on ``ax`` and return the Axes; with no ``ax``, on a new pyplot figure, so that
+    a notebook cell shows it.
 
     highlight: points to ring; strings: runs of points to outline as strings; captures: points
     whose stones would go (crossed); arrows: (origin, destination) pairs, e.g. a turn's path;
@@ -42,8 +43,8 @@ def draw_board(board: Board, ax=None, *, highlight=(), strings=(), captures=(), 
     g = board.geometry
     w, h = g.size
     if ax is None:
-        fig = Figure(figsize=(0.75 * w * scale + 0.6, 0.75 * h * scale + 0.6))
-        ax = fig.add_subplot()
+        import matplotlib.pyplot as plt
+        _fig, ax = plt.subplots(figsize=figure_size(board, scale))
     ax.add_collection(LineCollection([(g.coordinates(p), g.coordinates(q)) for p, q in g.edges()],
                                      colors=LINE_COLOR, linewidths=1.2 * scale, zorder=1))
     if strong:
@@ -110,12 +111,19 @@ def _frame(ax, w: int, h: int, names: bool, scale: float) -> None:
     ax.set_aspect("equal")
 
 
+def figure_size(board: Board, scale: float = 1.0) -> tuple[float, float]:
+    """Inches for a figure holding one board: three quarters of an inch a point."""
+    w, h = board.size
+    return (0.75 * w * scale + 0.6, 0.75 * h * scale + 0.6)
+
+
 def board_png(board: Board, **options) -> bytes:
-    """The board as PNG bytes, for Jupyter's rich display."""
-    ax = draw_board(board, title=options.pop("title", f"{board.to_move.value} to move"), **options)
+    """The board as PNG bytes, for Jupyter's rich display (a bare Figure: pyplot never sees it)."""
+    ax = Figure(figsize=figure_size(board, options.get("scale", 1.0))).add_subplot()
+    draw_board(board, ax, title=options.pop("title", f"{board.to_move.value} to move"), **options)
     buffer = io.BytesIO()
     ax.figure.savefig(buffer, format="png", dpi=80, bbox_inches="tight")
     return buffer.getvalue()
 
 
-__all__ = ["draw_board", "board_png", "xy"]
+__all__ = ["draw_board", "board_png", "figure_size", "xy"]

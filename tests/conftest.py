@@ -27,3 +27,12 @@ def positions_from_random_games(count, size=(9, 5), rules=None, seed=0, every=3,
 def positions():
     """The factory ``positions(count, size=(9, 5), rules=None, seed=0, every=3)``."""
     return positions_from_random_games
+
+
+@pytest.fixture(autouse=True)
+def _close_figures():
+    """draw_board with no Axes opens a pyplot figure; close them so tests don't pile them up."""
+    yield
+    import sys
+    if "matplotlib.pyplot" in sys.modules:
+        sys.modules["matplotlib.pyplot"].close("all")
