@@ -586,5 +586,5 @@ def bench() -> None:
               f"{load * 1000:>8.0f}")
 
 
-__all__ = ["DRAW", "FORMAT_VERSION", "LOSS", "MAX_POINTS", "PerfectPlayer", "SolveCacheWarning", "Symmetry",
-           "Table", "WIN", "cache_dir", "cache_path", "solve"]
+__all__ = ["DRAW", "FORMAT_VERSION", "LOSS", "MAX_POINTS", "PerfectPlayer", "SolveCacheWarning", "Successors",
+           "Symmetry", "Table", "WIN", "cache_dir", "cache_path", "solve"]
