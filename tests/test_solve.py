@@ -149,6 +149,25 @@ def test_symmetries_of_the_boards():
     assert (table.value(flipped), table.distance(flipped)) == (table.value(board), table.distance(board))
 
 
+def mapped(key, points, perm):
+    """A packed key with each point p moved to perm[p], bit by bit."""
+    return sum(1 << (perm[b % points] + points * (b >= points)) for b in range(2 * points) if key >> b & 1)
+
+
+@pytest.mark.parametrize("size", [(3, 3), (5, 3), (3, 7)])
+def test_every_symmetry_commutes_with_the_turns(positions, size):
+    g = fa.Board(size).geometry
+    n = g.width * g.height
+    symmetry, successors = Symmetry(g), Successors(g, SOLVED)
+    for board in positions(20, size, SOLVED, seed=5, every=2):
+        me, opp = board._me_opp()
+        key = me | opp << n
+        for perm in symmetry.maps:
+            image = mapped(key, n, perm)
+            assert successors(image) == {mapped(k, n, perm) for k in successors(key)}
+            assert symmetry.canonical(image) == symmetry.canonical(key) <= key
+
+
 @pytest.mark.parametrize("size", [(3, 5), (5, 3)])
 def test_perfect_white_beats_random_play_within_the_solved_distance(size):
     perfect = PerfectPlayer(size, seed=1)
