@@ -175,7 +175,10 @@ class AlphaBetaPlayer(_Player):
     ``depth`` fixes the depth (and disables the clock, so the answer is reproducible);
     otherwise it deepens one turn at a time within ``time_limit`` seconds.  Captures are tried
     largest first and the previous iteration's best turn before all; a transposition table
-    keeps each position's score, bound and best reply.
+    keeps each position's score, bound and best reply.  When the clock stops an iteration, a turn
+    that already beat the previous best at the new depth is kept.  Positions at the horizon are
+    scored by ``evaluation`` (a name in ``EVALUATIONS``); the quiet-turn draw is not seen by the
+    search, which only ever picks among the board's legal turns.
     """
 
     def __init__(self, depth: int | None = None, time_limit: float = 1.0, seed=None, evaluation="threat"):
