@@ -738,8 +738,10 @@ class BoardWidget:
         return f"level{level}" if isinstance(level, int) else f"{level} {_size_text(self.board.size)}"
 
     def _perfect_offered(self) -> bool:
+        """Only where the solver answers in seconds: small boards under the standard rules (its
+        quiet-turn draw aside); other rule sets reach millions of positions on 3x5."""
         w, h = self.board.size
-        return w * h <= PERFECT_MAX_POINTS and not self.board.rules.opening_single_capture
+        return w * h <= PERFECT_MAX_POINTS and self.board.rules.with_(quiet_draw=None) == Rules.solved()
 
     # -- the view ------------------------------------------------------------------------------
 

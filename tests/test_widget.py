@@ -378,6 +378,8 @@ def test_new_games_of_other_sizes_and_rules(widgets_made):
     w.new_game(rules="simple")
     assert w.board.rules == fa.Rules.simple() and w.board.size == (3, 5)
     assert w.controls["rules"].value == "simple"
+    assert "perfect" not in [v for _, v in w.controls["level"].options], "the solver is slow on simple rules"
+    w.new_game(rules="standard")
     assert "perfect" in [v for _, v in w.controls["level"].options], "small boards offer the solver"
     w.new_game(size=(9, 5))
     assert "perfect" not in [v for _, v in w.controls["level"].options]
