@@ -22,6 +22,7 @@ lab: $(VENV)/.installed          ## open JupyterLab on the notebooks
 
 test: $(VENV)/.installed-test    ## the whole suite: package, notebooks, browser
 	$(BIN)/python -m pytest tests
+	$(BIN)/python -m pytest --doctest-modules fanorona
 	$(BIN)/python -m pytest -n 2 --dist loadfile --nbval --nbval-current-env notebooks
 
 play: $(VENV)/.installed         ## the board alone, as a page served by Voila on localhost
