@@ -130,9 +130,10 @@ def material_threat(g: Geometry, me: int, opp: int) -> int:
     return 100 * (me.bit_count() - opp.bit_count()) + 50 * best
 
 
-#: The evaluations a spec can name (``alphabeta:eval=material``).  "threat" is the default because
-#: it won arena matches against material alone (see the bench "search" section and the report);
-#: the strong-point and mobility terms helped at a fixed depth but not at equal time.
+#: The evaluations a spec can name (``alphabeta:eval=material``).  "threat" is the default: against
+#: material alone it scored 92.5% at depth 2 and 59% at 0.3 s a turn (60 games); the strong-point
+#: and mobility terms beat material at depth 2 (60%, 75%) but added nothing to threat at equal time
+#: (45%, 50%), so they are not part of it.
 EVALUATIONS = {"material": material, "strong": material_strong, "mobility": material_mobility,
                "threat": material_threat}
 
@@ -422,7 +423,10 @@ _KINDS = {
                           "cap": ("max_turns", int)}),
 }
 
-#: The difficulty levels, weakest first, as player specs.
+#: The difficulty levels, weakest first, as player specs.  Measured on 9x5 (python -m fanorona.arena,
+#: colours and openings alternated): level2-level1 80% (20 games), level3-level2 100% (20),
+#: level4-level3 95% (20), level5-level4 55% (40: 10 wins, 24 draws, 6 losses; +35 Elo, not yet
+#: significant); level4 beat greedy 40-0 and random 20-0, slowest turn 0.94 s.
 LEVELS = {1: "random", 2: "greedy", 3: "alphabeta:depth=2", 4: "alphabeta:time=1", 5: "alphabeta:time=1.8"}
 
 
