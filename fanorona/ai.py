@@ -353,7 +353,7 @@ class MCTSPlayer(_Player):
         self.rng.shuffle(root.untried)
         count = 0
         while (count < self.playouts if self.playouts is not None
-               else time.perf_counter() - started < self.time_limit):
+               else time.perf_counter() - started < 0.9 * self.time_limit):
             self._playout_once(root)
             count += 1
         best = max(root.children, key=lambda n: n.visits)
