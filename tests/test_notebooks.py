@@ -1,6 +1,7 @@
 """Every notebook in notebooks/ follows the course's rules: valid nbformat 4 with the python3
-kernel, outputs only where a cell asks to keep them (and then text only), no private names of
-the package, listed in the map of 00_start_here, and without solutions in the student copy.
+kernel, outputs only where a cell asks to keep them (and then text only), no records of a run in
+the metadata, no private names of the package, listed in the map of 00_start_here, and without
+solutions in the student copy.
 
 Running the notebooks themselves is nbval's job: ``pytest --nbval --nbval-current-env notebooks``.
 """
@@ -104,6 +105,26 @@ def test_outputs_only_in_cells_marked_keep_output_and_text_only(path):
             else:
                 assert output.output_type == "execute_result", f"{path.name} cell {n} keeps {output.output_type}"
                 assert set(output.data) == {TEXT_MIME}, f"{path.name} cell {n} keeps {sorted(output.data)}"
+
+
+def run_records(nb):
+    """What a run leaves in the metadata: the kernel's timestamps in a cell's ``execution`` entry and
+    saved widget state; they change on every run, make noisy diffs and mean nothing to a reader."""
+    found = ["widget state"] if "widgets" in nb.metadata else []
+    return found + [f"cell {n} execution" for n, cell in enumerate(nb.cells, 1) if "execution" in cell.metadata]
+
+
+def test_the_run_record_detector():
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("# t"), nbformat.v4.new_code_cell("1")])
+    assert run_records(nb) == []
+    nb.cells[1].metadata["execution"] = {"iopub.status.busy": "2026-11-29T12:28:16.358087Z"}
+    nb.metadata["widgets"] = {"application/vnd.jupyter.widget-state+json": {"state": {}}}
+    assert run_records(nb) == ["widget state", "cell 2 execution"]
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_no_run_records_in_the_metadata(path):
+    assert run_records(read(path)) == [], f"{path.name}: strip these before committing"
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
