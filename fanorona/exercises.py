@@ -4,7 +4,9 @@ Each ``check_...`` function runs a student's function on many positions (the sta
 the teaching positions and positions from seeded random games on several board sizes) and
 compares every answer with the rules package.  At the first difference it shows the position
 with the input ringed, prints the input, the expected and the actual answer, and raises
-``AssertionError``; when all agree it prints ``All N cases agree.`` and returns N.
+``AssertionError``; when all agree it prints ``All N cases agree.`` and returns N.  Inputs are
+printed as code that can be pasted into a notebook cell that imported ``fanorona as fa``; an
+unfinished exercise (still the stub) gets one sentence instead of a traceback.
 
 ``python -m fanorona.exercises SRC_DIR OUT_DIR`` writes student copies of the notebooks: every
 code region between the lines ``### BEGIN SOLUTION`` and ``### END SOLUTION`` becomes
@@ -15,12 +17,12 @@ from __future__ import annotations
 import argparse
 import copy
 import random
-from functools import lru_cache
+from functools import lru_cache, wraps
 from pathlib import Path
 
 from . import positions
 from .board import Board, Step
-from .geometry import geometry
+from .geometry import DIRECTION_NAMES, LINE_DIRECTIONS, geometry, opposite
 from .rules import Rules
 
 #: Board sizes the neighbour checker walks through, small and large, wide and tall.
@@ -33,6 +35,7 @@ CAPTURE_KINDS = ("approach", "withdrawal")
 
 BEGIN, END = "### BEGIN SOLUTION", "### END SOLUTION"
 STUB = "raise NotImplementedError()"
+UNFINISHED = "Write the function first: it still raises NotImplementedError."
 
 
 # -- positions to test on -------------------------------------------------------------------------
@@ -117,7 +120,7 @@ def _fmt(value) -> str:
 
 def _fail(board: Board, what: str, call: str, expected, actual, hint: str = "", caption: str = "", **drawing):
     """Show the case that differs, then stop with one paragraph that says what went wrong."""
-    _show(board, f"{what}: {call}{caption}", **drawing)
+    _show(board, f"{what}: {_short(call, board)}{caption}", **drawing)
     print(f"Input:       {call}")
     print(f"Expected:    {_fmt(expected)}")
     print(f"Your answer: {_fmt(actual)}")
@@ -125,14 +128,42 @@ def _fail(board: Board, what: str, call: str, expected, actual, hint: str = "", 
                          f"but your function returned {_fmt(actual)}. {hint}".strip())
 
 
-def _call(fn, board: Board, call: str, *args, **drawing):
-    """Run the student's function; if it raises, show the input first, then let the error through."""
+class _Unfinished(Exception):
+    """The student's function still raises NotImplementedError, as the stub of a student copy does."""
+
+
+def _checker(check):
+    """Let a checker answer an unfinished exercise with one sentence, not a traceback of its insides."""
+    @wraps(check)
+    def run(fn):
+        try:
+            return check(fn)
+        except _Unfinished:
+            raise AssertionError(UNFINISHED) from None
+    return run
+
+
+def _board_code(board: Board) -> str:
+    """Code that rebuilds ``board`` in a notebook cell that imported ``fanorona as fa``."""
+    preset = board.rules.name()
+    rules = "" if preset == "standard" else f", fa.Rules.{preset}()" if preset else f", fa.{board.rules!r}"
+    return f"fa.Board.from_fen({board.fen()!r}{rules})"
+
+
+def _short(call: str, board: Board) -> str:
+    """The call with the board written as ``board``, short enough for a picture's title."""
+    return call.replace(_board_code(board), "board")
+
+
+def _answer(fn, board: Board, call: str, args: tuple, read, **drawing):
+    """The student's answer to one input, read by ``read(answer, call)``.  If the function raises
+    or its answer has the wrong shape, show the input first, then let the error through."""
     try:
-        return fn(*args)
+        return read(fn(*args), call)
     except NotImplementedError:
-        raise
+        raise _Unfinished() from None
     except Exception:
-        _show(board, f"your function raised an error on {call}", **drawing)
+        _show(board, f"your function went wrong on {_short(call, board)}", **drawing)
         print(f"Input: {call}")
         raise
 
@@ -142,10 +173,17 @@ def _agree(n: int) -> int:
     return n
 
 
-def _names(answer, what: str) -> set:
+def _wrong_shape(call: str, answer, wanted: str) -> TypeError:
+    """A TypeError that names the input; a None answer most often means a missing ``return``."""
+    if answer is None:
+        return TypeError(f"{call} returned None: did you forget `return`? It should return {wanted}.")
+    return TypeError(f"{call} should return {wanted}; got {answer!r}")
+
+
+def _names(answer, call: str) -> set:
     """A student's collection of point names as a set, refusing a lone string."""
     if isinstance(answer, str) or not _iterable(answer):
-        raise TypeError(f"{what} should be a collection of point names such as {{'a2', 'b1'}}; got {answer!r}")
+        raise _wrong_shape(call, answer, "a collection of point names such as {'a2', 'b1'}")
     return set(answer)
 
 
@@ -170,6 +208,7 @@ def _differences(expected: set, actual: set) -> str:
 
 # -- the checkers ----------------------------------------------------------------------------------
 
+@_checker
 def check_neighbours(fn) -> int:
     """Check ``fn(width, height, point) -> collection of point names``: the points joined to
     ``point`` by a line on an empty board of that size (orthogonal always, diagonal from strong
@@ -181,8 +220,7 @@ def check_neighbours(fn) -> int:
         for p, point in enumerate(g.names):
             call = f"neighbours({width}, {height}, {point!r})"
             expected = {g.names[q] for q in g.neighbour[p] if q >= 0}
-            answer = _call(fn, board, call, width, height, point, highlight=[point])
-            actual = _names(answer, "the neighbours")
+            actual = _answer(fn, board, call, (width, height, point), _names, highlight=[point])
             n += 1
             if actual != expected:
                 kind = "strong point" if g.strong[p] else "weak point, without diagonals"
@@ -195,7 +233,7 @@ def check_neighbours(fn) -> int:
 def _strings(answer, call: str) -> set:
     """A student's strings as a set of frozensets of point names."""
     if isinstance(answer, str) or not _iterable(answer):
-        raise TypeError(f"{call} should return a collection of strings, each a tuple of point names; got {answer!r}")
+        raise _wrong_shape(call, answer, "a collection of strings, each a tuple of point names")
     out = set()
     for string in answer:
         if isinstance(string, str) or not _iterable(string):
@@ -205,6 +243,28 @@ def _strings(answer, call: str) -> set:
     return out
 
 
+def _missing_lines(board: Board, point: str) -> list[int]:
+    """The line directions (of E, NE, N, NW) along which no grid line runs through ``point``."""
+    g = board.geometry
+    p = g.index[point]
+    return [d for d in LINE_DIRECTIONS if g.neighbour[p][d] < 0 and g.neighbour[p][opposite(d)] < 0]
+
+
+def _strings_hint(board: Board, point: str, expected: set, actual: set) -> str:
+    """Why the strings through ``point`` differ; names the trap of a lone stone on a line that isn't there."""
+    missing = _missing_lines(board, point)
+    if frozenset([point]) not in actual - expected or not missing:
+        return (f"{_differences(expected, actual)} A string runs along one line and stops at the first "
+                f"point that is empty or holds the other colour.")
+    col, row = board.geometry.coordinates(board.geometry.index[point])
+    width, height = board.size
+    what = "a corner" if col in (0, width - 1) and row in (0, height - 1) else "a weak point"
+    ways = " or ".join(f"{DIRECTION_NAMES[d]} to {DIRECTION_NAMES[opposite(d)]}" for d in missing)
+    return (f"{_differences(expected, actual)} No grid line runs {ways} through {point} ({what}), so no "
+            f"string lies that way, not even a string of one: a stone has one string per grid line through it.")
+
+
+@_checker
 def check_strings_through(fn) -> int:
     """Check ``fn(board, point) -> collection of strings``: every string of the stone's colour that
     contains ``point``, each a tuple of point names along one grid line (either order).
@@ -218,23 +278,26 @@ def check_strings_through(fn) -> int:
             color = board.stone_at(point)
             if color is None:
                 continue
-            call = f"strings_through(board, {point!r})"
+            call = f"strings_through({_board_code(board)}, {point!r})"
             expected = {frozenset(s) for s in by_color[color.value] if point in s}
-            actual = _strings(_call(fn, board, call, board.copy(), point, highlight=[point]), call)
+            actual = _answer(fn, board, call, (board.copy(), point), _strings, highlight=[point])
             n += 1
             if actual != expected:
-                _fail(board, "The strings", call, expected, actual,
-                      f"{_differences(expected, actual)} A string runs along one line and stops at the first "
-                      f"point that is empty or holds the other colour.",
+                _fail(board, "The strings", call, expected, actual, _strings_hint(board, point, expected, actual),
                       highlight=[point], strings=[tuple(s) for s in by_color[color.value] if point in s])
     return _agree(n)
 
 
 def _capture_answer(answer, call: str) -> dict:
     if not isinstance(answer, dict) or set(answer) != set(CAPTURE_KINDS):
-        raise TypeError(f"{call} should return a dict with exactly the keys 'approach' and 'withdrawal', "
-                        f"each a set of points (empty when none); got {answer!r}")
-    return {kind: _names(answer[kind], f"the {kind} captures") for kind in CAPTURE_KINDS}
+        raise _wrong_shape(call, answer, "a dict with exactly the keys 'approach' and 'withdrawal', "
+                                         "each a set of points (empty when none)")
+    for kind in CAPTURE_KINDS:
+        if isinstance(answer[kind], str) or not _iterable(answer[kind]):
+            raise TypeError(f"{call} returned {answer[kind]!r} for {kind!r}: give a set of points, an empty "
+                            f"set() when the step captures nothing that way (or did a helper function forget "
+                            f"`return`?).")
+    return {kind: set(answer[kind]) for kind in CAPTURE_KINDS}
 
 
 def _steps_by_move(board: Board) -> dict:
@@ -248,6 +311,7 @@ def _steps_by_move(board: Board) -> dict:
     return moves
 
 
+@_checker
 def check_captures(fn) -> int:
     """Check ``fn(board, origin, destination) -> {"approach": set, "withdrawal": set}``: the points a
     step of the side to move from ``origin`` to the adjacent empty ``destination`` would capture by
@@ -257,9 +321,9 @@ def check_captures(fn) -> int:
         if board.outcome() is not None:
             continue
         for (origin, destination), expected in _steps_by_move(board).items():
-            call = f"captures(board, {origin!r}, {destination!r})"
+            call = f"captures({_board_code(board)}, {origin!r}, {destination!r})"
             drawing = dict(highlight=[origin], arrows=[(origin, destination)])
-            actual = _capture_answer(_call(fn, board, call, board.copy(), origin, destination, **drawing), call)
+            actual = _answer(fn, board, call, (board.copy(), origin, destination), _capture_answer, **drawing)
             n += 1
             if actual != expected:
                 _fail(board, "The captures", call, expected, actual,
@@ -272,7 +336,8 @@ def check_captures(fn) -> int:
 
 def _step_tuples(answer, call: str) -> set:
     if isinstance(answer, str) or not _iterable(answer):
-        raise TypeError(f"{call} should return a collection of (origin, destination, capture) tuples; got {answer!r}")
+        raise _wrong_shape(call, answer, "a collection of (origin, destination, capture) tuples, "
+                                         "an empty one when the side to move cannot step")
     out = set()
     for item in answer:
         if isinstance(item, Step):
@@ -284,6 +349,24 @@ def _step_tuples(answer, call: str) -> set:
     return out
 
 
+def _steps_hint(expected: set, actual: set) -> str:
+    """Why the steps differ, naming the two usual slips with capturing steps before the general rule."""
+    capturing = {s[:2] for s in expected if s[2]}
+    quiet_too = sorted(s for s in actual - expected if s[2] is None and s[:2] in capturing)
+    if quiet_too:
+        return (f"{_differences(expected, actual)} A step that captures is never also a quiet step: under these "
+                f"rules a step that can capture always does, so {_fmt(quiet_too[0])} is not a legal step.")
+    ways = {}
+    for origin, destination, capture in expected:
+        ways.setdefault((origin, destination), set()).add(capture)
+    if any(len(ways[s[:2]]) == 2 for s in expected - actual):
+        return (f"{_differences(expected, actual)} A step that can capture both ways counts once for each way, "
+                f"once with 'approach' and once with 'withdrawal'.")
+    return (f"{_differences(expected, actual)} Every stone of the side to move may step to any empty "
+            f"neighbour along a line.")
+
+
+@_checker
 def check_simple_steps(fn) -> int:
     """Check ``fn(board) -> collection of (origin, destination, capture)`` tuples: every legal step
     under ``Rules.simple()`` (one step a turn, capture not compulsory), with capture None,
@@ -293,15 +376,13 @@ def check_simple_steps(fn) -> int:
     for board in sample_boards(Rules.simple()):
         if not (board.stones("white") and board.stones("black")):
             continue
-        call = f"simple_steps(Board.from_fen({board.fen()!r}, Rules.simple()))"
+        call = f"simple_steps({_board_code(board)})"
         expected = {(s.origin, s.destination, s.capture) for s in board.legal_steps()}
-        actual = _step_tuples(_call(fn, board, call, board.copy()), call)
+        actual = _answer(fn, board, call, (board.copy(),), _step_tuples)
         n += 1
         if actual != expected:
             wrong = sorted(expected ^ actual, key=str)
-            _fail(board, "The legal steps", call, expected, actual,
-                  f"{_differences(expected, actual)} Every stone of the side to move may step to any empty "
-                  f"neighbour; a step that can capture both ways counts once for each way.",
+            _fail(board, "The legal steps", call, expected, actual, _steps_hint(expected, actual),
                   highlight=sorted({s[0] for s in wrong}), arrows=[s[:2] for s in wrong])
     return _agree(n)
 

@@ -1,7 +1,9 @@
 """The checkers accept a correct student solution, reject plausible wrong ones, and the student
 copies of notebooks lose their solutions but stay valid notebooks."""
+import re
 import subprocess
 import sys
+import traceback
 
 import nbformat
 import pytest
@@ -109,6 +111,20 @@ def strings_of_at_most_next_neighbours(board, point):
     return found
 
 
+def strings_through_forgetting_corners(board, point):
+    """Follows every line direction of the point, even the one that runs off the board both ways at a
+    corner, and so finds an extra string of one there."""
+    col, row = parse(point)
+    color = board.stone_at(point)
+    found = []
+    for dc, dr in LINES:
+        if not is_strong(col, row) and dc and dr:
+            continue
+        back = run(board, col, row, -dc, -dr, color)
+        found.append(tuple(reversed(back)) + tuple(run(board, col + dc, row + dr, dc, dr, color)))
+    return found
+
+
 def captures_jumping_gaps(board, origin, destination):
     """Takes every opponent stone along the line ahead, gaps or not."""
     (c0, r0), (c1, r1) = parse(origin), parse(destination)
@@ -139,6 +155,12 @@ def simple_steps_choosing_approach(board):
     return out
 
 
+def simple_steps_listing_captures_as_quiet_too(board):
+    """Offers every capturing step also as a quiet step, as if capturing were optional."""
+    steps = set(simple_steps(board))
+    return steps | {(origin, destination, None) for origin, destination, _ in steps}
+
+
 # -- the checkers ----------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("checker, solution", [
@@ -159,6 +181,10 @@ def test_each_checker_accepts_a_correct_solution_and_reports_the_count(checker, 
     (exercises.check_captures, captures_jumping_gaps, "approach"),
     (exercises.check_captures, captures_without_withdrawal, "withdrawal"),
     (exercises.check_simple_steps, simple_steps_choosing_approach, "both ways"),
+    (exercises.check_strings_through, strings_through_forgetting_corners,
+     "No grid line runs north-west to south-east through a1 (a corner)"),
+    (exercises.check_simple_steps, simple_steps_listing_captures_as_quiet_too,
+     "A step that captures is never also a quiet step"),
 ])
 def test_each_checker_rejects_a_plausible_mistake_showing_input_expected_and_actual(checker, mistake, words, capsys):
     with pytest.raises(AssertionError) as info:
@@ -170,6 +196,44 @@ def test_each_checker_rejects_a_plausible_mistake_showing_input_expected_and_act
     assert " a b c" in out   # the position, drawn as text outside a notebook
     call = out.split("Input:")[1].splitlines()[0].strip()
     assert call in message
+
+
+def test_the_quiet_step_slip_is_not_blamed_on_both_ways_captures():
+    with pytest.raises(AssertionError) as info:
+        exercises.check_simple_steps(simple_steps_listing_captures_as_quiet_too)
+    assert "both ways" not in str(info.value)
+    assert re.search(r"so \('\w\d+', '\w\d+', None\) is not a legal step\.$", str(info.value))
+
+
+def test_the_corner_hint_is_kept_for_a_lone_stone_on_a_line_that_is_not_there():
+    def only_long_strings(board, point):
+        return [s for s in strings_through(board, point) if len(s) > 1]
+    with pytest.raises(AssertionError) as info:
+        exercises.check_strings_through(only_long_strings)
+    assert "No grid line runs" not in str(info.value)
+
+
+@pytest.mark.parametrize("checker, mistake, right, same", [
+    (exercises.check_strings_through, strings_through_forgetting_corners, strings_through,
+     lambda answer: set(map(frozenset, answer))),
+    (exercises.check_captures, captures_without_withdrawal, captures, lambda answer: answer),
+    (exercises.check_simple_steps, simple_steps_listing_captures_as_quiet_too, simple_steps, set),
+])
+def test_the_printed_input_pastes_into_a_notebook_and_shows_the_mistake(checker, mistake, right, same, capsys):
+    with pytest.raises(AssertionError):
+        checker(mistake)
+    call = capsys.readouterr().out.split("Input:")[1].splitlines()[0].strip()
+    assert call.startswith(f"{right.__name__}(fa.Board.from_fen(")
+    args = eval(call, {"fa": fa, right.__name__: lambda *args: args})
+    assert args[0].fen() in {board.fen() for board in exercises.sample_boards()}
+    assert same(mistake(*args)) != same(right(*args))
+
+
+def test_the_simple_steps_input_names_the_simple_rules(capsys):
+    with pytest.raises(AssertionError):
+        exercises.check_simple_steps(simple_steps_choosing_approach)
+    call = capsys.readouterr().out.split("Input:")[1].splitlines()[0].strip()
+    assert re.fullmatch(r"simple_steps\(fa\.Board\.from_fen\('[WB./]+ [wb]', fa\.Rules\.simple\(\)\)\)", call)
 
 
 def test_the_strings_checker_counts_a_lone_stone_as_a_string_of_one():
@@ -195,17 +259,51 @@ def test_answers_of_the_wrong_shape_get_a_sentence():
         exercises.check_simple_steps(lambda b: [("a1", "b2")])
 
 
-def test_an_unfinished_exercise_raises_not_implemented():
+def test_a_forgotten_return_is_named_with_the_input(capsys):
+    def no_return(width, height, point):
+        neighbours(width, height, point)
+    with pytest.raises(TypeError, match=re.escape("neighbours(3, 3, 'a1') returned None: did you forget `return`?")):
+        exercises.check_neighbours(no_return)
+    assert "Input: neighbours(3, 3, 'a1')" in capsys.readouterr().out
+
+
+def test_none_instead_of_an_empty_answer_is_named_with_the_input():
+    with pytest.raises(TypeError, match=r"^simple_steps\(fa\.Board\.from_fen\('.*'\, fa\.Rules\.simple\(\)\)\) "
+                                        r"returned None: did you forget `return`\?"):
+        exercises.check_simple_steps(lambda board: simple_steps(board) or None)
+
+    def none_for_no_capture(board, origin, destination):
+        return {kind: found or None for kind, found in captures(board, origin, destination).items()}
+    with pytest.raises(TypeError, match=r"^captures\(fa\.Board\.from_fen\('.*'\), '\w\d+', '\w\d+'\) returned "
+                                        r"None for '(approach|withdrawal)': give a set of points, an empty set\(\) .*"
+                                        r"did a helper function forget `return`\?"):
+        exercises.check_captures(none_for_no_capture)
+
+
+def test_an_unfinished_exercise_gets_one_sentence_and_no_traceback_of_the_checker():
     def unfinished(width, height, point):
         raise NotImplementedError()
-    with pytest.raises(NotImplementedError):
+    with pytest.raises(AssertionError) as info:
         exercises.check_neighbours(unfinished)
+    assert str(info.value) == "Write the function first: it still raises NotImplementedError."
+    assert info.value.__suppress_context__
+    frames = traceback.extract_tb(info.tb)
+    assert [frame.name for frame in frames[1:]] == ["run"]   # the test itself, then the checker's one line
+
+
+@pytest.mark.parametrize("checker", [exercises.check_strings_through, exercises.check_captures,
+                                     exercises.check_simple_steps])
+def test_every_checker_says_an_exercise_is_unfinished(checker):
+    def stub(*args):
+        raise NotImplementedError()
+    with pytest.raises(AssertionError, match="Write the function first"):
+        checker(stub)
 
 
 def test_an_error_in_the_students_function_shows_the_input_and_is_not_hidden(capsys):
     with pytest.raises(KeyError):
         exercises.check_strings_through(lambda board, point: {}["x"])
-    assert "Input: strings_through(board, " in capsys.readouterr().out
+    assert "Input: strings_through(fa.Board.from_fen(" in capsys.readouterr().out
 
 
 def test_a_student_function_that_changes_the_board_cannot_spoil_later_cases():
