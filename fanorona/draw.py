@@ -3,6 +3,8 @@
 One function, ``draw_board``, draws lines, strong points, stones, point names and optional
 highlights on an Axes whose data coordinates are (column, row) from 0, so ``(0, 0)`` is a1.
 Lines and strings are drawn as one collection each, so a redraw stays fast enough for clicks.
+The interactive board draws the frame once (``draw_frame``) and, on each click, only the
+position and its marks (``draw_scene``), with one meaning for each mark (``LEGEND``).
 """
 from __future__ import annotations
 
@@ -21,6 +23,9 @@ HIGHLIGHT = "#2a9d8f"
 CAPTURE = "#e63946"
 MARK = "#f4a261"
 NOTE_COLOR = "#5a4a2a"
+#: The two kinds of capture, one colour each wherever the board shows them.
+KIND_COLORS = {"approach": "#d62828", "withdrawal": "#1f5fbf"}
+LAST_COLOR = "#8c8c8c"
 
 
 def xy(board: Board, point: str) -> tuple[int, int]:
@@ -41,19 +46,12 @@ def draw_board(board: Board, ax=None, *, highlight=(), strings=(), captures=(), 
     point_names: every point's name written beside it.
     """
     g = board.geometry
-    w, h = g.size
     if ax is None:
         import matplotlib.pyplot as plt
         _fig, ax = plt.subplots(figsize=figure_size(board, scale))
-    ax.add_collection(LineCollection([(g.coordinates(p), g.coordinates(q)) for p, q in g.edges()],
-                                     colors=LINE_COLOR, linewidths=1.2 * scale, zorder=1))
-    if strong:
-        sx, sy = zip(*(g.coordinates(p) for p in range(w * h) if g.strong[p]))
-        ax.scatter(sx, sy, s=28 * scale ** 2, color=LINE_COLOR, zorder=2, marker="D")
+    draw_frame(ax, g, names=names, strong=strong, scale=scale)
     _draw_strings(board, ax, strings, scale)
-    for color, fill in COLORS.items():
-        _dots(ax, board, board.stones(color), s=420 * scale ** 2, color=fill, edgecolors="#111111",
-              linewidths=1.2 * scale, zorder=3)
+    _draw_stones(ax, board, scale)
     _dots(ax, board, marked, s=90 * scale ** 2, color=MARK, edgecolors="#111111", linewidths=0.8 * scale,
           zorder=4)
     _dots(ax, board, highlight, s=700 * scale ** 2, facecolors="none", edgecolors=HIGHLIGHT,
@@ -68,7 +66,6 @@ def draw_board(board: Board, ax=None, *, highlight=(), strings=(), captures=(), 
         x, y = xy(board, p)
         ax.text(x + 0.17, y + 0.17, text, fontsize=8 * scale, color=NOTE_COLOR, zorder=7,
                 fontweight="bold" if (p, text) in notes else "normal")
-    _frame(ax, w, h, names, scale)
     if title is not None:
         ax.set_title(title, fontsize=11 * scale)
     return ax
@@ -76,39 +73,123 @@ def draw_board(board: Board, ax=None, *, highlight=(), strings=(), captures=(), 
 
 def _draw_strings(board: Board, ax, strings, scale: float) -> None:
     """Outline runs of points as broad translucent bands (a one-point run as a round blot)."""
-    runs = [[xy(board, p) for p in run] for run in strings]
-    long = [run for run in runs if len(run) > 1]
-    if long:
-        ax.add_collection(LineCollection(long, colors=HIGHLIGHT, linewidths=14 * scale, alpha=0.35,
-                                         capstyle="round", zorder=2))
-    single = [run[0] for run in runs if len(run) == 1]
-    if single:
-        xs, ys = zip(*single)
-        ax.scatter(xs, ys, s=200 * scale ** 2, color=HIGHLIGHT, alpha=0.35, zorder=2)
+    _bands(ax, board, strings, HIGHLIGHT, 14 * scale, 0.35)
 
 
-def _dots(ax, board: Board, points, **style) -> None:
+def _dots(ax, board: Board, points, **style) -> list:
     """One scatter call for a group of points, nothing for none."""
     pts = [xy(board, p) for p in points]
-    if pts:
-        xs, ys = zip(*pts)
-        ax.scatter(xs, ys, **style)
+    if not pts:
+        return []
+    xs, ys = zip(*pts)
+    return [ax.scatter(xs, ys, **style)]
 
 
-def _frame(ax, w: int, h: int, names: bool, scale: float) -> None:
-    """The wooden board as a patch, column letters and row numbers as plain text beside it (no axis
-    ticks: building those is slower than drawing all the rest), equal aspect, half a point of margin."""
+def draw_frame(ax, g, *, names: bool = True, strong: bool = False, point_names: bool = False,
+               scale: float = 1.0) -> list:
+    """The parts that no move changes: the wooden board, its lines, strong points and names.
+
+    Returns the artists made.  Column letters and row numbers are plain text beside the board (no
+    axis ticks: building those is slower than drawing all the rest); equal aspect, half a point of margin.
+    """
+    w, h = g.size
     ax.set_axis_off()
-    ax.add_patch(Rectangle((-0.6, -0.6), w - 0.8 + 1, h - 0.8 + 1, facecolor=BOARD_COLOR, edgecolor="none",
-                           zorder=0))
+    made = [ax.add_patch(Rectangle((-0.6, -0.6), w - 0.8 + 1, h - 0.8 + 1, facecolor=BOARD_COLOR,
+                                   edgecolor="none", zorder=0)),
+            ax.add_collection(LineCollection([(g.coordinates(p), g.coordinates(q)) for p, q in g.edges()],
+                                             colors=LINE_COLOR, linewidths=1.2 * scale, zorder=1))]
+    if strong:
+        sx, sy = zip(*(g.coordinates(p) for p in range(w * h) if g.strong[p]))
+        made.append(ax.scatter(sx, sy, s=28 * scale ** 2, color=LINE_COLOR, zorder=2, marker="D"))
     if names:
-        for c in range(w):
-            ax.text(c, -0.68, chr(ord("a") + c), ha="center", va="top", fontsize=10 * scale)
-        for r in range(h):
-            ax.text(-0.68, r, str(r + 1), ha="right", va="center", fontsize=10 * scale)
+        made += [ax.text(c, -0.68, chr(ord("a") + c), ha="center", va="top", fontsize=10 * scale)
+                 for c in range(w)]
+        made += [ax.text(-0.68, r, str(r + 1), ha="right", va="center", fontsize=10 * scale) for r in range(h)]
+    if point_names:
+        made += [ax.text(x + 0.17, y + 0.17, name, fontsize=8 * scale, color=NOTE_COLOR, zorder=7)
+                 for name, (x, y) in ((n, g.coordinates(i)) for i, n in enumerate(g.names))]
     ax.set_xlim(-0.6, w - 0.4)
     ax.set_ylim(-0.6, h - 0.4)
     ax.set_aspect("equal")
+    return made
+
+
+def _draw_stones(ax, board, scale: float) -> list:
+    made = []
+    for color, fill in COLORS.items():
+        made += _dots(ax, board, board.stones(color), s=420 * scale ** 2,
+                      color=fill, edgecolors="#111111", linewidths=1.2 * scale, zorder=3)
+    return made
+
+
+#: What each mark of the interactive board means, in the order a legend lists them (keys of
+#: ``fanorona.labels``), with the symbol and colour an HTML legend shows for it.
+LEGEND = {
+    "must": ("legend_must", "●", MARK), "selected": ("legend_selected", "◯", HIGHLIGHT),
+    "targets": ("legend_target", "•", HIGHLIGHT), "approach": ("legend_approach", "✕", KIND_COLORS["approach"]),
+    "withdrawal": ("legend_withdrawal", "✕", KIND_COLORS["withdrawal"]), "path": ("legend_path", "➜", HIGHLIGHT),
+    "last": ("legend_last", "➜", LAST_COLOR),
+}
+
+
+def draw_scene(ax, scene: dict, scale: float = 1.0) -> list:
+    """The position and its marks, from ``Controller.scene()``; returns the artists, to remove on the next click.
+
+    Each mark has one meaning: an orange dot, a stone that must capture; a thick ring, the selected
+    stone; a small dot, a point it can go to; a cross, a stone a capture takes, red for approach and
+    blue for withdrawal.  While a step waits for its choice, the two strings are ringed and banded in
+    their colours and lettered A and W, and the waiting step is a dashed arrow.
+    """
+    board = scene["board"]
+    made = _bands(ax, board, scene["strings"], HIGHLIGHT, 14 * scale, 0.35)
+    for kind in ("approach", "withdrawal"):
+        if scene["waiting"]:
+            made += _bands(ax, board, [scene[kind]], KIND_COLORS[kind], 22 * scale, 0.30)
+    made += _draw_stones(ax, board, scale)
+    made += _dots(ax, board, scene["must"], s=110 * scale ** 2, color=MARK, edgecolors="#111111",
+                  linewidths=0.8 * scale, zorder=4)
+    made += _dots(ax, board, [scene["selected"]] if scene["selected"] else [], s=640 * scale ** 2,
+                  facecolors="none", edgecolors=HIGHLIGHT, linewidths=4 * scale, zorder=4)
+    made += _dots(ax, board, scene["targets"], s=150 * scale ** 2, color=HIGHLIGHT, edgecolors="white",
+                  linewidths=1 * scale, zorder=4)
+    for kind, color in KIND_COLORS.items():
+        if scene["waiting"]:
+            made += _dots(ax, board, scene[kind], s=640 * scale ** 2, facecolors="none", edgecolors=color,
+                          linewidths=4 * scale, zorder=5)
+            if scene[kind]:
+                x, y = xy(board, scene[kind][-1])
+                made.append(ax.text(x + 0.22, y + 0.22, kind[0].upper(), fontsize=16 * scale, color=color,
+                                    fontweight="bold", zorder=8))
+        made += _dots(ax, board, scene[kind], s=260 * scale ** 2, color=color, marker="x",
+                      linewidths=3 * scale, zorder=6)
+    made += _arrows(ax, board, scene["legal"], HIGHLIGHT, 1.2 * scale, alpha=0.45)
+    made += _arrows(ax, board, scene["last"], LAST_COLOR, 2.5 * scale)
+    made += _arrows(ax, board, scene["path"], HIGHLIGHT, 2.5 * scale)
+    if scene["waiting"]:
+        made += _arrows(ax, board, [scene["waiting"]], "#333333", 2.5 * scale, linestyle="--")
+        made += _dots(ax, board, [scene["waiting"][1]], s=150 * scale ** 2, color="#333333", zorder=4)
+    return made
+
+
+def _bands(ax, board, runs, color, width: float, alpha: float) -> list:
+    """Runs of points as broad translucent bands; a one-point run as a round blot of the same width."""
+    runs = [[xy(board, p) for p in run] for run in runs if run]
+    made = []
+    long = [run for run in runs if len(run) > 1]
+    if long:
+        made.append(ax.add_collection(LineCollection(long, colors=color, linewidths=width, alpha=alpha,
+                                                     capstyle="round", zorder=2)))
+    single = [run[0] for run in runs if len(run) == 1]
+    if single:
+        xs, ys = zip(*single)
+        made.append(ax.scatter(xs, ys, s=(width * 1.6) ** 2, color=color, alpha=alpha, zorder=2))
+    return made
+
+
+def _arrows(ax, board, pairs, color, width: float, **style) -> list:
+    return [ax.annotate("", xy(board, b), xy(board, a), zorder=7,
+                        arrowprops=dict(arrowstyle="-|>", color=color, lw=width, shrinkA=8, shrinkB=8, **style))
+            for a, b in pairs]
 
 
 def figure_size(board: Board, scale: float = 1.0) -> tuple[float, float]:
@@ -126,4 +207,4 @@ def board_png(board: Board, **options) -> bytes:
     return buffer.getvalue()
 
 
-__all__ = ["draw_board", "board_png", "figure_size", "xy"]
+__all__ = ["LEGEND", "board_png", "draw_board", "draw_frame", "draw_scene", "figure_size", "xy"]
