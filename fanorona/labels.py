@@ -235,7 +235,7 @@ def say(language: str, key: str, **values) -> str:
     if "side" in values:
         values["side"] = text[values["side"]]
     sentence = text[key].format(**values)
-    if text[key].startswith("{"):     # a point name leads: "d3 selected", never "D3"
+    if text[key].startswith(("{point}", "{step}")):     # a point name leads: "d3 selected", never "D3"
         return sentence
     return sentence[:1].upper() + sentence[1:]
 
