@@ -17,12 +17,12 @@ import threading
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
-from .board import Board, Step, Turn
+from .board import Board, Step
 from .computer import ComputerRunner
 from .game import Game
 from .geometry import point_name
 from .labels import labels, say
-from .notation import NotationError
+from .notation import CAPTURE_LETTER, NotationError
 from .rules import PRESETS, Rules
 
 #: Board sizes offered by the size chooser, (width, height).
@@ -349,7 +349,7 @@ class Controller:
         model = self.model
         self.pending = None
         if model.chain:
-            taken = str(Turn(tuple(model.chain))) + "…"
+            taken = turn_text(model.chain) + "…"
             while model.chain:
                 model.pop()
             self._settle()
@@ -528,6 +528,14 @@ class Controller:
             self.overlays.update({name: bool(on) for name, on in overlays.items()})
             self.changed()
 
+    def set_delay(self, seconds: float) -> None:
+        """Seconds between the computer's animated steps (0 for tests)."""
+        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not 0 <= seconds <= 10:
+            raise ValueError(f"the step delay is a number of seconds from 0 to 10; got {seconds!r}")
+        with self.lock:
+            self.delay = float(seconds)
+            self.changed()
+
     def set_language(self, language: str) -> None:
         labels(language)
         with self.lock:
@@ -663,19 +671,23 @@ class Controller:
         """The turns in order, the one in progress ending in '…', a leading '…' when Black began."""
         texts = [str(t) for t in self.model.turns]
         if self.model.chain:
-            texts.append(str(Turn(tuple(self.model.chain))) + "…")
+            texts.append(turn_text(self.model.chain) + "…")
         if self._is_board and self.model.root().to_move == "black":
             texts.insert(0, "…")
         return texts
 
+    def move_lines(self, mark=lambda text: "▸" + text, escape=str) -> list[str]:
+        """The move list, one numbered line a pair of turns; while replaying, the turn shown goes through ``mark``."""
+        texts = [escape(text) for text in self.move_texts()]
+        if self.shown:
+            shown = self.shown - 1 + (texts[:1] == ["…"])
+            texts[shown] = mark(texts[shown])
+        return [f"{n // 2 + 1}. " + "  ".join(texts[n:n + 2]) for n in range(0, len(texts), 2)]
+
     @property
     def moves(self) -> str:
-        """The move list: one numbered line per pair of turns; while replaying, the turn shown is marked ▸."""
-        texts = self.move_texts()
-        first = 1 if texts[:1] == ["…"] else 0
-        if self.shown:
-            texts[first + self.shown - 1] = "▸" + texts[first + self.shown - 1]
-        return "\n".join(f"{n // 2 + 1}. " + "  ".join(texts[n:n + 2]) for n in range(0, len(texts), 2))
+        """The move list as text; while replaying, the turn shown is marked ▸."""
+        return "\n".join(self.move_lines())
 
     def scene(self) -> dict:
         """What the picture shows now, as plain data: the board and each mark (one meaning each)."""
@@ -685,15 +697,15 @@ class Controller:
         if self.overlays["strings"]:
             scene["strings"] = [run for run in _strings(board) if len(run) > 1]
         if self.replaying:
-            scene["last"] = _pairs(board.turns[-1].path) if board.turns else []
+            scene["last"] = _path(board.turns[-1].steps) if board.turns else []
             return scene
         steps = board.legal_steps() if board.outcome() is None or board.chain else []
         if self.overlays["legal"]:
             scene["legal"] = sorted({(s.origin, s.destination) for s in steps})
         if board.chain:
-            scene["path"] = _pairs(Turn(tuple(board.chain)).path)
+            scene["path"] = _path(board.chain)
         elif board.turns:
-            scene["last"] = _pairs(board.turns[-1].path)
+            scene["last"] = _path(board.turns[-1].steps)
         if self.pending:
             scene.update(selected=self.pending[0], waiting=self.pending, **self.choice_strings())
             return scene
@@ -712,8 +724,14 @@ class Controller:
         return labels(self.language)[f"preset_{name}"] if name in PRESETS + ("custom",) else name
 
 
-def _pairs(path) -> list[tuple[str, str]]:
-    return list(zip(path, path[1:]))
+def turn_text(steps) -> str:
+    """A turn's text from its steps (any model's steps: origin, destination, capture), e.g. "c1c2Ad2A"."""
+    return steps[0].origin + "".join(s.destination + CAPTURE_LETTER.get(s.capture, "") for s in steps)
+
+
+def _path(steps) -> list[tuple[str, str]]:
+    """The (origin, destination) pairs of a turn's steps, for its arrows."""
+    return [(s.origin, s.destination) for s in steps]
 
 
 def _picture(model) -> Board:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import html
 import json
 from contextlib import contextmanager
+from pathlib import Path
 
 import ipywidgets as widgets
 from ipympl.backend_nbagg import Canvas, FigureManager
@@ -22,7 +23,6 @@ from matplotlib.figure import Figure
 from .board import Board
 from .controller import COMPUTER_SIDES, OVERLAYS, SIZES, Controller, size_text
 from .draw import LEGEND, draw_frame, draw_scene
-from .game import GameRecordError
 from .labels import LABELS, LANGUAGES, labels
 from .rules import PRESETS
 
@@ -31,28 +31,20 @@ CLICK_RADIUS = 0.45
 #: How much bigger Large mode draws the board (for a projector).
 LARGE_SCALE = 1.4
 
-STYLE = """<style>
-.fanorona-board .widget-button, .fanorona-board .widget-toggle-button { width: auto; min-width: 5.5em; }
-.fanorona-board .widget-dropdown { width: auto; }
-.fanorona-board .widget-dropdown > select { width: auto; min-width: 7em; }
-.fanorona-board .widget-label { width: auto; max-width: none; }
-.fanorona-wrap { flex-wrap: wrap; gap: 2px 4px; }
-.fanorona-large .widget-button, .fanorona-large .widget-toggle-button, .fanorona-large .widget-dropdown,
-.fanorona-large select, .fanorona-large .widget-label, .fanorona-large .fanorona-text {
-  font-size: 150% !important; height: auto !important; line-height: 1.4 !important; }
-.fanorona-moves { white-space: pre-wrap; overflow-wrap: anywhere; font-family: monospace; max-height: 24em;
-  overflow-y: auto; min-width: 12em; max-width: 22em; }
-.fanorona-shown { background: #ffe8a3; font-weight: bold; }
-.fanorona-details, .fanorona-search { color: #555; font-size: 90%; }
-.fanorona-legend span.sym { font-weight: bold; display: inline-block; width: 1.3em; text-align: center; }
-.fanorona-status { font-size: 115%; }
-</style>"""
+#: The board's style sheet (wrapping rows, a scrolling move list, Large mode), shipped beside this module.
+STYLE = "<style>" + (Path(__file__).with_name("widget.css")).read_text(encoding="utf-8") + "</style>"
 
 
 def _close_tree(widget) -> None:
     for child in getattr(widget, "children", ()):
         _close_tree(child)
     widget.close()
+
+
+def _setting(name: str, setter: str, doc: str) -> property:
+    """A property read from the controller and set through its checking setter."""
+    return property(lambda self: getattr(self.controller, name),
+                    lambda self, value: getattr(self.controller, setter)(value), doc=doc)
 
 
 class _LockedFigure(Figure):
@@ -170,41 +162,10 @@ class BoardWidget:
     moves = property(lambda self: self.controller.moves, doc="The move list, one numbered line a pair of turns.")
     error = property(lambda self: self.controller.error, doc="The last failure inside the computer or the model.")
 
-    @property
-    def language(self) -> str:
-        return self.controller.language
-
-    @language.setter
-    def language(self, value: str) -> None:
-        self.controller.set_language(value)
-
-    @property
-    def computer(self) -> str:
-        """Who the computer plays: 'nobody', 'white', 'black' or 'both'."""
-        return self.controller.computer_side
-
-    @computer.setter
-    def computer(self, side: str) -> None:
-        self.controller.set_computer(side)
-
-    @property
-    def level(self):
-        """The computer's level: 1 to 5, 'perfect' on small boards, or 'custom' for a given player."""
-        return self.controller.level
-
-    @level.setter
-    def level(self, value) -> None:
-        self.controller.set_level(value)
-
-    @property
-    def delay(self) -> float:
-        """Seconds between the computer's animated steps (0 for tests)."""
-        return self.controller.delay
-
-    @delay.setter
-    def delay(self, seconds: float) -> None:
-        self.controller.delay = seconds
-        self.controls["delay"].value = seconds
+    language = _setting("language", "set_language", 'The language of labels and sentences: "en", "da", "de" or "cs".')
+    computer = _setting("computer_side", "set_computer", "Who the computer plays: 'nobody', 'white', 'black' or 'both'.")
+    level = _setting("level", "set_level", "The computer's level: 1 to 5, 'perfect' on small boards, or 'custom'.")
+    delay = _setting("delay", "set_delay", "Seconds between the computer's animated steps (0 for tests).")
 
     def point_pixels(self) -> dict[str, tuple[float, float]]:
         """Each point's place on the canvas as fractions of its width and height, from the top left.
@@ -235,7 +196,8 @@ class BoardWidget:
         self.controls["details"].value = f'<div class="fanorona-details fanorona-text">{html.escape(c.details)}</div>'
         search = c.sentence("search", info=c.search) if c.search else ""
         self.controls["search"].value = f'<div class="fanorona-search">{html.escape(search)}</div>'
-        self.controls["moves"].value = self._moves_html()
+        lines = c.move_lines(lambda text: f'<span class="fanorona-shown">{text}</span>', html.escape)
+        self.controls["moves"].value = f'<div class="fanorona-moves fanorona-text">{"<br>".join(lines)}</div>'
         self.controls["legend"].value = "<br>".join(
             f'<span class="sym" style="color:{color}">{symbol}</span>{html.escape(t[key])}'
             for mark, (key, symbol, color) in LEGEND.items() if self._scene.get(mark))
@@ -262,53 +224,40 @@ class BoardWidget:
     def _scale(self) -> float:
         return LARGE_SCALE if self.controller.overlays["large"] else 1.0
 
-    def _moves_html(self) -> str:
-        texts = [html.escape(t) for t in self.controller.move_texts()]
-        shown = self.controller.shown
-        if shown:
-            first = 1 if texts[:1] == ["…"] else 0
-            texts[first + shown - 1] = f'<span class="fanorona-shown">{texts[first + shown - 1]}</span>'
-        lines = [f"{n // 2 + 1}. " + "  ".join(texts[n:n + 2]) for n in range(0, len(texts), 2)]
-        return f'<div class="fanorona-moves fanorona-text">{"<br>".join(lines)}</div>'
-
     def _sync_controls(self) -> None:
         """Show the controller's settings in the choosers and enable only the buttons that can act."""
         c, w = self.controller, self.controls
         t = labels(c.language)
+        size, rules = size_text(self.board.size), getattr(self.board, "rules", None)
+        total, live_person = len(self.board.turns), not c.replaying and not c.computer_to_move()
+        settings = {
+            **{name: dict(description=t[name]) for name in self._buttons},
+            **{name: dict(description=t[name], value=c.overlays[name]) for name in OVERLAYS},
+            "size": dict(options=[size_text(s) for s in SIZES] + ([size] if tuple(self.board.size) not in SIZES
+                                                                  else []), value=size),
+            "rules": dict(options=[(t[f"preset_{p}"], p) for p in PRESETS + ("custom",)],
+                          value=(rules.name() or "custom") if rules is not None else "custom"),
+            "computer": dict(options=[(t[side], side) for side in COMPUTER_SIDES], value=c.computer_side),
+            "level": dict(options=[(t["perfect"] if v == "perfect" else getattr(c.custom_player, "name", "custom")
+                                    if v == "custom" else str(v), v) for v in c.levels()], value=c.level),
+            "language": dict(value=c.language), "delay": dict(value=c.delay), "position": dict(),
+            "replay": dict(max=total, value=total if c.shown is None else c.shown),
+            "moves_title": dict(value=f"<b>{html.escape(t['moves'])}</b>")}
+        for name in ("size", "rules", "computer", "level", "language", "delay", "position", "replay"):
+            settings[name]["description"] = t[name]
+        settings["end_turn"]["disabled"] = not (live_person and self.board.chain)
+        settings["approach"]["disabled"] = settings["withdrawal"]["disabled"] = not (live_person and c.pending)
+        settings["undo_step"]["disabled"] = not c.can_undo_step()
+        settings["redo"]["disabled"] = not c.can_redo()
+        for name in ("size", "rules", "computer", "level", "replay", "load", "load_diagram", "export", "import"):
+            settings[name]["disabled"] = not isinstance(self.board, Board)
         with self._quiet():
-            for name in self._buttons + OVERLAYS + ("size", "rules", "computer", "level", "delay", "replay",
-                                                    "position", "language"):
-                w[name].description = t[name]
-            for name in OVERLAYS:
-                w[name].value = c.overlays[name]
-            w["moves_title"].value = f"<b>{html.escape(t['moves'])}</b>"
-            self._more.set_title(0, t["more"])
-            size = size_text(self.board.size)
-            w["size"].options = [size_text(s) for s in SIZES] + ([size] if tuple(self.board.size) not in SIZES else [])
-            w["size"].value = size
-            rules = getattr(self.board, "rules", None)
-            w["rules"].options = [(t[f"preset_{p}"], p) for p in PRESETS] + [(t["preset_custom"], "custom")]
-            w["rules"].value = (rules.name() or "custom") if rules is not None else "custom"
-            w["computer"].options = [(t.get(side, t.get(side)), side) for side in COMPUTER_SIDES]
-            w["computer"].value = c.computer_side
-            w["level"].options = [(t["perfect"] if v == "perfect" else
-                                   getattr(c.custom_player, "name", "custom") if v == "custom" else str(v), v)
-                                  for v in c.levels()]
-            w["level"].value = c.level
-            w["language"].value = c.language
-            w["delay"].value = c.delay
-            total = len(self.board.turns)
-            w["replay"].max = total
-            w["replay"].value = total if c.shown is None else c.shown
-            live_person = not c.replaying and not c.computer_to_move()
-            w["end_turn"].disabled = not (live_person and self.board.chain)
-            w["approach"].disabled = w["withdrawal"].disabled = not (live_person and c.pending)
-            w["undo_step"].disabled = not c.can_undo_step()
-            w["redo"].disabled = not c.can_redo()
+            for name, traits in settings.items():
+                for trait, value in traits.items():
+                    if getattr(w[name], trait) != (tuple(value) if trait == "options" else value):
+                        setattr(w[name], trait, value)
             w["computer_move"].layout.display = None if c.paused else "none"
-            is_board = isinstance(self.board, Board)
-            for name in ("size", "rules", "computer", "level", "replay", "load", "load_diagram", "export", "import"):
-                w[name].disabled = not is_board
+            self._more.set_title(0, t["more"])
 
     @contextmanager
     def _quiet(self):
@@ -385,9 +334,9 @@ class BoardWidget:
         actions = {"undo": self.undo, "undo_step": self.undo_step, "redo": self.redo, "end_turn": self.end_turn,
                    "new_game": self.new_game, "approach": lambda: self.choose("approach"),
                    "withdrawal": lambda: self.choose("withdrawal"), "computer_move": self.computer_move,
-                   "export": self.export_game, "load": lambda: self._guarded(self.load_position, w["position"].value),
-                   "load_diagram": lambda: self._guarded(self.load_position, w["diagram"].value or ""),
-                   "import": lambda: self._guarded(self.import_game, w["record"].value)}
+                   "export": self.export_game, "load": lambda: self._guarded(self.load_position, w["position"].value, "load_error"),
+                   "load_diagram": lambda: self._guarded(self.load_position, w["diagram"].value or "", "load_error"),
+                   "import": lambda: self._guarded(self.import_game, w["record"].value, "import_error")}
         for name, action in actions.items():
             w[name].on_click(lambda _button, action=action: action())
         self._observe("size", lambda v: self.new_game(size=v))
@@ -395,7 +344,7 @@ class BoardWidget:
         self._observe("computer", c.set_computer)
         self._observe("level", c.set_level)
         self._observe("language", c.set_language)
-        self._observe("delay", lambda v: setattr(c, "delay", v))
+        self._observe("delay", c.set_delay)
         self._observe("replay", lambda v: c.replay(None if v >= len(self.board.turns) else v))
         for name in OVERLAYS:
             self._observe(name, lambda v, name=name: self.show(**{name: v}))
@@ -407,14 +356,12 @@ class BoardWidget:
                 react(change["new"])
         self.controls[name].observe(handler, names="value")
 
-    def _guarded(self, action, text: str) -> None:
-        """A button's action whose bad input is said in the status line, not raised."""
+    def _guarded(self, action, text: str, failure: str) -> None:
+        """A button's action whose bad input is said in the status line, never raised into the page."""
         try:
             action(text)
-        except GameRecordError as e:
-            self._say("import_error", reason=str(e))
-        except ValueError as e:
-            self._say("load_error", reason=str(e))
+        except Exception as e:    # GameRecordError and ValueError are documented; anything else is said too
+            self._say(failure, reason=str(e) or type(e).__name__)
 
     @staticmethod
     def _position_names() -> list[str]:
