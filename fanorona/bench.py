@@ -140,7 +140,7 @@ def in_module(module: str, function: str = "bench"):
 SECTIONS = {
     "perft": perft_section,
     "search": in_module("fanorona.ai"),
-    "widget": in_module("fanorona.widget"),
+    "widget": in_module("fanorona.bench_widget"),
     "solve": in_module("fanorona.solve"),
 }
 

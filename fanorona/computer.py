@@ -80,7 +80,7 @@ class ComputerRunner:
                         return
                     board, level = c.model.copy(), c.level
                     name = c.player_name(board.to_move)
-                    c.computer_says("thinking", name=name)
+                    c.report("thinking", name=name)
                 steps, sentence, search = self._decide(board, level, name)
                 if not self._animate(generation, stop, board, steps, name, sentence, search):
                     return
@@ -88,7 +88,7 @@ class ComputerRunner:
             with c.lock:
                 if generation == self.generation:
                     c.error = e
-                    c.computer_says("computer_error", reason=f"{type(e).__name__}: {e}")
+                    c.report("computer_error", reason=f"{type(e).__name__}: {e}")
 
     def _decide(self, board, level, name) -> tuple[list, str, str]:
         """The steps to play, the sentence to show after them, and the search details."""

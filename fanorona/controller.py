@@ -619,11 +619,12 @@ class Controller:
         self.message = sentence
         self.changed()
 
-    def computer_says(self, key: str, **values) -> None:
-        """The runner reports (thinking, a fallback, a failure) in the status line (the lock held)."""
-        self._settle()
-        self.message = self.sentence(key, **values)
-        self.changed()
+    def report(self, key: str, **values) -> None:
+        """Say something in the status line (the computer thinking or failing, a record written)."""
+        with self.lock:
+            self._settle()
+            self.message = self.sentence(key, **values)
+            self.changed()
 
     # -- what the views read -------------------------------------------------------------------
 

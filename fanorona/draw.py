@@ -3,12 +3,14 @@
 One function, ``draw_board``, draws lines, strong points, stones, point names and optional
 highlights on an Axes whose data coordinates are (column, row) from 0, so ``(0, 0)`` is a1.
 Lines and strings are drawn as one collection each, so a redraw stays fast enough for clicks.
-The interactive board draws the frame once (``draw_frame``) and, on each click, only the
-position and its marks (``draw_scene``), with one meaning for each mark (``LEGEND``).
+The interactive board draws the frame once (``draw_frame``) and, on each click, updates only the
+position and its marks (``BoardPicture``), with one meaning for each mark (``LEGEND``).
 """
 from __future__ import annotations
 
 import io
+
+import numpy as np
 
 from matplotlib.collections import LineCollection
 from matplotlib.figure import Figure
@@ -132,43 +134,88 @@ LEGEND = {
 }
 
 
-def draw_scene(ax, scene: dict, scale: float = 1.0) -> list:
-    """The position and its marks, from ``Controller.scene()``; returns the artists, to remove on the next click.
+class BoardPicture:
+    """The interactive board's picture, kept on one Axes and updated in place click by click.
 
-    Each mark has one meaning: an orange dot, a stone that must capture; a thick ring, the selected
-    stone; a small dot, a point it can go to; a cross, a stone a capture takes, red for approach and
-    blue for withdrawal.  While a step waits for its choice, the two strings are ringed and banded in
-    their colours and lettered A and W, and the waiting step is a dashed arrow.
+    The frame is drawn once; each mark is one collection made once, whose points change with
+    ``update(scene)`` (a ``Controller.scene()``).  The changing artists are marked animated, so a
+    figure can draw the frame once, keep it, and redraw only them (blitting).  Each mark has one
+    meaning (``LEGEND``): an orange dot, a stone that must capture; a thick ring, the selected
+    stone; a small dot, a point it can go to; a cross, a stone a capture takes, red for approach
+    and blue for withdrawal.  While a step waits for its choice, the two strings are ringed and
+    banded in their colours and lettered A and W, and the waiting step is a dashed arrow.
     """
-    board = scene["board"]
-    made = _bands(ax, board, scene["strings"], HIGHLIGHT, 14 * scale, 0.35)
-    for kind in ("approach", "withdrawal"):
-        if scene["waiting"]:
-            made += _bands(ax, board, [scene[kind]], KIND_COLORS[kind], 22 * scale, 0.30)
-    made += _draw_stones(ax, board, scale)
-    made += _dots(ax, board, scene["must"], s=110 * scale ** 2, color=MARK, edgecolors="#111111",
-                  linewidths=0.8 * scale, zorder=4)
-    made += _dots(ax, board, [scene["selected"]] if scene["selected"] else [], s=640 * scale ** 2,
-                  facecolors="none", edgecolors=HIGHLIGHT, linewidths=4 * scale, zorder=4)
-    made += _dots(ax, board, scene["targets"], s=150 * scale ** 2, color=HIGHLIGHT, edgecolors="white",
-                  linewidths=1 * scale, zorder=4)
-    for kind, color in KIND_COLORS.items():
-        if scene["waiting"]:
-            made += _dots(ax, board, scene[kind], s=640 * scale ** 2, facecolors="none", edgecolors=color,
-                          linewidths=4 * scale, zorder=5)
-            if scene[kind]:
+
+    def __init__(self, ax, geometry, *, strong: bool = False, point_names: bool = False, scale: float = 1.0):
+        self.ax, self.scale = ax, scale
+        draw_frame(ax, geometry, strong=strong, point_names=point_names, scale=scale)
+        s2 = scale ** 2
+
+        def dots(zorder, **style):
+            return ax.scatter([], [], zorder=zorder, animated=True, **style)
+
+        def bands(color, width, alpha):
+            return (ax.add_collection(LineCollection([], colors=color, linewidths=width, alpha=alpha, capstyle="round",
+                                                     zorder=2, animated=True)),
+                    dots(2, s=(width * 1.6) ** 2, color=color, alpha=alpha))
+        self.bands = {"strings": bands(HIGHLIGHT, 14 * scale, 0.35),
+                      **{kind: bands(color, 22 * scale, 0.30) for kind, color in KIND_COLORS.items()}}
+        self.dots = {color: dots(3, s=420 * s2, color=fill, edgecolors="#111111", linewidths=1.2 * scale)
+                     for color, fill in COLORS.items()}
+        self.dots.update(
+            must=dots(4, s=110 * s2, color=MARK, edgecolors="#111111", linewidths=0.8 * scale),
+            selected=dots(4, s=640 * s2, facecolors="none", edgecolors=HIGHLIGHT, linewidths=4 * scale),
+            targets=dots(4, s=150 * s2, color=HIGHLIGHT, edgecolors="white", linewidths=1 * scale),
+            waiting=dots(4, s=150 * s2, color="#333333"),
+            **{f"ring_{kind}": dots(5, s=640 * s2, facecolors="none", edgecolors=color, linewidths=4 * scale)
+               for kind, color in KIND_COLORS.items()},
+            **{f"cross_{kind}": dots(6, s=260 * s2, color=color, marker="x", linewidths=3 * scale)
+               for kind, color in KIND_COLORS.items()})
+        self.letters = {kind: ax.text(0, 0, kind[0].upper(), fontsize=16 * scale, color=color, fontweight="bold",
+                                      zorder=8, visible=False, animated=True) for kind, color in KIND_COLORS.items()}
+        self.title = ax.set_title("", fontsize=12 * scale, animated=True)
+        self.arrows: list = []
+
+    def update(self, scene: dict) -> list:
+        """Show a scene; returns every artist that changes with it (to draw over the kept frame)."""
+        board, waiting = scene["board"], scene["waiting"]
+
+        def place(collection, points):
+            collection.set_offsets([xy(board, p) for p in points] or _EMPTY)
+        for color in COLORS:
+            place(self.dots[color], board.stones(color))
+        for name in ("must", "targets"):
+            place(self.dots[name], scene[name])
+        place(self.dots["selected"], [scene["selected"]] if scene["selected"] else [])
+        place(self.dots["waiting"], [waiting[1]] if waiting else [])
+        self._band("strings", board, scene["strings"])
+        for kind in KIND_COLORS:
+            place(self.dots[f"cross_{kind}"], scene[kind])
+            place(self.dots[f"ring_{kind}"], scene[kind] if waiting else [])
+            self._band(kind, board, [scene[kind]] if waiting and scene[kind] else [])
+            letter = self.letters[kind]
+            letter.set_visible(bool(waiting and scene[kind]))
+            if letter.get_visible():
                 x, y = xy(board, scene[kind][-1])
-                made.append(ax.text(x + 0.22, y + 0.22, kind[0].upper(), fontsize=16 * scale, color=color,
-                                    fontweight="bold", zorder=8))
-        made += _dots(ax, board, scene[kind], s=260 * scale ** 2, color=color, marker="x",
-                      linewidths=3 * scale, zorder=6)
-    made += _arrows(ax, board, scene["legal"], HIGHLIGHT, 1.2 * scale, alpha=0.45)
-    made += _arrows(ax, board, scene["last"], LAST_COLOR, 2.5 * scale)
-    made += _arrows(ax, board, scene["path"], HIGHLIGHT, 2.5 * scale)
-    if scene["waiting"]:
-        made += _arrows(ax, board, [scene["waiting"]], "#333333", 2.5 * scale, linestyle="--")
-        made += _dots(ax, board, [scene["waiting"][1]], s=150 * scale ** 2, color="#333333", zorder=4)
-    return made
+                letter.set_position((x + 0.22, y + 0.22))
+        self.title.set_text(scene["title"])
+        for arrow in self.arrows:
+            arrow.remove()
+        s = self.scale
+        self.arrows = (_arrows(self.ax, board, scene["legal"], HIGHLIGHT, 1.2 * s, alpha=0.45)
+                       + _arrows(self.ax, board, scene["last"], LAST_COLOR, 2.5 * s)
+                       + _arrows(self.ax, board, scene["path"], HIGHLIGHT, 2.5 * s)
+                       + _arrows(self.ax, board, [waiting] if waiting else [], "#333333", 2.5 * s, linestyle="--"))
+        return ([c for pair in self.bands.values() for c in pair] + list(self.dots.values())
+                + list(self.letters.values()) + self.arrows + [self.title])
+
+    def _band(self, name: str, board, runs) -> None:
+        lines, blots = self.bands[name]
+        lines.set_segments([[xy(board, p) for p in run] for run in runs if len(run) > 1])
+        blots.set_offsets([xy(board, run[0]) for run in runs if len(run) == 1] or _EMPTY)
+
+
+_EMPTY = np.empty((0, 2))
 
 
 def _bands(ax, board, runs, color, width: float, alpha: float) -> list:
@@ -187,7 +234,7 @@ def _bands(ax, board, runs, color, width: float, alpha: float) -> list:
 
 
 def _arrows(ax, board, pairs, color, width: float, **style) -> list:
-    return [ax.annotate("", xy(board, b), xy(board, a), zorder=7,
+    return [ax.annotate("", xy(board, b), xy(board, a), zorder=7, animated=True,
                         arrowprops=dict(arrowstyle="-|>", color=color, lw=width, shrinkA=8, shrinkB=8, **style))
             for a, b in pairs]
 
@@ -207,4 +254,4 @@ def board_png(board: Board, **options) -> bytes:
     return buffer.getvalue()
 
 
-__all__ = ["LEGEND", "board_png", "draw_board", "draw_frame", "draw_scene", "figure_size", "xy"]
+__all__ = ["LEGEND", "BoardPicture", "board_png", "draw_board", "draw_frame", "figure_size", "xy"]

@@ -20,9 +20,10 @@ import ipywidgets as widgets
 from ipympl.backend_nbagg import Canvas, FigureManager
 from matplotlib.figure import Figure
 
+from . import positions
 from .board import Board
 from .controller import COMPUTER_SIDES, OVERLAYS, SIZES, Controller, size_text
-from .draw import LEGEND, draw_frame, draw_scene
+from .draw import LEGEND, BoardPicture
 from .labels import LABELS, LANGUAGES, labels
 from .rules import PRESETS
 
@@ -47,16 +48,39 @@ def _setting(name: str, setter: str, doc: str) -> property:
                     lambda self, value: getattr(self.controller, setter)(value), doc=doc)
 
 
-class _LockedFigure(Figure):
-    """A figure that renders only while holding the controller's lock, so no frame is half redrawn."""
+class _BlitFigure(Figure):
+    """A figure that renders holding the controller's lock (no frame is half redrawn) and keeps its
+    frame: a full draw leaves out the animated artists, keeps the pixels, then draws them on top, so
+    a click redraws only what changed (``blit_changes``)."""
 
     def __init__(self, lock, **options):
         super().__init__(**options)
         self._lock = lock
+        self.changing: list = []            # the animated artists, drawn over the kept frame
+        self._kept = None                   # (renderer size, pixels of the frame)
 
     def draw(self, renderer):
         with self._lock:
             super().draw(renderer)
+            if hasattr(renderer, "copy_from_bbox"):
+                self._kept = ((renderer.width, renderer.height), renderer.copy_from_bbox(self.bbox))
+            for artist in self.changing:
+                artist.draw(renderer)
+
+    def forget_frame(self) -> None:
+        self._kept = None
+
+    def blit_changes(self, canvas) -> None:
+        """Send the new picture: only the changing artists over the kept frame, or a full draw if none is kept."""
+        renderer = canvas.get_renderer()
+        if self._kept is None or self._kept[0] != (renderer.width, renderer.height):
+            canvas.draw()
+            return
+        with self._lock:
+            renderer.restore_region(self._kept[1])
+            for artist in self.changing:
+                artist.draw(renderer)
+        canvas.blit(self.bbox)
 
 
 class BoardWidget:
@@ -74,11 +98,11 @@ class BoardWidget:
         model = board.copy() if isinstance(board, Board) else board
         self.controller = Controller(model, size=size, rules=rules, opponent=opponent, language=language)
         self._syncing = False
-        self._scene_artists: list = []
         self._frame_key = None
         self._build()
         self.controller.observe(self._refresh)
-        self._reshape()
+        with self.controller.lock:
+            self._refresh()
         self.controller.runner.kick()
 
     # -- what a program (or a test) does, as the buttons do it ---------------------------------
@@ -113,24 +137,24 @@ class BoardWidget:
 
     def new_game(self, size=None, rules=None) -> None:
         """Start again, keeping the size and rules unless new ones are given."""
-        self._resizing(lambda: self.controller.new_game(size, rules))
+        self.controller.new_game(size, rules)
 
     def load_position(self, name_or_diagram: str) -> None:
         """Set up a named teaching position, a diagram or a one-line position text (ValueError if bad).
 
         If the computer plays the side to move, it waits for the Computer move button.
         """
-        self._resizing(lambda: self.controller.load_position(name_or_diagram))
+        self.controller.load_position(name_or_diagram)
 
     def import_game(self, text: str) -> None:
         """Replace the game by a JSON game record; one that does not replay raises GameRecordError."""
-        self._resizing(lambda: self.controller.import_game(text))
+        self.controller.import_game(text)
 
     def export_game(self) -> str:
         """The game so far as a ``fanorona.Game`` JSON record (also put in the record box)."""
         text = self.controller.export_game()
         self.controls["record"].value = text
-        self._say("exported")
+        self.controller.report("exported")
         return text
 
     def replay(self, turns: int | None) -> None:
@@ -140,8 +164,6 @@ class BoardWidget:
     def show(self, **overlays: bool) -> None:
         """Switch overlays: strings, legal, names, strong, large (for a projector)."""
         self.controller.set_overlays(**overlays)
-        if "large" in overlays:
-            self._reshape()
 
     def wait(self, timeout: float = 60.0) -> None:
         """Block until the computer has finished moving (for tests and scripts; never in a callback)."""
@@ -207,18 +229,23 @@ class BoardWidget:
         scene = self._scene = self.controller.scene()
         key = (self.board.size, self.controller.overlays["names"], self.controller.overlays["strong"], self._scale)
         if key != self._frame_key:
-            self.ax.clear()
-            self._scene_artists = []
-            draw_frame(self.ax, scene["board"].geometry, strong=key[2], point_names=key[1], scale=self._scale)
-            self._frame_key = key
-        for artist in self._scene_artists:
-            artist.remove()
-        self._scene_artists = draw_scene(self.ax, scene, self._scale)
-        self.ax.set_title(scene["title"], fontsize=12 * self._scale)
-        if self.canvas.syncing_data_url:    # no browser attached yet: let the page ask for the picture
+            self._new_frame(scene["board"].geometry, key)
+        self.figure.changing = self._picture.update(scene)
+        if self.canvas.syncing_data_url:    # no browser attached yet: the page asks for the picture
             self.canvas.draw_idle()
-        else:                               # a browser: render now and send the picture before the text
-            self.canvas.draw()
+        else:                               # a browser: send the picture now, before the text
+            self.figure.blit_changes(self.canvas)
+
+    def _new_frame(self, geometry, key) -> None:
+        """A new size or frame overlay: size the figure, draw the frame, publish the points' pixel places."""
+        (w, h), names, strong, scale = key
+        (self.ui.add_class if scale != 1 else self.ui.remove_class)("fanorona-large")
+        self.figure.set_size_inches(0.62 * w * scale + 0.7, 0.62 * h * scale + 0.85, forward=True)
+        self.ax.clear()
+        self.figure.forget_frame()
+        self._picture = BoardPicture(self.ax, geometry, strong=strong, point_names=names, scale=scale)
+        self._frame_key = key
+        self.controls["points"].value = json.dumps(self.point_pixels())
 
     @property
     def _scale(self) -> float:
@@ -268,11 +295,6 @@ class BoardWidget:
         finally:
             self._syncing = before
 
-    def _say(self, key: str, **values) -> None:
-        with self.controller.lock:
-            self.controller.message = self.controller.sentence(key, **values)
-            self._refresh()
-
     # -- building and wiring ---------------------------------------------------------------------
 
     _buttons = ("end_turn", "approach", "withdrawal", "undo", "undo_step", "redo", "new_game", "computer_move",
@@ -280,7 +302,7 @@ class BoardWidget:
 
     def _build(self) -> None:
         """Make the figure, the canvas and every control, and wire them to the controller."""
-        self.figure = _LockedFigure(self.controller.lock, figsize=(6, 4))
+        self.figure = _BlitFigure(self.controller.lock, figsize=(6, 4))
         self.canvas = Canvas(self.figure)
         FigureManager(self.canvas, 0)
         self.canvas.header_visible = self.canvas.toolbar_visible = self.canvas.footer_visible = False
@@ -296,7 +318,7 @@ class BoardWidget:
         w["language"] = widgets.Dropdown(options=[(name, code) for code, name in LANGUAGES.items()])
         w["delay"] = widgets.FloatSlider(value=0.4, min=0.0, max=2.0, step=0.1)
         w["replay"] = widgets.IntSlider(value=0, min=0, max=0, layout=widgets.Layout(width="95%"))
-        w["position"] = widgets.Dropdown(options=self._position_names())
+        w["position"] = widgets.Dropdown(options=positions.names())
         w["diagram"] = widgets.Textarea(placeholder="B.B\n...\nW.W", layout=widgets.Layout(width="200px", height="90px"))
         w["record"] = widgets.Textarea(layout=widgets.Layout(width="100%", height="140px"))
         for name in ("status", "details", "search", "moves", "legend", "moves_title", "points"):
@@ -361,30 +383,7 @@ class BoardWidget:
         try:
             action(text)
         except Exception as e:    # GameRecordError and ValueError are documented; anything else is said too
-            self._say(failure, reason=str(e) or type(e).__name__)
-
-    @staticmethod
-    def _position_names() -> list[str]:
-        from . import positions
-        return positions.names()
-
-    def _resizing(self, action) -> None:
-        """An action that may change the board's size: the figure follows."""
-        size = self.board.size
-        action()
-        if self.board.size != size:
-            self._reshape()
-
-    def _reshape(self) -> None:
-        """Size the figure to the board (and the large mode), then publish the points' pixel places."""
-        w, h = self.board.size
-        large = self.controller.overlays["large"]
-        (self.ui.add_class if large else self.ui.remove_class)("fanorona-large")
-        scale = self._scale
-        with self.controller.lock:
-            self.figure.set_size_inches(0.62 * w * scale + 0.7, 0.62 * h * scale + 0.85, forward=True)
-            self._refresh()
-            self.controls["points"].value = json.dumps(self.point_pixels())
+            self.controller.report(failure, reason=str(e) or type(e).__name__)
 
     def _on_press(self, event) -> None:
         """The canvas callback: the nearest point to a left click, if near enough, is clicked."""

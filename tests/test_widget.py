@@ -262,7 +262,10 @@ def test_overlays_add_to_the_picture(widgets_made):
     assert len(w.ax.texts) == texts + 45
     collections = len(w.ax.collections)
     w.show(strings=True, strong=True)
-    assert len(w.ax.collections) == collections + 2
+    assert len(w.ax.collections) == collections + 1, "the strong points' diamonds"
+    bands = [c for c in w.ax.collections if hasattr(c, "get_segments") and len(c.get_segments()) > 0
+             and c.get_linewidth()[0] > 10]
+    assert sum(len(c.get_segments()) for c in bands) == len(w.board.strings("white", 2) + w.board.strings("black", 2))
     width = w.figure.get_figwidth()
     w.show(large=True)
     assert w.figure.get_figwidth() > 1.3 * width
@@ -448,20 +451,21 @@ def test_h_the_picture_goes_out_before_the_text(widgets_made):
     w = widgets_made(fa.Board.from_diagram(CHAIN), opponent=ScriptedChain("c1c2Ad2A"))
     w.canvas.syncing_data_url = False     # as when a browser has the canvas
     sent = []
-    draw = w.canvas.draw
+    send_binary = w.canvas.send_binary
 
-    def drawing():
-        sent.append(("picture", w.controller.scene()["board"].fen()))
-        draw()
-    w.canvas.draw = drawing
+    def sending(data):
+        sent.append(("picture", w.board.fen()))
+        send_binary(data)
+    w.canvas.send_binary = sending
     w.controls["status"].observe(lambda change: sent.append(("text", w.board.fen())), names="value")
     w.computer = "white"
     w.wait()
     final = w.board.fen()
+    assert final == "B..../...../...../...W./..... b"
     last_text = max(i for i, (kind, _) in enumerate(sent) if kind == "text")
     pictures = [fen for kind, fen in sent[:last_text] if kind == "picture"]
     assert pictures and pictures[-1] == final, "the last text came after the final picture"
-    assert sent[0][0] == "picture"
+    assert [kind for kind, fen in sent if fen == final][0] == "picture"
 
 
 def test_b_undo_step_is_disabled_after_the_computers_reply(widgets_made):
