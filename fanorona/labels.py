@@ -24,8 +24,7 @@ LABELS = {
         "preset_standard": "standard", "preset_simple": "simple", "preset_solved": "solved",
         "preset_czech": "Czech", "preset_custom": "custom",
         # the legend: one meaning for each mark
-        "legend_must": "must capture", "legend_selected": "selected", "legend_target": "can go here",
-        "legend_captured": "would be captured", "legend_approach": "approach (A) takes these",
+        "legend_must": "must capture", "legend_selected": "selected", "legend_target": "can go here", "legend_approach": "approach (A) takes these",
         "legend_withdrawal": "withdrawal (W) takes these", "legend_path": "this turn's steps",
         "legend_last": "last turn",
         # the headline and the details line
@@ -59,7 +58,6 @@ LABELS = {
         "computer_stopped": "{name} ended the chain where it stood: {move}",
         "computer_paused": "the computer plays {side}: press Computer move when it should move",
         "computer_nothing": "the computer plays neither side to move now",
-        "computer_needs_board": "the computer plays on a fanorona.Board only, not on {model}",
         "level_changed": "the perfect player needs a small board under the standard rules: level {level} "
                          "plays instead",
         "perfect_fallback": "this position is not in the perfect player's table: level {level} plays instead",
@@ -77,8 +75,7 @@ LABELS = {
         "white": "hvid", "black": "sort",
         "preset_standard": "standard", "preset_simple": "simpel", "preset_solved": "løst",
         "preset_czech": "tjekkisk", "preset_custom": "egne",
-        "legend_must": "skal slå", "legend_selected": "valgt", "legend_target": "kan flytte hertil",
-        "legend_captured": "bliver slået", "legend_approach": "tilnærmelse (A) slår disse",
+        "legend_must": "skal slå", "legend_selected": "valgt", "legend_target": "kan flytte hertil", "legend_approach": "tilnærmelse (A) slår disse",
         "legend_withdrawal": "tilbagetrækning (W) slår disse", "legend_path": "dette træks skridt",
         "legend_last": "sidste træk",
         "turn": "{side} er i trækket", "stones": "brikker: hvid {white}, sort {black}",
@@ -110,7 +107,6 @@ LABELS = {
         "computer_stopped": "{name} stoppede kæden, hvor den stod: {move}",
         "computer_paused": "computeren spiller {side}: tryk Computerens træk, når den skal trække",
         "computer_nothing": "computeren spiller ikke den side, der er i trækket",
-        "computer_needs_board": "computeren spiller kun på et fanorona.Board, ikke på {model}",
         "level_changed": "den perfekte spiller kræver et lille bræt med standardregler: niveau {level} "
                          "spiller i stedet",
         "perfect_fallback": "stillingen findes ikke i den perfekte spillers tabel: niveau {level} spiller i stedet",
@@ -128,8 +124,7 @@ LABELS = {
         "white": "Weiß", "black": "Schwarz",
         "preset_standard": "Standard", "preset_simple": "einfach", "preset_solved": "gelöst",
         "preset_czech": "tschechisch", "preset_custom": "eigene",
-        "legend_must": "muss schlagen", "legend_selected": "gewählt", "legend_target": "kann hierhin",
-        "legend_captured": "würde geschlagen", "legend_approach": "Annäherung (A) schlägt diese",
+        "legend_must": "muss schlagen", "legend_selected": "gewählt", "legend_target": "kann hierhin", "legend_approach": "Annäherung (A) schlägt diese",
         "legend_withdrawal": "Rückzug (W) schlägt diese", "legend_path": "Schritte dieses Zuges",
         "legend_last": "letzter Zug",
         "turn": "{side} ist am Zug", "stones": "Steine: Weiß {white}, Schwarz {black}",
@@ -161,7 +156,6 @@ LABELS = {
         "computer_stopped": "{name} hat die Kette dort beendet, wo sie stand: {move}",
         "computer_paused": "der Computer spielt {side}: drücke Computer zieht, wenn er ziehen soll",
         "computer_nothing": "der Computer spielt keine der Seiten, die am Zug ist",
-        "computer_needs_board": "der Computer spielt nur auf einem fanorona.Board, nicht auf {model}",
         "level_changed": "der perfekte Spieler braucht ein kleines Brett mit Standardregeln: Stufe {level} "
                          "spielt stattdessen",
         "perfect_fallback": "diese Stellung fehlt in der Tabelle des perfekten Spielers: Stufe {level} "
@@ -180,8 +174,7 @@ LABELS = {
         "white": "bílý", "black": "černý",
         "preset_standard": "standardní", "preset_simple": "jednoduchá", "preset_solved": "vyřešená",
         "preset_czech": "česká", "preset_custom": "vlastní",
-        "legend_must": "musí brát", "legend_selected": "vybráno", "legend_target": "může sem",
-        "legend_captured": "bude sebráno", "legend_approach": "přiblížení (A) bere tyto",
+        "legend_must": "musí brát", "legend_selected": "vybráno", "legend_target": "může sem", "legend_approach": "přiblížení (A) bere tyto",
         "legend_withdrawal": "odstoupení (W) bere tyto", "legend_path": "kroky tohoto tahu",
         "legend_last": "poslední tah",
         "turn": "na tahu je {side}", "stones": "kameny: bílý {white}, černý {black}",
@@ -213,7 +206,6 @@ LABELS = {
         "computer_stopped": "{name} ukončil řetěz tam, kde stál: {move}",
         "computer_paused": "počítač hraje za {side}: stiskněte Tah počítače, až má táhnout",
         "computer_nothing": "počítač nehraje za stranu, která je na tahu",
-        "computer_needs_board": "počítač hraje jen na fanorona.Board, ne na {model}",
         "level_changed": "dokonalý hráč potřebuje malou desku se standardními pravidly: místo něj hraje "
                          "úroveň {level}",
         "perfect_fallback": "tato pozice není v tabulce dokonalého hráče: místo něj hraje úroveň {level}",
