@@ -232,4 +232,12 @@ def say(language: str, key: str, **values) -> str:
     return sentence[:1].upper() + sentence[1:]
 
 
-__all__ = ["LABELS", "LANGUAGES", "labels", "say"]
+def page_language(query: str = "", default: str = "en") -> str:
+    """The language a page asks for, as ``lang=da`` in its query string (Voilà hands the page's query
+    string to the kernel as the environment variable QUERY_STRING); the default when none or unknown."""
+    from urllib.parse import parse_qs
+    asked = parse_qs(query or "").get("lang", [default])[-1].lower()
+    return asked if asked in LABELS else default
+
+
+__all__ = ["LABELS", "LANGUAGES", "labels", "page_language", "say"]

@@ -49,3 +49,10 @@ def test_sentences_capitalise_except_after_a_point_name():
     assert say("de", "turn", side="white") == "Weiß ist am Zug"
     with pytest.raises(ValueError, match="language must be one of 'en', 'da', 'de', 'cs'; got 'fr'"):
         labels("fr")
+
+
+@pytest.mark.parametrize("query, language", [("lang=da", "da"), ("x=1&lang=CS", "cs"), ("", "en"), (None, "en"),
+                                             ("lang=fr", "en"), ("lang=de&lang=da", "da")])
+def test_a_page_starts_in_the_language_its_address_asks_for(query, language):
+    from fanorona.labels import page_language
+    assert page_language(query) == language
