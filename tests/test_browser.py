@@ -9,6 +9,7 @@ except under CI=true, where that is a failure.
 """
 import json
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -291,6 +292,14 @@ class OnPage:
         chooser.select_option(label=position)
         self.press("Load")
 
+    def load_diagram(self, diagram: str) -> None:
+        """Type a position's rows (top first) into the box beside Load diagram and press it."""
+        load = self.button("Load diagram")
+        if not load.is_visible():
+            self.root.get_by_text("Positions and game record").click()
+        load.locator("xpath=..").locator("textarea").fill(diagram)
+        self.press("Load diagram")
+
     def settled(self, quiet_ms: int = 500) -> None:
         """Wait until no new picture has come for quiet_ms."""
         self.page.wait_for_function(f"() => performance.now() - window.__lastBoardDraw > {quiet_ms}",
@@ -422,14 +431,22 @@ def test_the_language_chooser_relabels_the_board(voila, page):
     board.shot("voila_danish")
 
 
+# White's f2 captures fifteen times in one turn, never with a choice to make: the longest turn
+# text found in random 9x5 positions (47 characters).
+LONG_CHAIN = ("...BB.B..\nB.BB.B.B.\nB...B.B.B\nBB.BBWB..\nBBB.....B",
+              "f2g1Wh2Ah3Ai3Wh4Ag4Ag3Af4Ae3Ae4Wd4Ac3Ab3Ab2Ac2W")
+
+
 def play_the_long_chain(board: OnPage) -> None:
-    board.load("long-chain")
-    board.click("b2", "c1", "d2", "d1", "e1", "f2", "e2")
-    assert "b2c1Wd2Ad1We1Af2Ae2W" in board.moves()
+    """Load LONG_CHAIN with the Load diagram box and click its sixteen points."""
+    diagram, turn = LONG_CHAIN
+    board.load_diagram(diagram)
+    board.click(*re.findall(r"[a-i][1-5]", turn))
+    assert turn in board.moves() and "…" not in board.moves()
 
 
 @pytest.mark.parametrize("large", [
-    False,
+    pytest.param(False, marks=pytest.mark.xfail(strict=True, reason="issue 9d: a long chain is cut in the move list")),
     pytest.param(True, marks=pytest.mark.xfail(strict=True, reason="issue 9d: Large mode clips at 1024x768"))],
     ids=["normal", "large"])
 def test_nothing_is_clipped_at_1024x768_in_voila(voila, small_page, large):
