@@ -40,7 +40,7 @@ def _color(value) -> Color:
     try:
         return Color(value)
     except ValueError:
-        raise ValueError(f"a side is 'white' or 'black'; got {value!r}") from None
+        raise ValueError(f"a side is 'white' or 'black'; got {shown(value)}") from None
 
 
 #: Every point name of the biggest board, so that a Step checks its points without parsing them.
@@ -274,7 +274,7 @@ class Board:
         self.geometry = geometry(*check_size(size))
         self.rules = Rules() if rules is None else rules
         if not isinstance(self.rules, Rules):
-            raise ValueError(f"rules must be a fanorona.Rules, e.g. Rules.simple(); got {rules!r}")
+            raise ValueError(f"rules must be a fanorona.Rules, e.g. Rules.simple(); got {shown(rules)}")
         self._set_rows(start_rows(*self.geometry.size), Color.WHITE)
 
     # -- construction and text -----------------------------------------------------------------
@@ -489,7 +489,7 @@ class Board:
             self._restore(played._snapshot()[:-1] + (len(self.turns),))    # its position, our turns
             self.turns.append(played.turns[-1])
         else:
-            raise TypeError(f"push takes a Step, a Turn or turn text; got {move!r}")
+            raise TypeError(f"push takes a Step, a Turn or turn text; got {shown(move)}")
 
     def end_turn(self) -> None:
         """Stop a capture chain here (where the rules let the chain stop)."""

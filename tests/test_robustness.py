@@ -270,3 +270,35 @@ def test_a_long_record_loads():
     text = game.to_json()
     loaded = Game.from_json(text)
     assert len(loaded.turns) == 6000 and loaded.board().fen() == board.fen()
+
+
+# -- any text, any call: a documented error and no change --------------------------------------
+
+texts = st.one_of(st.text(max_size=40), st.text(alphabet="abcdeWBA.w/ 0123456789x\n", max_size=60),
+                  st.builds(lambda a, n, b: a + "9" * n + b, st.sampled_from(["a", "d2e", "c"]),
+                        st.integers(0, 5000), st.sampled_from(["", "a1", "e3A"])))
+CALLS = {
+    "push": lambda b, t: b.push(t),
+    "after": lambda b, t: b.after(t),
+    "parse_turn": lambda b, t: b.parse_turn(t),
+    "stone_at": lambda b, t: b.stone_at(t),
+    "from_fen": lambda b, t: Board.from_fen(t),
+    "from_diagram": lambda b, t: Board.from_diagram(t),
+    "size": lambda b, t: Board(t),
+    "step": lambda b, t: b.captures(fa.Step(t[:3], t[3:])),
+    "record": lambda b, t: Game.from_json(t),
+}
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(sorted(CALLS)), texts, st.integers(0, 6))
+def test_any_text_gives_a_result_or_a_documented_error_and_changes_nothing(call, text, turns):
+    board = Board()
+    for _ in range(turns):
+        board.push(board.legal_turns()[0])
+    before = (board.fen(), [str(t) for t in board.turns], board.quiet_turns)
+    try:
+        CALLS[call](board, text)
+    except (ValueError, fa.IllegalMoveError, NotationError, GameRecordError) as e:
+        assert len(str(e)) < 6000
+        assert (board.fen(), [str(t) for t in board.turns], board.quiet_turns) == before
