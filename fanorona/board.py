@@ -283,7 +283,11 @@ class Board:
     def from_diagram(cls, text: str, to_move="white", rules: Rules | None = None) -> "Board":
         """A board from a diagram: rows top first, one character a point (W, B or '.')."""
         rows = parse_diagram(text)
-        board = cls((len(rows[0]), len(rows)), rules)
+        try:
+            size = check_size((len(rows[0]), len(rows)))
+        except ValueError as e:
+            raise NotationError(f"the diagram is {len(rows[0])}x{len(rows)}: {e}") from None
+        board = cls(size, rules)
         board._set_rows(rows, _color(to_move))
         return board
 
