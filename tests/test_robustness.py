@@ -303,3 +303,20 @@ def test_any_text_gives_a_result_or_a_documented_error_and_changes_nothing(call,
     except documented as e:
         assert len(str(e)) < 6000
         assert (board.fen(), [str(t) for t in board.turns], board.quiet_turns) == before
+
+
+@pytest.mark.parametrize("outcome", [(None, "agreed by both players"), ("white", "black resigned"),
+                                     ("black", "white lost on time")])
+def test_an_unfinished_game_may_end_by_agreement_resignation_or_time(outcome):
+    game = fa.play_game(Random(1), Random(2), Board((5, 5)), max_turns=3)
+    game.outcome = fa.Outcome(*outcome)
+    assert Game.from_json(game.to_json()).outcome == game.outcome
+
+
+@pytest.mark.parametrize("outcome", [("white", "black has no stones left"), ("black", "white has no legal turn"),
+                                     (None, "50 turns in a row without a capture")])
+def test_an_unfinished_game_cannot_claim_an_ending_by_the_rules(outcome):
+    game = fa.play_game(Random(1), Random(2), Board((5, 5)), max_turns=3)
+    game.outcome = fa.Outcome(*outcome)
+    with pytest.raises(GameRecordError, match="not over"):
+        Game.from_json(game.to_json())
