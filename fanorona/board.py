@@ -482,18 +482,22 @@ class Board:
     def push(self, move: Union[Step, Turn, str]) -> None:
         """Play a step, a whole turn, or a turn's text; an illegal one changes nothing."""
         if isinstance(move, str):
-            move = self.parse_turn(move)
-        if isinstance(move, Step):
+            played = self._played_text(move)        # read and tried once, not again as a Turn
+            self._take(self._turn_played(played), played)
+        elif isinstance(move, Step):
             raw = self._find_step(move)
             self._history.append((move, self._snapshot()))
             self._play(raw)
         elif isinstance(move, Turn):
-            played = self._trial_turn(str(move), [(s.origin, s.destination, s.capture) for s in move.steps])
-            self._history.append((move, self._snapshot()))
-            self._restore(played._snapshot()[:-1] + (len(self.turns),))    # its position, our turns
-            self.turns.append(played.turns[-1])
+            self._take(move, self._trial_turn(str(move), [(s.origin, s.destination, s.capture) for s in move.steps]))
         else:
             raise TypeError(f"push takes a Step, a Turn or turn text; got {shown(move)}")
+
+    def _take(self, move: Turn, played: "Board") -> None:
+        """Record ``move`` and take over the position a trial board reached by playing it."""
+        self._history.append((move, self._snapshot()))
+        self._restore(played._snapshot()[:-1] + (len(self.turns),))    # its position, our turns
+        self.turns.append(played.turns[-1])
 
     def end_turn(self) -> None:
         """Stop a capture chain here (where the rules let the chain stop)."""
@@ -690,11 +694,18 @@ class Board:
 
         A or W may be left out after a step that can capture only one way.
         """
+        return self._turn_played(self._played_text(text))
+
+    def _played_text(self, text: str) -> "Board":
+        """A trial board with the turn text played on it."""
         start, steps = tokenize_turn(text)
         for name in [start] + [d for d, _ in steps]:
             self._point(name)
         origins = [start] + [d for d, _ in steps[:-1]]
-        played = self._trial_turn(text, [(o, d, c) for o, (d, c) in zip(origins, steps)], infer=True)
+        return self._trial_turn(text, [(o, d, c) for o, (d, c) in zip(origins, steps)], infer=True)
+
+    def _turn_played(self, played: "Board") -> Turn:
+        """The turn (or, during a chain, the rest of it) that took this board to ``played``."""
         return played.turns[-1] if self._chain is None else Turn(played.turns[-1].steps[len(self._chain_path):])
 
     # -- the end of the game -------------------------------------------------------------------
