@@ -35,6 +35,25 @@ def test_a_size_that_is_not_two_whole_numbers_is_refused(size, words):
         assert word in str(err.value)
 
 
+anything = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(), st.text(max_size=12), st.binary(max_size=6),
+                     st.decimals(allow_nan=True), st.complex_numbers())
+sizes = st.one_of(anything, st.tuples(anything, anything), st.lists(anything, max_size=3),
+                  st.tuples(st.integers(-3, 40), st.integers(-3, 40)), st.from_regex(r"[0-9]{1,3}x[0-9]{1,3}", fullmatch=True))
+
+
+@settings(max_examples=400, deadline=None)
+@given(sizes)
+def test_any_size_gives_a_board_within_the_caps_or_a_value_error(size):
+    try:
+        board = Board(size)
+    except ValueError as e:
+        assert len(str(e)) < 300
+        return
+    width, height = board.size
+    assert type(width) is int and type(height) is int
+    assert 3 <= width <= MAX_WIDTH and 3 <= height <= MAX_HEIGHT and width % 2 and height % 2
+
+
 @pytest.mark.parametrize("text, size", [("9x5", (9, 5)), ("3x7", (3, 7)), (" 5x3 ", (5, 3))])
 def test_the_documented_size_text_is_read(text, size):
     assert Board(text).size == size
