@@ -85,7 +85,8 @@ class Turn:
         object.__setattr__(self, "steps", tuple(self.steps))
         for step in self.steps:
             if not isinstance(step, Step):
-                raise TypeError(f"a turn is made of Step objects, e.g. Step('d2', 'e3', 'approach'); got {shown(step)}")
+                raise TypeError("a turn is made of Step objects, e.g. Step('d2', 'e3', 'approach'); "
+                                f"got {shown(step)}")
         if not self.steps:
             raise ValueError("a turn has at least one step")
         for a, b in zip(self.steps, self.steps[1:]):

@@ -68,7 +68,8 @@ class Game:
             if key not in data:
                 raise GameRecordError(f"the game record has no {key!r} field")
         if not isinstance(data["start"], str):
-            raise GameRecordError(f"the record's start is a position text like 'BBB/B.W/WWW w'; got {shown(data['start'])}")
+            raise GameRecordError("the record's start is a position text like 'BBB/B.W/WWW w'; "
+                                  f"got {shown(data['start'])}")
         try:
             rules = _rules(data.get("rules", {}))
             Board.from_fen(data["start"], rules)
@@ -129,9 +130,11 @@ def _rules(value) -> Rules:
     known = {f.name for f in fields(Rules)}
     for key, option in value.items():
         if key not in known:
-            raise GameRecordError(f"the record's rules have no option {shown(key)}; they are {', '.join(sorted(known))}")
+            raise GameRecordError(f"the record's rules have no option {shown(key)}; "
+                                  f"they are {', '.join(sorted(known))}")
         if not isinstance(option, (bool, int, str, type(None))):
-            raise GameRecordError(f"the record's rule {key} is true, false, a number, text or null; got {shown(option)}")
+            raise GameRecordError(f"the record's rule {key} is true, false, a number, text or null; "
+                                  f"got {shown(option)}")
     return Rules(**value)
 
 
@@ -151,7 +154,8 @@ def _outcome(value) -> Outcome | None:
         raise GameRecordError("the record's outcome is null or an object with a winner and a reason; "
                               f"got {shown(value)}")
     if value["winner"] not in ("white", "black", None):
-        raise GameRecordError(f"the record's winner is \"white\", \"black\" or null for a draw; got {shown(value['winner'])}")
+        raise GameRecordError("the record's winner is \"white\", \"black\" or null for a draw; "
+                              f"got {shown(value['winner'])}")
     if not isinstance(value["reason"], str):
         raise GameRecordError(f"the record's outcome reason is text; got {shown(value['reason'])}")
     return Outcome(value["winner"], value["reason"])

@@ -492,7 +492,8 @@ class Table:
             if value == WIN:
                 fits = bool(wins) and distance == min(wins)
             elif value == LOSS:
-                fits = all(result == LOSS for result, _ in results) and distance == max((d for _, d in results), default=0)
+                fits = (all(result == LOSS for result, _ in results)
+                        and distance == max((d for _, d in results), default=0))
             else:
                 fits = not wins and any(result == DRAW for result, _ in results)
             if not fits:

@@ -38,7 +38,8 @@ def test_a_size_that_is_not_two_whole_numbers_is_refused(size, words):
 anything = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(), st.text(max_size=12), st.binary(max_size=6),
                      st.decimals(allow_nan=True), st.complex_numbers())
 sizes = st.one_of(anything, st.tuples(anything, anything), st.lists(anything, max_size=3),
-                  st.tuples(st.integers(-3, 40), st.integers(-3, 40)), st.from_regex(r"[0-9]{1,3}x[0-9]{1,3}", fullmatch=True))
+                  st.tuples(st.integers(-3, 40), st.integers(-3, 40)),
+                  st.from_regex(r"[0-9]{1,3}x[0-9]{1,3}", fullmatch=True))
 
 
 @settings(max_examples=400, deadline=None)
@@ -96,7 +97,8 @@ def test_a_tall_diagram_is_refused_at_once():
 
 
 def test_a_diagram_with_too_many_rows_is_refused():
-    assert "has 27 rows; a board has at most 26" in refused_fast(lambda: Board.from_diagram("WWW\n" * 27), NotationError)
+    message = refused_fast(lambda: Board.from_diagram("WWW\n" * 27), NotationError)
+    assert "has 27 rows; a board has at most 26" in message
 
 
 @pytest.mark.parametrize("text", [
