@@ -142,6 +142,7 @@ SECTIONS = {
     "search": in_module("fanorona.ai"),
     "widget": in_module("fanorona.bench_widget"),
     "solve": in_module("fanorona.solve"),
+    "records": in_module("fanorona.game"),
 }
 
 
