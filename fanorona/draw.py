@@ -66,10 +66,10 @@ def draw_board(board: Board, ax=None, *, highlight=(), strings=(), captures=(), 
     labels = [(p, p) for p in g.names] if point_names else []
     for p, text in labels + list(notes):
         x, y = xy(board, p)
-        ax.text(x + 0.17, y + 0.17, text, fontsize=8 * scale, color=NOTE_COLOR, zorder=7,
+        ax.text(x + 0.17, y + 0.17, text, fontsize=_text_size(8, scale), color=NOTE_COLOR, zorder=7,
                 fontweight="bold" if (p, text) in notes else "normal")
     if title is not None:
-        ax.set_title(title, fontsize=11 * scale)
+        ax.set_title(title, fontsize=_text_size(12, scale))
     return ax
 
 
@@ -104,16 +104,23 @@ def draw_frame(ax, g, *, names: bool = True, strong: bool = False, point_names: 
         sx, sy = zip(*(g.coordinates(p) for p in range(w * h) if g.strong[p]))
         made.append(ax.scatter(sx, sy, s=28 * scale ** 2, color=LINE_COLOR, zorder=2, marker="D"))
     if names:
-        made += [ax.text(c, -0.68, chr(ord("a") + c), ha="center", va="top", fontsize=10 * scale)
+        made += [ax.text(c, -0.68, chr(ord("a") + c), ha="center", va="top", fontsize=_text_size(10, scale))
                  for c in range(w)]
-        made += [ax.text(-0.68, r, str(r + 1), ha="right", va="center", fontsize=10 * scale) for r in range(h)]
+        made += [ax.text(-0.68, r, str(r + 1), ha="right", va="center", fontsize=_text_size(10, scale))
+                 for r in range(h)]
     if point_names:
-        made += [ax.text(x + 0.17, y + 0.17, name, fontsize=8 * scale, color=NOTE_COLOR, zorder=7)
+        made += [ax.text(x + 0.17, y + 0.17, name, fontsize=_text_size(8, scale), color=NOTE_COLOR, zorder=7)
                  for name, (x, y) in ((n, g.coordinates(i)) for i, n in enumerate(g.names))]
     ax.set_xlim(-0.6, w - 0.4)
     ax.set_ylim(-0.6, h - 0.4)
     ax.set_aspect("equal")
     return made
+
+
+def _text_size(points: float, scale: float) -> float:
+    """Text grows with a larger board but never shrinks below its size: a small board drawn at
+    scale 0.7 must still be readable on a projector."""
+    return points * max(scale, 1.0)
 
 
 def _draw_stones(ax, board, scale: float) -> list:

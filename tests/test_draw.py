@@ -107,3 +107,14 @@ def test_board_png_is_a_png_and_the_board_shows_itself():
     data = board_png(b)
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 2000
     assert b._repr_png_()[:4] == b"\x89PNG"
+
+
+@pytest.mark.parametrize("scale", [0.5, 0.7, 1.0])
+def test_k_text_stays_readable_on_small_drawings(scale):
+    b = fa.Board((3, 3))
+    ax = draw_board(b, Figure().add_subplot(), title="3x3", scale=scale, point_names=True)
+    sizes = [t.get_fontsize() for t in ax.texts] + [ax.title.get_fontsize()]
+    assert len(sizes) == 3 + 3 + 9 + 1
+    assert min(sizes) >= 8 and ax.title.get_fontsize() >= 12
+    coordinates = [t.get_fontsize() for t in ax.texts if t.get_text() in {"a", "b", "c", "1", "2", "3"}]
+    assert min(coordinates) >= 10, "column letters and row numbers never shrink below 10 pt"
