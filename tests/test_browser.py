@@ -412,7 +412,6 @@ def test_end_turn_stops_a_chain(voila, page):
     assert "b2c1W" in board.moves()
 
 
-@pytest.mark.xfail(strict=True, reason="issue 9a: Undo step in a chain forgets the chain stone")
 def test_undo_step_in_a_chain_selects_the_chain_stone_so_the_step_can_be_played_again(voila, page):
     board = board_in_voila(page, voila)
     board.load("long-chain")
@@ -425,7 +424,6 @@ def test_undo_step_in_a_chain_selects_the_chain_stone_so_the_step_can_be_played_
     assert "b2c1Wd2A…" in board.moves(), board.status()
 
 
-@pytest.mark.xfail(strict=True, reason="issue 9f: no language chooser on the board yet")
 def test_the_language_chooser_relabels_the_board(voila, page):
     board = board_in_voila(page, voila)
     chooser = board.chooser("Language")
@@ -453,10 +451,7 @@ def play_the_long_chain(board: OnPage) -> None:
     assert turn in board.moves() and "…" not in board.moves()
 
 
-@pytest.mark.parametrize("large", [
-    pytest.param(False, marks=pytest.mark.xfail(strict=True, reason="issue 9d: a long chain is cut in the move list")),
-    pytest.param(True, marks=pytest.mark.xfail(strict=True, reason="issue 9d: Large mode clips at 1024x768"))],
-    ids=["normal", "large"])
+@pytest.mark.parametrize("large", [False, True], ids=["normal", "large"])
 def test_nothing_is_clipped_at_1024x768_in_voila(voila, small_page, large):
     board = board_in_voila(small_page, voila)
     play_the_long_chain(board)
@@ -469,7 +464,6 @@ def test_nothing_is_clipped_at_1024x768_in_voila(voila, small_page, large):
     assert not clipped, "\n".join(clipped)
 
 
-@pytest.mark.xfail(strict=True, reason="issue 9d: Large mode clips in JupyterLab with the file browser open")
 def test_nothing_is_clipped_in_large_mode_in_jupyterlab_with_the_file_browser_open(lab, small_page):
     page = small_page
     run_notebook_in_lab(page, lab, "board.ipynb")
