@@ -2,9 +2,9 @@
 
 Every player has a ``name`` and ``choose_turn(board) -> Turn`` (a legal whole turn of a
 board between turns).  All randomness comes from ``random.Random(seed)``, so a game between
-seeded players replays exactly.  The searches run on the board's bit sets (``_turn_steps``)
-and build a ``Turn`` only for the answer: making objects at every node would cost most of
-the time.
+seeded players replays exactly.  The searches run on bit sets with the shared generator of
+``movegen`` and build a ``Turn`` only for the answer: making objects at every node would cost
+most of the time.
 """
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ import random
 import time
 from dataclasses import dataclass, field
 
-from .board import Board, Turn, _first_steps, _turn_steps
-from .geometry import Geometry
+from .board import Board, Turn, turn_of
+from .movegen import Generator, bitsets, generator
 
 __all__ = ["AlphaBetaPlayer", "EVALUATIONS", "GreedyPlayer", "LEVELS", "MCTSPlayer", "PerfectPlayer",
            "RandomPlayer", "SearchInfo", "level", "make_player"]
@@ -28,7 +28,7 @@ EXACT, LOWER, UPPER = 0, 1, 2
 # What all players share: the legal turns of a board between turns, as generator items.
 
 def _options(board: Board) -> list:
-    """The board's complete turns as (raw steps, me after, opp after, captured) items."""
+    """The board's complete turns as (generator steps, me after, opp after, captured) items."""
     if not isinstance(board, Board):
         raise TypeError(f"choose_turn takes a fanorona.Board; got {board!r}")
     if board.chain:
@@ -37,16 +37,12 @@ def _options(board: Board) -> list:
     outcome = board.outcome()
     if outcome is not None:
         raise ValueError(f"the game is over ({outcome}): there is no turn to choose")
-    return board._raw_turns()
+    gen = generator(board.geometry, board.rules)
+    return gen.turns(*bitsets(board), gen.single(len(board.turns)))
 
 
 def _as_turn(board: Board, raw_steps) -> Turn:
-    return Turn(tuple(board._step(s) for s in raw_steps))
-
-
-def _single(rules, ply: int) -> bool:
-    """Whether the opening single-capture rule limits the turn played ``ply`` turns into the game."""
-    return rules.opening_single_capture and ply < 2
+    return turn_of(board.geometry, raw_steps)
 
 
 def _captured(opp: int, opp_after: int) -> int:
@@ -88,7 +84,7 @@ class GreedyPlayer(_Player):
     name = "greedy"
 
     def _pick(self, board, options):
-        _me, opp = board._me_opp()
+        _me, opp = bitsets(board)
         most = max(_captured(opp, o[2]) for o in options)
         return self.rng.choice([o for o in options if _captured(opp, o[2]) == most])
 
@@ -99,35 +95,31 @@ class GreedyPlayer(_Player):
 _STRONG: dict = {}
 
 
-def _strong_mask(g: Geometry) -> int:
-    if g not in _STRONG:
-        _STRONG[g] = sum(1 << i for i, strong in enumerate(g.strong) if strong)
-    return _STRONG[g]
+def _strong_mask(gen: Generator) -> int:
+    if gen not in _STRONG:
+        _STRONG[gen] = sum(1 << i for i, strong in enumerate(gen.geometry.strong) if strong)
+    return _STRONG[gen]
 
 
-def material(g: Geometry, me: int, opp: int) -> int:
+def material(gen: Generator, me: int, opp: int) -> int:
     """100 a stone ahead."""
     return 100 * (me.bit_count() - opp.bit_count())
 
 
-def material_strong(g: Geometry, me: int, opp: int) -> int:
+def material_strong(gen: Generator, me: int, opp: int) -> int:
     """Material, plus 10 a stone for standing on a strong point (eight lines instead of four)."""
-    s = _strong_mask(g)
+    s = _strong_mask(gen)
     return 100 * (me.bit_count() - opp.bit_count()) + 10 * ((me & s).bit_count() - (opp & s).bit_count())
 
 
-def material_mobility(g: Geometry, me: int, opp: int) -> int:
+def material_mobility(gen: Generator, me: int, opp: int) -> int:
     """Material, plus 3 a single step more than the opponent has (room to move and to capture)."""
-    mine, theirs = _first_steps(g, me, opp), _first_steps(g, opp, me)
-    return (100 * (me.bit_count() - opp.bit_count())
-            + 3 * (len(mine[0]) + len(mine[1]) - len(theirs[0]) - len(theirs[1])))
+    return 100 * (me.bit_count() - opp.bit_count()) + 3 * (gen.mobility(me, opp) - gen.mobility(opp, me))
 
 
-def material_threat(g: Geometry, me: int, opp: int) -> int:
+def material_threat(gen: Generator, me: int, opp: int) -> int:
     """Material, plus half the stones the side to move can take with its best first step."""
-    captures, _quiet = _first_steps(g, me, opp)
-    best = max((step[4].bit_count() for step in captures), default=0)
-    return 100 * (me.bit_count() - opp.bit_count()) + 50 * best
+    return 100 * (me.bit_count() - opp.bit_count()) + 50 * gen.best_capture(me, opp)
 
 
 #: The evaluations a spec can name (``alphabeta:eval=material``).  "threat" is the default: against
@@ -202,13 +194,13 @@ class AlphaBetaPlayer(_Player):
         started = time.perf_counter()
         # stop searching a little early: the answer still has to be built and handed back in time
         self._deadline = None if self.depth is not None else started + 0.9 * self.time_limit
-        self._g, self._rules, self._root_ply = board.geometry, board.rules, board._ply
+        self._gen, self._root_ply = generator(board.geometry, board.rules), len(board.turns)
         self._nodes, self._table = 0, {}
         self.rng.shuffle(options)            # equal turns keep this random order when sorted
         if len(options) == 1:
             self.last_search = SearchInfo(0, 0, time.perf_counter() - started, 0.0, [str(_as_turn(board, options[0][0]))])
             return options[0]
-        me, opp = board._me_opp()
+        me, opp = bitsets(board)
         best, score, reached = options[0], 0, 0
         for depth in range(1, (self.depth or 99) + 1):
             self._partial = None
@@ -238,15 +230,14 @@ class AlphaBetaPlayer(_Player):
         return best, alpha
 
     def _key(self, me, opp, ply):
-        single = _single(self._rules, self._root_ply + ply)
-        return (me, opp, (self._root_ply + ply) % 2, single)
+        return (me, opp, (self._root_ply + ply) % 2, self._gen.single(self._root_ply + ply))
 
     def _negamax(self, me, opp, depth, alpha, beta, ply):
         self._count_node()
         if not me:
             return ply - WIN
         if depth == 0:
-            return self._evaluate(self._g, me, opp)
+            return self._evaluate(self._gen, me, opp)
         key = self._key(me, opp, ply)
         entry = self._table.get(key)
         best_child = None
@@ -279,11 +270,8 @@ class AlphaBetaPlayer(_Player):
 
     def _children(self, me, opp, ply, first):
         """The distinct positions after each turn (for the side that just moved), best first."""
-        single = _single(self._rules, self._root_ply + ply)
-        seen = {}
-        for _steps, me2, opp2, _ in _turn_steps(self._g, self._rules, me, opp, single):
-            seen[(me2, opp2)] = None
-        return sorted(seen, key=lambda c: (c != first, c[1].bit_count()))
+        children = self._gen.children(me, opp, self._gen.single(self._root_ply + ply))
+        return sorted(children, key=lambda c: (c != first, c[1].bit_count()))
 
     def _principal_variation(self, board: Board, best, length: int) -> list[str]:
         """The expected line, read from the table, as turn texts (the first is the answer)."""
@@ -294,10 +282,10 @@ class AlphaBetaPlayer(_Player):
             b.push(turn)
             if b.outcome() is not None:
                 break
-            entry = self._table.get(self._key(*b._me_opp(), len(line)))
+            entry = self._table.get(self._key(*bitsets(b), len(line)))
             if entry is None or entry[3] is None:
                 break
-            turn = next((_as_turn(b, raw) for raw, me2, opp2, _ in b._raw_turns() if (me2, opp2) == entry[3]), None)
+            turn = next((_as_turn(b, raw) for raw, me2, opp2, _ in _options(b) if (me2, opp2) == entry[3]), None)
             if turn is None:
                 break
         return line
@@ -346,8 +334,8 @@ class MCTSPlayer(_Player):
 
     def _pick(self, board, options):
         started = time.perf_counter()
-        self._g, self._rules, self._root_ply = board.geometry, board.rules, board._ply
-        me, opp = board._me_opp()
+        self._gen, self._root_ply = generator(board.geometry, board.rules), len(board.turns)
+        me, opp = bitsets(board)
         root = _Node(me, opp, 0)
         root.untried = list(options)
         self.rng.shuffle(root.untried)
@@ -371,9 +359,9 @@ class MCTSPlayer(_Player):
             line.append(str(_as_turn(board, node.option[0])))
         return line
 
-    def _turns(self, me, opp, ply):
-        single = _single(self._rules, self._root_ply + ply)
-        return _turn_steps(self._g, self._rules, me, opp, single)
+    def _results(self, me, opp, ply):
+        """The position after each turn, ``(me, opp)`` of the side that moved."""
+        return self._gen.results(me, opp, self._gen.single(self._root_ply + ply))
 
     def _playout_once(self, root: _Node) -> None:
         path, node = [root], root
@@ -381,7 +369,8 @@ class MCTSPlayer(_Player):
             node = max(node.children, key=lambda c: self._ucb(node, c))
             path.append(node)
         if node.untried is None:
-            node.untried = list(self._turns(node.me, node.opp, node.ply)) if node.me else []
+            single = self._gen.single(self._root_ply + node.ply)
+            node.untried = self._gen.turns(node.me, node.opp, single) if node.me else []
             self.rng.shuffle(node.untried)
         if node.untried:                                      # expand
             option = node.untried.pop()
@@ -402,10 +391,10 @@ class MCTSPlayer(_Player):
         """1 if the side to move wins the random game, 0 if it loses, by stones at the cap."""
         sign = 1
         for n in range(self.max_turns):
-            turns = self._turns(me, opp, ply + n) if me else []
-            if not turns:
+            results = self._results(me, opp, ply + n) if me else []
+            if not results:
                 return 0.0 if sign == 1 else 1.0
-            _steps, me2, opp2, _ = self.rng.choice(turns)
+            me2, opp2 = self.rng.choice(results)
             me, opp, sign = opp2, me2, -sign
         lead = sign * (me.bit_count() - opp.bit_count())
         return 1.0 if lead > 0 else 0.0 if lead < 0 else 0.5
