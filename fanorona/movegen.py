@@ -131,6 +131,10 @@ class Generator:
                                _mask(p for p in range(n) if len(g.ray[p][d]) >= 2),
                                _mask(p for p in range(n) if g.neighbour[p][d] >= 0 and g.neighbour[p][(d + 4) % 8] >= 0)))
         self._ray = [[_mask(g.ray[p][d]) for d in range(8)] for p in range(n)]
+        # per direction, by k: the points with at least k further points along the line that way
+        longest = max(g.width, g.height)
+        self._room = [[_mask(p for p in range(n) if len(g.ray[p][d]) >= k) for k in range(longest + 1)]
+                      for d in range(8)]
         # per point, each line out of it: (d, target point, its bit, first point ahead of the target
         # as a bit, the ray ahead, first point behind the origin as a bit, the ray behind, ahead runs up)
         # and the same links by which neighbours are free: {free neighbours as bits: their links}
@@ -430,8 +434,34 @@ class Generator:
     # -- what the evaluation of the computer players looks at -----------------------------------
 
     def best_capture(self, me: int, opp: int) -> int:
-        """The most stones one first step of the side to move captures (0 if none can)."""
-        return max((step[4].bit_count() for step in self._captures(me, opp)), default=0)
+        """The most stones one first step of the side to move captures (0 if none can).
+
+        All stones at once: the set of steps that capture at least k stones, for k = 1, 2, ...,
+        until it is empty.
+        """
+        empty = self.full & ~(me | opp)
+        best = 0
+        for d, s, can, twice, both in self._dirs:
+            room, back = self._room[d], self._room[(d + 4) % 8]
+            if s > 0:
+                movers = me & can & (empty >> s)
+                approach, withdraw = movers & twice & (opp >> 2 * s), movers & both & (opp << s)
+            else:
+                movers = me & can & (empty << -s)
+                approach, withdraw = movers & twice & (opp << -2 * s), movers & both & (opp >> -s)
+            k = 1
+            while approach:   # origins whose approach takes at least k stones
+                if k > best:
+                    best = k
+                k += 1
+                approach &= room[k + 1] & ((opp >> (k + 1) * s) if s > 0 else (opp << -(k + 1) * s))
+            k = 1
+            while withdraw:
+                if k > best:
+                    best = k
+                k += 1
+                withdraw &= back[k] & ((opp << k * s) if s > 0 else (opp >> -k * s))
+        return best
 
     def mobility(self, me: int, opp: int) -> int:
         """The number of first steps of the side to move, capturing or not (a step capturing both
