@@ -17,7 +17,7 @@ from .board import Board, Turn, turn_of
 from .movegen import Generator, bitsets, generator
 
 __all__ = ["AlphaBetaPlayer", "EVALUATIONS", "GreedyPlayer", "LEVELS", "MCTSPlayer", "PerfectPlayer",
-           "RandomPlayer", "SearchInfo", "level", "make_player"]
+           "RandomPlayer", "SearchInfo", "TECHNIQUES", "level", "make_player"]
 
 WIN = 1_000_000            # the score of a won position; a win in n turns scores WIN - n
 PROVEN = WIN - 10_000      # scores beyond this are proven wins or losses
@@ -162,19 +162,31 @@ class _Timeout(Exception):
     """Raised inside the search when the time limit is reached."""
 
 
+#: The search techniques on top of plain alpha-beta with a transposition table; each can be
+#: switched off (``alphabeta:time=0.2,off=pvs+quiescence``) to measure what it brings.
+TECHNIQUES = ("pvs", "killers", "quiescence", "aspiration")
+QUIESCENCE_TURNS = 2       # at most this many capturing turns are searched beyond the horizon
+ASPIRATION = 60            # the half width of the first window around the previous iteration's score
+
+
 class AlphaBetaPlayer(_Player):
     """Negamax with alpha-beta pruning over whole turns, deepening until the time runs out.
 
     ``depth`` fixes the depth (and disables the clock, so the answer is reproducible);
-    otherwise it deepens one turn at a time within ``time_limit`` seconds.  Captures are tried
-    largest first and the previous iteration's best turn before all; a transposition table
-    keeps each position's score, bound and best reply.  When the clock stops an iteration, a turn
-    that already beat the previous best at the new depth is kept.  Positions at the horizon are
-    scored by ``evaluation`` (a name in ``EVALUATIONS``); the quiet-turn draw is not seen by the
-    search, which only ever picks among the board's legal turns.
+    otherwise it deepens one turn at a time within ``time_limit`` seconds.  A transposition
+    table keeps each position's score, bound and best reply, keyed by the stones, the side to
+    move and, when the draw rule can strike within the search, the count of quiet turns.  Turns
+    are tried best reply first, then largest captures, then ``killers`` (turns that refuted a
+    sibling) and by history.  ``pvs`` searches all but the first turn with a null window,
+    ``aspiration`` starts each iteration with a narrow window around the last score, and
+    ``quiescence`` goes on past the horizon while the side to move must capture (a chain is a
+    turn, so the horizon is where captures stop).  When the clock stops an iteration, a turn
+    that already beat the previous best at the new depth is kept.  Quiet positions at the
+    horizon are scored by ``evaluation`` (a name in ``EVALUATIONS``).
     """
 
-    def __init__(self, depth: int | None = None, time_limit: float = 1.0, seed=None, evaluation="threat"):
+    def __init__(self, depth: int | None = None, time_limit: float = 1.0, seed=None, evaluation="threat",
+                 off=()):
         super().__init__(seed)
         if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or depth < 1):
             raise ValueError(f"depth is a whole number of turns, at least 1; got {depth!r}")
@@ -182,10 +194,16 @@ class AlphaBetaPlayer(_Player):
             raise ValueError(f"time_limit is a positive number of seconds; got {time_limit!r}")
         if evaluation not in EVALUATIONS:
             raise ValueError(f"no evaluation called {evaluation!r}; choose one of {', '.join(EVALUATIONS)}")
+        off = tuple(off.split("+")) if isinstance(off, str) else tuple(off)
+        unknown = [t for t in off if t not in TECHNIQUES]
+        if unknown:
+            raise ValueError(f"no search technique called {unknown[0]!r}; choose among {', '.join(TECHNIQUES)}")
         self.depth, self.time_limit, self.evaluation = depth, time_limit, evaluation
+        self.techniques = tuple(t for t in TECHNIQUES if t not in off)
         self._evaluate = EVALUATIONS[evaluation]
         budget = f"depth={depth}" if depth is not None else f"time={time_limit:g}"
-        self.name = f"alphabeta:{budget}" + ("" if evaluation == "threat" else f",eval={evaluation}")
+        self.name = (f"alphabeta:{budget}" + ("" if evaluation == "threat" else f",eval={evaluation}")
+                     + (f",off={'+'.join(t for t in TECHNIQUES if t in off)}" if off else ""))
         self.last_search: SearchInfo | None = None
 
     # -- the search, on bit sets -----------------------------------------------------------------
@@ -195,17 +213,25 @@ class AlphaBetaPlayer(_Player):
         # stop searching a little early: the answer still has to be built and handed back in time
         self._deadline = None if self.depth is not None else started + 0.9 * self.time_limit
         self._gen, self._root_ply = generator(board.geometry, board.rules), len(board.turns)
-        self._nodes, self._table = 0, {}
+        self._quiet_draw = board.rules.quiet_draw
+        self._pvs, self._killers_on, self._quiescence, aspiration = (t in self.techniques for t in TECHNIQUES)
+        self._nodes, self._table, self._history, self._killers = 0, {}, {}, {}
         self.rng.shuffle(options)            # equal turns keep this random order when sorted
         if len(options) == 1:
             self.last_search = SearchInfo(0, 0, time.perf_counter() - started, 0.0, [str(_as_turn(board, options[0][0]))])
             return options[0]
         me, opp = bitsets(board)
+        quiet = board.quiet_turns
         best, score, reached = options[0], 0, 0
         for depth in range(1, (self.depth or 99) + 1):
             self._partial = None
             try:
-                best, score = self._search_root(me, opp, options, best, depth)
+                window = (score - ASPIRATION, score + ASPIRATION) if aspiration and depth > 1 else (-WIN - 1, WIN + 1)
+                found, value = self._search_root(me, opp, quiet, options, best, depth, *window)
+                if not window[0] < value < window[1]:     # outside the window: search again with a full one
+                    self._partial = None
+                    found, value = self._search_root(me, opp, quiet, options, best, depth, -WIN - 1, WIN + 1)
+                best, score = found, value
             except _Timeout:
                 if self._partial is not None:     # a turn that already beat the previous best at this depth
                     best, score = self._partial
@@ -218,27 +244,47 @@ class AlphaBetaPlayer(_Player):
                                       self._principal_variation(board, best, max(reached, 1)))
         return best
 
-    def _search_root(self, me, opp, options, first, depth):
+    def _search_root(self, me, opp, quiet, options, first, depth, alpha, beta):
         ordered = sorted(options, key=lambda o: (o is not first, -_captured(opp, o[2])))
-        alpha, best = -WIN - 1, ordered[0]
-        for option in ordered:
-            score = -self._negamax(option[2], option[1], depth - 1, -WIN - 1, -alpha, 1)
-            if score > alpha:
-                alpha, best = score, option
-            self._partial = (best, alpha)
-        self._table[self._key(me, opp, 0)] = (depth, alpha, EXACT, (best[1], best[2]))
-        return best, alpha
+        best, best_score = ordered[0], -WIN - 1
+        for i, option in enumerate(ordered):
+            me2, opp2 = option[1], option[2]
+            quiet2 = 0 if option[3] else quiet + 1
+            if i and self._pvs:
+                score = -self._negamax(opp2, me2, depth - 1, -alpha - 1, -alpha, 1, quiet2)
+                if alpha < score < beta:
+                    score = -self._negamax(opp2, me2, depth - 1, -beta, -alpha, 1, quiet2)
+            else:
+                score = -self._negamax(opp2, me2, depth - 1, -beta, -alpha, 1, quiet2)
+            if score > best_score:
+                best, best_score = option, score
+                if score > alpha:
+                    alpha = score
+                    self._partial = (best, score)
+                    if alpha >= beta:
+                        break
+        if best_score > -WIN - 1 and alpha < beta:
+            self._table[self._key(me, opp, 0, quiet, depth)] = (depth, best_score, EXACT, (best[1], best[2]))
+        return best, best_score
 
-    def _key(self, me, opp, ply):
-        return (me, opp, (self._root_ply + ply) % 2, self._gen.single(self._root_ply + ply))
+    def _key(self, me, opp, ply, quiet, depth):
+        """The table key: stones, side to move, the opening rule's turn, and the quiet turns when the
+        draw rule could end the game within ``depth`` turns (otherwise they cannot change the value)."""
+        draw_near = self._quiet_draw is not None and self._quiet_draw - quiet <= depth + QUIESCENCE_TURNS
+        return (me, opp, (self._root_ply + ply) % 2, self._gen.single(self._root_ply + ply),
+                quiet if draw_near else -1)
 
-    def _negamax(self, me, opp, depth, alpha, beta, ply):
+    def _negamax(self, me, opp, depth, alpha, beta, ply, quiet):
         self._count_node()
         if not me:
             return ply - WIN
-        if depth == 0:
+        if self._quiet_draw is not None and quiet >= self._quiet_draw:
+            return 0
+        if depth <= 0:
+            if self._quiescence:
+                return self._quiesce(me, opp, alpha, beta, ply, QUIESCENCE_TURNS)
             return self._evaluate(self._gen, me, opp)
-        key = self._key(me, opp, ply)
+        key = self._key(me, opp, ply, quiet, depth)
         entry = self._table.get(key)
         best_child = None
         if entry is not None:
@@ -251,17 +297,65 @@ class AlphaBetaPlayer(_Player):
         if not children:
             return ply - WIN
         original_alpha, best, best_move = alpha, -WIN - 1, None
-        for me2, opp2 in children:
-            score = -self._negamax(opp2, me2, depth - 1, -beta, -alpha, ply + 1)
+        for i, (me2, opp2) in enumerate(children):
+            quiet2 = quiet + 1 if opp2 == opp else 0
+            if i and self._pvs:
+                score = -self._negamax(opp2, me2, depth - 1, -alpha - 1, -alpha, ply + 1, quiet2)
+                if alpha < score < beta:
+                    score = -self._negamax(opp2, me2, depth - 1, -beta, -alpha, ply + 1, quiet2)
+            else:
+                score = -self._negamax(opp2, me2, depth - 1, -beta, -alpha, ply + 1, quiet2)
             if score > best:
                 best, best_move = score, (me2, opp2)
                 if score > alpha:
                     alpha = score
                     if alpha >= beta:
+                        if self._killers_on:
+                            self._remember_cut(me ^ me2, ply, depth)
                         break
         flag = UPPER if best <= original_alpha else LOWER if best >= beta else EXACT
         self._table[key] = (depth, _to_table(best, ply), flag, best_move)
         return best
+
+    def _quiesce(self, me, opp, alpha, beta, ply, turns_left):
+        """The value past the horizon: while the side to move can capture, search its capturing turns
+        (it must play one when capture is compulsory); a quiet position is scored by the evaluation."""
+        gen = self._gen
+        if not gen.best_capture(me, opp):
+            if not gen.has_step(me, opp):
+                return ply - WIN
+            return self._evaluate(gen, me, opp)
+        if turns_left == 0:
+            return self._evaluate(gen, me, opp)
+        best = -WIN - 1
+        if not gen.rules.mandatory_capture:            # a quiet turn is allowed: standing pat is a choice
+            best = self._evaluate(gen, me, opp)
+            if best >= beta:
+                return best
+            alpha = max(alpha, best)
+        children = [c for c in gen.children(me, opp, gen.single(self._root_ply + ply)) if c[1] != opp]
+        children.sort(key=lambda c: c[1].bit_count())
+        for me2, opp2 in children:
+            self._count_node()
+            if not opp2:
+                return WIN - ply - 1
+            score = -self._quiesce(opp2, me2, -beta, -alpha, ply + 1, turns_left - 1)
+            if score > best:
+                best = score
+                if score > alpha:
+                    alpha = score
+                    if alpha >= beta:
+                        break
+        return best
+
+    def _remember_cut(self, move, ply, depth):
+        """A turn (as the bits of its start and end points) that refuted a sibling: a killer at this ply,
+        and history credit growing with the depth left."""
+        killers = self._killers.setdefault(ply, [])
+        if move not in killers:
+            killers.insert(0, move)
+            del killers[2:]
+        self._history[move] = self._history.get(move, 0) + depth * depth
 
     def _count_node(self):
         self._nodes += 1
@@ -269,9 +363,14 @@ class AlphaBetaPlayer(_Player):
             raise _Timeout
 
     def _children(self, me, opp, ply, first):
-        """The distinct positions after each turn (for the side that just moved), best first."""
+        """The distinct positions after each turn (for the side that just moved), best first:
+        the table's best reply, then the largest captures, then killers, then by history."""
         children = self._gen.children(me, opp, self._gen.single(self._root_ply + ply))
-        return sorted(children, key=lambda c: (c != first, c[1].bit_count()))
+        if not self._killers_on:
+            return sorted(children, key=lambda c: (c != first, c[1].bit_count()))
+        killers, history = self._killers.get(ply, ()), self._history
+        return sorted(children, key=lambda c: (c != first, c[1].bit_count(), (me ^ c[0]) not in killers,
+                                               -history.get(me ^ c[0], 0)))
 
     def _principal_variation(self, board: Board, best, length: int) -> list[str]:
         """The expected line, read from the table, as turn texts (the first is the answer)."""
@@ -282,7 +381,8 @@ class AlphaBetaPlayer(_Player):
             b.push(turn)
             if b.outcome() is not None:
                 break
-            entry = self._table.get(self._key(*bitsets(b), len(line)))
+            entry = next((self._table[k] for depth in range(length, -1, -1)
+                          if (k := self._key(*bitsets(b), len(line), b.quiet_turns, depth)) in self._table), None)
             if entry is None or entry[3] is None:
                 break
             turn = next((_as_turn(b, raw) for raw, me2, opp2, _ in _options(b) if (me2, opp2) == entry[3]), None)
@@ -407,7 +507,7 @@ _KINDS = {
     "random": (RandomPlayer, {}),
     "greedy": (GreedyPlayer, {}),
     "alphabeta": (AlphaBetaPlayer, {"depth": ("depth", int), "time": ("time_limit", float),
-                                    "eval": ("evaluation", str)}),
+                                    "eval": ("evaluation", str), "off": ("off", str)}),
     "mcts": (MCTSPlayer, {"playouts": ("playouts", int), "time": ("time_limit", float),
                           "cap": ("max_turns", int)}),
 }
