@@ -194,7 +194,7 @@ class AlphaBetaPlayer(_Player):
             raise ValueError(f"time_limit is a positive number of seconds; got {time_limit!r}")
         if evaluation not in EVALUATIONS:
             raise ValueError(f"no evaluation called {evaluation!r}; choose one of {', '.join(EVALUATIONS)}")
-        off = tuple(off.split("+")) if isinstance(off, str) else tuple(off)
+        off = tuple(filter(None, off.split("+"))) if isinstance(off, str) else tuple(off)
         unknown = [t for t in off if t not in TECHNIQUES]
         if unknown:
             raise ValueError(f"no search technique called {unknown[0]!r}; choose among {', '.join(TECHNIQUES)}")
@@ -321,15 +321,16 @@ class AlphaBetaPlayer(_Player):
         """The value past the horizon: while the side to move can capture, search its capturing turns
         (it must play one when capture is compulsory); a quiet position is scored by the evaluation."""
         gen = self._gen
-        if not gen.best_capture(me, opp):
+        threat = gen.best_capture(me, opp)
+        if not threat:
             if not gen.has_step(me, opp):
                 return ply - WIN
-            return self._evaluate(gen, me, opp)
+            return self._static(me, opp, 0)
         if turns_left == 0:
-            return self._evaluate(gen, me, opp)
+            return self._static(me, opp, threat)
         best = -WIN - 1
         if not gen.rules.mandatory_capture:            # a quiet turn is allowed: standing pat is a choice
-            best = self._evaluate(gen, me, opp)
+            best = self._static(me, opp, threat)
             if best >= beta:
                 return best
             alpha = max(alpha, best)
@@ -347,6 +348,12 @@ class AlphaBetaPlayer(_Player):
                     if alpha >= beta:
                         break
         return best
+
+    def _static(self, me, opp, threat):
+        """The evaluation, reusing the best capture (``threat``) already found when it is "threat"."""
+        if self._evaluate is material_threat:
+            return 100 * (me.bit_count() - opp.bit_count()) + 50 * threat
+        return self._evaluate(self._gen, me, opp)
 
     def _remember_cut(self, move, ply, depth):
         """A turn (as the bits of its start and end points) that refuted a sibling: a killer at this ply,
@@ -568,31 +575,3 @@ def __getattr__(name):
         from .solve import PerfectPlayer
         return PerfectPlayer
     raise AttributeError(f"module 'fanorona.ai' has no attribute {name!r}")
-
-
-# ---------------------------------------------------------------------------------------------
-# The "search" section of ``python -m fanorona.bench``.
-
-def _middle_game() -> Board:
-    """A reproducible middle-game position: six turns of depth-3 search from the start (14 stones each)."""
-    from .game import play_game
-    return play_game(AlphaBetaPlayer(depth=3, seed=1), AlphaBetaPlayer(depth=3, seed=2), max_turns=6).board()
-
-
-def bench() -> None:
-    """Depth reached and nodes a second of alpha-beta in the opening and a middle game: levels 4
-    and 5 on the clock, and a fixed depth 4 whose node count does not depend on the machine.
-    Nodes per CPU second is the fairer speed on a shared machine; wall time is what a player waits."""
-    positions = {"opening": Board(), "middle game": _middle_game()}
-    print(f"middle game: {positions['middle game'].fen()} ({positions['middle game'].count('white')} white, "
-          f"{positions['middle game'].count('black')} black stones)")
-    print(f"{'position':<12} {'player':<30} {'depth':>5} {'nodes':>8} {'seconds':>8} {'CPU s':>6} {'nodes/s':>8} {'per CPU s':>9}  turn")
-    for where, board in positions.items():
-        for player in (level(4, seed=0), level(5, seed=0), AlphaBetaPlayer(depth=4, seed=0)):
-            cpu = time.process_time()
-            turn = player.choose_turn(board)
-            cpu = time.process_time() - cpu
-            info = player.last_search
-            label = f"{player.name} ({LEVELS[int(player.name[5:])]})" if player.name.startswith("level") else player.name
-            print(f"{where:<12} {label:<30} {info.depth:>5} {info.nodes:>8,} {info.time:>8.2f} {cpu:>6.2f} "
-                  f"{info.nodes_per_second:>8,.0f} {info.nodes / max(cpu, 1e-9):>9,.0f}  {turn}")

@@ -125,6 +125,63 @@ def print_perft_table(times: dict) -> None:
           f"{'met' if speedup >= TARGET_SPEEDUP else 'MISSED'}")
 
 
+#: A middle game for the search figures: six turns of the old depth-3 search from the start, 14 stones each.
+MIDDLE_GAME = "BBBBBBBBB/BB...BBBB/BWB..WWBW/WW..W.WWW/WW...WWWW w"
+
+
+def search_section() -> None:
+    """Depth reached and nodes a second of alpha-beta in the opening and a middle game: levels 4
+    and 5 on the clock and a fixed depth 4, each beside the search it replaced (bench_baseline) with
+    the same budget.  Nodes per CPU second is the fairer speed on a shared machine; wall time is
+    what a player waits.  The new search counts quiescence positions as nodes too."""
+    from . import bench_baseline
+    from .ai import LEVELS, AlphaBetaPlayer, level
+    from .board import Board
+
+    positions = {"opening": Board(), "middle game": Board.from_fen(MIDDLE_GAME)}
+    players = [level(4, seed=0), bench_baseline.BaselineAlphaBeta(time_limit=1.0, seed=0),
+               level(5, seed=0), bench_baseline.BaselineAlphaBeta(time_limit=1.8, seed=0),
+               AlphaBetaPlayer(depth=4, seed=0), bench_baseline.BaselineAlphaBeta(depth=4, seed=0)]
+    print(f"middle game: {MIDDLE_GAME}")
+    print(f"{'position':<12} {'player':<30} {'depth':>5} {'nodes':>8} {'seconds':>8} {'CPU s':>6} {'nodes/s':>8} "
+          f"{'per CPU s':>9}  turn")
+    for where, board in positions.items():
+        for player in players:
+            cpu = time.process_time()
+            turn = player.choose_turn(board)
+            cpu = time.process_time() - cpu
+            info = player.last_search
+            label = f"{player.name} ({LEVELS[int(player.name[5:])]})" if player.name.startswith("level") else player.name
+            print(f"{where:<12} {label:<30} {info.depth:>5} {info.nodes:>8,} {info.time:>8.2f} {cpu:>6.2f} "
+                  f"{info.nodes_per_second:>8,.0f} {info.nodes / max(cpu, 1e-9):>9,.0f}  {turn}")
+
+
+def techniques_section(depth: int = 4, count: int = 12) -> None:
+    """Positions searched to a fixed depth, with all techniques and with each one switched off, summed
+    over positions from seeded games: the work each technique saves, whatever the machine's speed.
+    (Quiescence is left on throughout except in its own row: it changes the value searched.)"""
+    import random
+
+    from .ai import TECHNIQUES, AlphaBetaPlayer
+    from .board import Board
+
+    rng, boards, board = random.Random(5), [], Board()
+    while len(boards) < count:
+        if board.outcome() is not None or len(board.turns) > 40:
+            board = Board()
+        board.push(rng.choice(board.legal_turns()))
+        if len(board.turns) % 3 == 0:
+            boards.append(board.copy())
+    print(f"nodes to depth {depth}, summed over {count} positions from seeded random games, and CPU seconds")
+    for off in ("",) + TECHNIQUES:
+        player = AlphaBetaPlayer(depth=depth, seed=0, off=off)
+        cpu, nodes = time.process_time(), 0
+        for b in boards:
+            player.choose_turn(b)
+            nodes += player.last_search.nodes
+        print(f"{'all on' if not off else 'without ' + off:<22} {nodes:>10,} {time.process_time() - cpu:>8.2f}")
+
+
 def in_module(module: str, function: str = "bench"):
     """A section that imports ``module`` only when run and calls its ``function()``."""
     def run() -> None:
@@ -145,7 +202,8 @@ def in_module(module: str, function: str = "bench"):
 #: Section name -> function printing its figures, in the order ``all`` runs them.
 SECTIONS = {
     "perft": perft_section,
-    "search": in_module("fanorona.ai"),
+    "search": search_section,
+    "techniques": techniques_section,
     "widget": in_module("fanorona.widget"),
     "solve": in_module("fanorona.solve"),
 }

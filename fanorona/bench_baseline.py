@@ -305,3 +305,36 @@ class BaselineAlphaBeta:
         for _steps, me2, opp2, _ in _turn_steps(self._g, self._rules, me, opp, single):
             seen[(me2, opp2)] = None
         return sorted(seen, key=lambda c: (c != first, c[1].bit_count()))
+
+
+# ---------------------------------------------------------------------------------------------
+
+def main(argv=None) -> int:
+    """``python -m fanorona.bench_baseline --games 100 --time 0.2``: today's search against the
+    baseline at equal time, printed as an arena table."""
+    import argparse
+
+    from .ai import make_player
+    from .arena import run_match
+
+    parser = argparse.ArgumentParser(prog="python -m fanorona.bench_baseline", description=main.__doc__)
+    parser.add_argument("player", nargs="?", default=None, help="the new player's spec (default alphabeta:time=TIME)")
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--time", type=float, default=0.2, help="seconds a turn for both players")
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--max-turns", type=int, default=120)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", metavar="FILE")
+    args = parser.parse_args(argv)
+    new = make_player(args.player or f"alphabeta:time={args.time:g}")
+    result = run_match(new, BaselineAlphaBeta(time_limit=args.time), args.games, jobs=args.jobs,
+                       seed=args.seed, max_turns=args.max_turns)
+    print(result.table())
+    if args.json:
+        with open(args.json, "w") as f:
+            f.write(result.to_json())
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
