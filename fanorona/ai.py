@@ -17,7 +17,7 @@ from .board import Board, Turn, turn_of
 from .movegen import Generator, bitsets, generator
 
 __all__ = ["AlphaBetaPlayer", "EVALUATIONS", "GreedyPlayer", "LEVELS", "MCTSPlayer", "PerfectPlayer",
-           "RandomPlayer", "SearchInfo", "TECHNIQUES", "level", "make_player"]
+           "RandomPlayer", "SearchInfo", "level", "make_player"]
 
 WIN = 1_000_000            # the score of a won position; a win in n turns scores WIN - n
 PROVEN = WIN - 10_000      # scores beyond this are proven wins or losses
@@ -162,11 +162,7 @@ class _Timeout(Exception):
     """Raised inside the search when the time limit is reached."""
 
 
-#: The search techniques on top of plain alpha-beta with a transposition table; each can be
-#: switched off (``alphabeta:time=0.2,off=pvs+quiescence``) to measure what it brings.
-TECHNIQUES = ("pvs", "killers", "quiescence", "aspiration")
-QUIESCENCE_TURNS = 2       # at most this many capturing turns are searched beyond the horizon
-ASPIRATION = 60            # the half width of the first window around the previous iteration's score
+QUIESCENCE_TURNS = 2       # with quiescence, at most this many capturing turns are searched past the horizon
 
 
 class AlphaBetaPlayer(_Player):
@@ -175,18 +171,17 @@ class AlphaBetaPlayer(_Player):
     ``depth`` fixes the depth (and disables the clock, so the answer is reproducible);
     otherwise it deepens one turn at a time within ``time_limit`` seconds.  A transposition
     table keeps each position's score, bound and best reply, keyed by the stones, the side to
-    move and, when the draw rule can strike within the search, the count of quiet turns.  Turns
-    are tried best reply first, then largest captures, then ``killers`` (turns that refuted a
-    sibling) and by history.  ``pvs`` searches all but the first turn with a null window,
-    ``aspiration`` starts each iteration with a narrow window around the last score, and
-    ``quiescence`` goes on past the horizon while the side to move must capture (a chain is a
-    turn, so the horizon is where captures stop).  When the clock stops an iteration, a turn
-    that already beat the previous best at the new depth is kept.  Quiet positions at the
-    horizon are scored by ``evaluation`` (a name in ``EVALUATIONS``).
+    move and, when the draw rule can strike within the search, the count of quiet turns.  The
+    stored best reply is tried before any other turn is even generated; then the largest
+    captures.  All turns but the first are searched with a null window (principal-variation
+    search) and searched again only if they beat it.  When the clock stops an iteration, a turn
+    that already beat the previous best at the new depth is kept.  Positions at the horizon are
+    scored by ``evaluation`` (a name in ``EVALUATIONS``); with ``quiescence`` the search first goes
+    on while the side to move can capture (off by default: at equal time it did not play better).
     """
 
     def __init__(self, depth: int | None = None, time_limit: float = 1.0, seed=None, evaluation="threat",
-                 off=()):
+                 quiescence: bool = False):
         super().__init__(seed)
         if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or depth < 1):
             raise ValueError(f"depth is a whole number of turns, at least 1; got {depth!r}")
@@ -194,16 +189,14 @@ class AlphaBetaPlayer(_Player):
             raise ValueError(f"time_limit is a positive number of seconds; got {time_limit!r}")
         if evaluation not in EVALUATIONS:
             raise ValueError(f"no evaluation called {evaluation!r}; choose one of {', '.join(EVALUATIONS)}")
-        off = tuple(filter(None, off.split("+"))) if isinstance(off, str) else tuple(off)
-        unknown = [t for t in off if t not in TECHNIQUES]
-        if unknown:
-            raise ValueError(f"no search technique called {unknown[0]!r}; choose among {', '.join(TECHNIQUES)}")
+        if quiescence not in (True, False, 0, 1):
+            raise ValueError(f"quiescence is on (1) or off (0); got {quiescence!r}")
         self.depth, self.time_limit, self.evaluation = depth, time_limit, evaluation
-        self.techniques = tuple(t for t in TECHNIQUES if t not in off)
+        self.quiescence = bool(quiescence)
         self._evaluate = EVALUATIONS[evaluation]
         budget = f"depth={depth}" if depth is not None else f"time={time_limit:g}"
         self.name = (f"alphabeta:{budget}" + ("" if evaluation == "threat" else f",eval={evaluation}")
-                     + (f",off={'+'.join(t for t in TECHNIQUES if t in off)}" if off else ""))
+                     + (",quiescence=1" if self.quiescence else ""))
         self.last_search: SearchInfo | None = None
 
     # -- the search, on bit sets -----------------------------------------------------------------
@@ -214,24 +207,17 @@ class AlphaBetaPlayer(_Player):
         self._deadline = None if self.depth is not None else started + 0.9 * self.time_limit
         self._gen, self._root_ply = generator(board.geometry, board.rules), len(board.turns)
         self._quiet_draw = board.rules.quiet_draw
-        self._pvs, self._killers_on, self._quiescence, aspiration = (t in self.techniques for t in TECHNIQUES)
-        self._nodes, self._table, self._history, self._killers = 0, {}, {}, {}
+        self._nodes, self._table = 0, {}
         self.rng.shuffle(options)            # equal turns keep this random order when sorted
         if len(options) == 1:
             self.last_search = SearchInfo(0, 0, time.perf_counter() - started, 0.0, [str(_as_turn(board, options[0][0]))])
             return options[0]
         me, opp = bitsets(board)
-        quiet = board.quiet_turns
         best, score, reached = options[0], 0, 0
         for depth in range(1, (self.depth or 99) + 1):
             self._partial = None
             try:
-                window = (score - ASPIRATION, score + ASPIRATION) if aspiration and depth > 1 else (-WIN - 1, WIN + 1)
-                found, value = self._search_root(me, opp, quiet, options, best, depth, *window)
-                if not window[0] < value < window[1]:     # outside the window: search again with a full one
-                    self._partial = None
-                    found, value = self._search_root(me, opp, quiet, options, best, depth, -WIN - 1, WIN + 1)
-                best, score = found, value
+                best, score = self._search_root(me, opp, board.quiet_turns, options, best, depth)
             except _Timeout:
                 if self._partial is not None:     # a turn that already beat the previous best at this depth
                     best, score = self._partial
@@ -244,28 +230,16 @@ class AlphaBetaPlayer(_Player):
                                       self._principal_variation(board, best, max(reached, 1)))
         return best
 
-    def _search_root(self, me, opp, quiet, options, first, depth, alpha, beta):
+    def _search_root(self, me, opp, quiet, options, first, depth):
         ordered = sorted(options, key=lambda o: (o is not first, -_captured(opp, o[2])))
-        best, best_score = ordered[0], -WIN - 1
-        for i, option in enumerate(ordered):
-            me2, opp2 = option[1], option[2]
-            quiet2 = 0 if option[3] else quiet + 1
-            if i and self._pvs:
-                score = -self._negamax(opp2, me2, depth - 1, -alpha - 1, -alpha, 1, quiet2)
-                if alpha < score < beta:
-                    score = -self._negamax(opp2, me2, depth - 1, -beta, -alpha, 1, quiet2)
-            else:
-                score = -self._negamax(opp2, me2, depth - 1, -beta, -alpha, 1, quiet2)
-            if score > best_score:
-                best, best_score = option, score
-                if score > alpha:
-                    alpha = score
-                    self._partial = (best, score)
-                    if alpha >= beta:
-                        break
-        if best_score > -WIN - 1 and alpha < beta:
-            self._table[self._key(me, opp, 0, quiet, depth)] = (depth, best_score, EXACT, (best[1], best[2]))
-        return best, best_score
+        alpha, best = -WIN - 1, ordered[0]
+        for option in ordered:
+            score = self._child(option[1], option[2], opp, depth, alpha, WIN + 1, 0, quiet, option is not ordered[0])
+            if score > alpha:
+                alpha, best = score, option
+            self._partial = (best, alpha)
+        self._table[self._key(me, opp, 0, quiet, depth)] = (depth, alpha, EXACT, (best[1], best[2]))
+        return best, alpha
 
     def _key(self, me, opp, ply, quiet, depth):
         """The table key: stones, side to move, the opening rule's turn, and the quiet turns when the
@@ -274,45 +248,55 @@ class AlphaBetaPlayer(_Player):
         return (me, opp, (self._root_ply + ply) % 2, self._gen.single(self._root_ply + ply),
                 quiet if draw_near else -1)
 
+    def _child(self, me2, opp2, opp, depth, alpha, beta, ply, quiet, null_window):
+        """The value, for the side that moved, of the turn that left ``(me2, opp2)``: with a null window
+        first when ``null_window``, and again with the full window if it beats ``alpha``."""
+        quiet2 = quiet + 1 if opp2 == opp else 0
+        if null_window:
+            score = -self._negamax(opp2, me2, depth - 1, -alpha - 1, -alpha, ply + 1, quiet2)
+            if not alpha < score < beta:
+                return score
+        return -self._negamax(opp2, me2, depth - 1, -beta, -alpha, ply + 1, quiet2)
+
     def _negamax(self, me, opp, depth, alpha, beta, ply, quiet):
-        self._count_node()
+        self._nodes += 1
+        if self._deadline and not self._nodes & 15 and time.perf_counter() > self._deadline:
+            raise _Timeout
         if not me:
             return ply - WIN
         if self._quiet_draw is not None and quiet >= self._quiet_draw:
             return 0
         if depth <= 0:
-            if self._quiescence:
+            if self.quiescence:
                 return self._quiesce(me, opp, alpha, beta, ply, QUIESCENCE_TURNS)
             return self._evaluate(self._gen, me, opp)
         key = self._key(me, opp, ply, quiet, depth)
         entry = self._table.get(key)
-        best_child = None
+        original_alpha, best, best_move = alpha, -WIN - 1, None
         if entry is not None:
-            stored_depth, stored, flag, best_child = entry
+            stored_depth, stored, flag, best_move = entry
             if stored_depth >= depth:
                 stored = _from_table(stored, ply)
                 if flag == EXACT or (flag == LOWER and stored >= beta) or (flag == UPPER and stored <= alpha):
                     return stored
-        children = self._children(me, opp, ply, best_child)
-        if not children:
-            return ply - WIN
-        original_alpha, best, best_move = alpha, -WIN - 1, None
-        for i, (me2, opp2) in enumerate(children):
-            quiet2 = quiet + 1 if opp2 == opp else 0
-            if i and self._pvs:
-                score = -self._negamax(opp2, me2, depth - 1, -alpha - 1, -alpha, ply + 1, quiet2)
-                if alpha < score < beta:
-                    score = -self._negamax(opp2, me2, depth - 1, -beta, -alpha, ply + 1, quiet2)
-            else:
-                score = -self._negamax(opp2, me2, depth - 1, -beta, -alpha, ply + 1, quiet2)
-            if score > best:
-                best, best_move = score, (me2, opp2)
-                if score > alpha:
-                    alpha = score
-                    if alpha >= beta:
-                        if self._killers_on:
-                            self._remember_cut(me ^ me2, ply, depth)
-                        break
+            if best_move is not None:          # the stored best reply first, before generating the others
+                best = self._child(*best_move, opp, depth, alpha, beta, ply, quiet, False)
+                alpha = max(alpha, best)
+        if alpha < beta:
+            children = self._gen.children(me, opp, self._gen.single(self._root_ply + ply))
+            if not children:
+                return ply - WIN
+            children.sort(key=lambda c: c[1].bit_count())
+            for me2, opp2 in children:
+                if (me2, opp2) == best_move:
+                    continue
+                score = self._child(me2, opp2, opp, depth, alpha, beta, ply, quiet, best > -WIN - 1)
+                if score > best:
+                    best, best_move = score, (me2, opp2)
+                    if score > alpha:
+                        alpha = score
+                        if alpha >= beta:
+                            break
         flag = UPPER if best <= original_alpha else LOWER if best >= beta else EXACT
         self._table[key] = (depth, _to_table(best, ply), flag, best_move)
         return best
@@ -321,6 +305,7 @@ class AlphaBetaPlayer(_Player):
         """The value past the horizon: while the side to move can capture, search its capturing turns
         (it must play one when capture is compulsory); a quiet position is scored by the evaluation."""
         gen = self._gen
+        self._nodes += 1
         threat = gen.best_capture(me, opp)
         if not threat:
             if not gen.has_step(me, opp):
@@ -337,10 +322,7 @@ class AlphaBetaPlayer(_Player):
         children = [c for c in gen.children(me, opp, gen.single(self._root_ply + ply)) if c[1] != opp]
         children.sort(key=lambda c: c[1].bit_count())
         for me2, opp2 in children:
-            self._count_node()
-            if not opp2:
-                return WIN - ply - 1
-            score = -self._quiesce(opp2, me2, -beta, -alpha, ply + 1, turns_left - 1)
+            score = WIN - ply - 1 if not opp2 else -self._quiesce(opp2, me2, -beta, -alpha, ply + 1, turns_left - 1)
             if score > best:
                 best = score
                 if score > alpha:
@@ -354,30 +336,6 @@ class AlphaBetaPlayer(_Player):
         if self._evaluate is material_threat:
             return 100 * (me.bit_count() - opp.bit_count()) + 50 * threat
         return self._evaluate(self._gen, me, opp)
-
-    def _remember_cut(self, move, ply, depth):
-        """A turn (as the bits of its start and end points) that refuted a sibling: a killer at this ply,
-        and history credit growing with the depth left."""
-        killers = self._killers.setdefault(ply, [])
-        if move not in killers:
-            killers.insert(0, move)
-            del killers[2:]
-        self._history[move] = self._history.get(move, 0) + depth * depth
-
-    def _count_node(self):
-        self._nodes += 1
-        if self._deadline and not self._nodes & 63 and time.perf_counter() > self._deadline:
-            raise _Timeout
-
-    def _children(self, me, opp, ply, first):
-        """The distinct positions after each turn (for the side that just moved), best first:
-        the table's best reply, then the largest captures, then killers, then by history."""
-        children = self._gen.children(me, opp, self._gen.single(self._root_ply + ply))
-        if not self._killers_on:
-            return sorted(children, key=lambda c: (c != first, c[1].bit_count()))
-        killers, history = self._killers.get(ply, ()), self._history
-        return sorted(children, key=lambda c: (c != first, c[1].bit_count(), (me ^ c[0]) not in killers,
-                                               -history.get(me ^ c[0], 0)))
 
     def _principal_variation(self, board: Board, best, length: int) -> list[str]:
         """The expected line, read from the table, as turn texts (the first is the answer)."""
@@ -514,7 +472,7 @@ _KINDS = {
     "random": (RandomPlayer, {}),
     "greedy": (GreedyPlayer, {}),
     "alphabeta": (AlphaBetaPlayer, {"depth": ("depth", int), "time": ("time_limit", float),
-                                    "eval": ("evaluation", str), "off": ("off", str)}),
+                                    "eval": ("evaluation", str), "quiescence": ("quiescence", int)}),
     "mcts": (MCTSPlayer, {"playouts": ("playouts", int), "time": ("time_limit", float),
                           "cap": ("max_turns", int)}),
 }

@@ -80,7 +80,7 @@ def test_alphabeta_value_equals_minimax(size, seed, plies, depth):
     board = random_position(size, Rules.solved(), seed, plies)
     if board.is_game_over():
         return
-    player = ai.AlphaBetaPlayer(depth=depth, evaluation="material", seed=seed, off="quiescence")
+    player = ai.AlphaBetaPlayer(depth=depth, evaluation="material", seed=seed)
     turn = player.choose_turn(board)
     expected = minimax(board, depth)
     if len(board.legal_turns()) > 1:
@@ -110,21 +110,33 @@ def minimax_with_quiescence(board, depth, ply=0):
 @settings(max_examples=25, deadline=None)
 @given(size=st.sampled_from([(3, 3), (5, 3), (3, 5), (5, 5)]), seed=st.integers(0, 10**6),
        plies=st.integers(0, 12), depth=st.integers(1, 2))
-def test_the_full_search_value_equals_minimax_with_captures_searched_past_the_horizon(size, seed, plies, depth):
+def test_quiescence_value_equals_minimax_with_captures_searched_past_the_horizon(size, seed, plies, depth):
     board = random_position(size, Rules.solved(), seed, plies)
     if board.is_game_over() or len(board.legal_turns()) == 1:
         return
-    player = ai.AlphaBetaPlayer(depth=depth, evaluation="material", seed=seed)
+    player = ai.AlphaBetaPlayer(depth=depth, evaluation="material", seed=seed, quiescence=True)
     player.choose_turn(board)
     assert player.last_search.score == minimax_with_quiescence(board, depth)
 
 
-def test_techniques_can_be_switched_off_by_name():
-    player = ai.make_player("alphabeta:depth=2,off=pvs+quiescence")
-    assert player.techniques == ("killers", "aspiration") and player.name.endswith("off=pvs+quiescence")
-    assert ai.make_player("alphabeta:time=1").techniques == ai.TECHNIQUES
-    with pytest.raises(ValueError, match="no search technique called 'magic'"):
-        ai.make_player("alphabeta:depth=2,off=magic")
+def test_quiescence_is_an_option_by_name():
+    player = ai.make_player("alphabeta:depth=2,quiescence=1")
+    assert player.quiescence and player.name == "alphabeta:depth=2,quiescence=1"
+    assert not ai.make_player("alphabeta:time=1").quiescence
+    with pytest.raises(ValueError, match="quiescence is on"):
+        ai.make_player("alphabeta:depth=2,quiescence=2")
+
+
+def test_the_search_sees_the_quiet_turn_draw():
+    # White is a stone up but cannot reach Black's stone before the draw rule ends the game: a draw.
+    rules = Rules.standard().with_(quiet_draw=3)
+    board = fa.Board.from_diagram("W....\n.....\n.....\n.....\nW...B", "white", rules)
+    player = ai.AlphaBetaPlayer(depth=4, seed=0, evaluation="material")
+    player.choose_turn(board)
+    assert player.last_search.score == 0
+    far = fa.Board.from_diagram("W....\n.....\n.....\n.....\nW...B", "white", Rules.standard())
+    player.choose_turn(far)
+    assert player.last_search.score == 100, "without the draw in reach, the extra stone counts"
 
 
 # Built so that no turn wins at once, one turn forces a win on the next, and the greediest
