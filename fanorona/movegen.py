@@ -148,11 +148,14 @@ class Generator:
                 links.append((d, q, 1 << q, 1 << ahead[0] if ahead else 0, _mask(ahead),
                               1 << behind[0] if behind else 0, _mask(behind), d < 4))
             self._links.append(tuple(links))
-            self._free_links.append({_mask(link[1] for i, link in enumerate(links) if subset >> i & 1):
-                                     tuple(link for i, link in enumerate(links) if subset >> i & 1)
-                                     for subset in range(1 << len(links))})
+            self._free_links.append({})      # filled in by _fill_links as sets of free neighbours turn up
             self._near.append(_mask(link[1] for link in links))
             self._reach.append(_mask(r for d in range(8) for r in g.ray[p][d][:2]))
+
+    def _fill_links(self, at: int, free: int) -> tuple:
+        """The links out of ``at`` towards the free neighbours ``free`` (bits), remembered for next time."""
+        found = self._free_links[at][free] = tuple(link for link in self._links[at] if free & link[2])
+        return found
 
     def single(self, ply: int) -> bool:
         """Whether the opening rule limits the turn played ``ply`` turns into the game to one capture."""
@@ -211,7 +214,11 @@ class Generator:
         if not (free and opp & self._reach[at]):
             return []
         out = []
-        for d, q, target, ahead_first, ahead, behind_first, behind, up in self._free_links[at][free]:
+        try:
+            links = self._free_links[at][free]
+        except KeyError:
+            links = self._fill_links(at, free)
+        for d, q, target, ahead_first, ahead, behind_first, behind, up in links:
             if directions >> d & 1:
                 continue
             if opp & ahead_first:
@@ -325,7 +332,11 @@ class Generator:
             out.append((me, opp))
             return
         more = False
-        for d, q, target, ahead_first, ahead, behind_first, behind, up in self._free_links[at][free]:
+        try:
+            links = self._free_links[at][free]
+        except KeyError:
+            links = self._fill_links(at, free)
+        for d, q, target, ahead_first, ahead, behind_first, behind, up in links:
             if directions >> d & 1 or not opp & (ahead_first | behind_first):
                 continue
             more = True
@@ -403,7 +414,11 @@ class Generator:
         if not (free and opp & self._reach[at]):
             return 1
         count, more = 0, False
-        for d, q, target, ahead_first, ahead, behind_first, behind, up in self._free_links[at][free]:
+        try:
+            links = self._free_links[at][free]
+        except KeyError:
+            links = self._fill_links(at, free)
+        for d, q, target, ahead_first, ahead, behind_first, behind, up in links:
             if directions >> d & 1 or not opp & (ahead_first | behind_first):
                 continue
             more = True
