@@ -64,8 +64,9 @@ class ChainRule:
 
     ``Rules.no_revisit`` bans every point the stone has stood on this turn; ``Rules.direction``
     bans the last direction ("no-repeat"), every direction used ("no-reuse") or none ("free").
-    The generator keeps the two sets up to date with ``after``; ``refusal`` says in words which
-    rule a step breaks.  Nothing else in the package encodes these rules.
+    ``after`` says how a step changes the two sets; the generator's inner loops use the same
+    rule as data: ``keep_points`` and the table ``directions_after[banned][d]``, made from ``after``.
+    ``refusal`` says in words which rule a step breaks.  Nothing else in the package encodes these rules.
     """
 
     def __init__(self, rules: Rules):
@@ -74,6 +75,7 @@ class ChainRule:
         # banned directions after a step in d: ((banned & keep_directions) | 1 << d) & direction_mask
         self.keep_directions = 0xFF if rules.direction == "no-reuse" else 0
         self.direction_mask = 0 if rules.direction == "free" else 0xFF
+        self.directions_after = tuple(tuple(self.after(0, banned, 0, d)[1] for d in range(8)) for banned in range(256))
 
     def after(self, points: int, directions: int, target: int, d: int) -> tuple[int, int]:
         """The bans once the stone has stepped in direction ``d`` onto the point ``target`` (a bit)."""
@@ -120,7 +122,7 @@ class Generator:
         self.geometry, self.rules, self.points = g, rules, n
         self.full = (1 << n) - 1
         self.chain_rule = rule = ChainRule(rules)
-        self._keep_points, self._keep_dirs, self._dir_mask = rule.keep_points, rule.keep_directions, rule.direction_mask
+        self._keep_points, self._directions_after = rule.keep_points, rule.directions_after
         self._chains, self._mandatory, self._must_continue = rules.chains, rules.mandatory_capture, rules.must_continue
         self._single_opening, self._quiet_draw = rules.opening_single_capture, rules.quiet_draw
         # per direction: (d, shift, can step, can step twice, can step both ways); shifts > 0 first half
@@ -278,7 +280,7 @@ class Generator:
         """
         empty = self.full & ~(me | opp)
         chains = self._chains and not single
-        keep_points, dir_mask = self._keep_points, self._dir_mask
+        keep_points, first_directions = self._keep_points, self._directions_after[0]
         out: list = []
         quiet: list = []
         for d, s, can, twice, both in self._dirs:
@@ -306,7 +308,7 @@ class Generator:
                 for taken in self._taken(opp, p, d, s, origin & approach, origin & withdraw):
                     if chains:
                         self._chain_results(me ^ origin ^ target, opp ^ taken, p + s,
-                                            (origin | target) & keep_points, (1 << d) & dir_mask, out)
+                                            (origin | target) & keep_points, first_directions[d], out)
                     else:
                         out.append((me ^ origin ^ target, opp ^ taken))
         if not (out and self._mandatory):
@@ -342,7 +344,7 @@ class Generator:
             more = True
             me2 = me ^ (1 << at) ^ target
             points2 = (points | target) & self._keep_points
-            directions2 = ((directions & self._keep_dirs) | 1 << d) & self._dir_mask
+            directions2 = self._directions_after[directions][d]
             if opp & ahead_first:
                 self._chain_results(me2, opp ^ (_take_up(ahead, opp) if up else _take_down(ahead, opp)),
                                     q, points2, directions2, out)
@@ -367,7 +369,7 @@ class Generator:
         """The number of complete turns, counted without building them."""
         empty = self.full & ~(me | opp)
         chains = self._chains and not single
-        keep_points, keep_dirs, dir_mask = self._keep_points, self._keep_dirs, self._dir_mask
+        keep_points = self._keep_points
         count = quiet = 0
         for d, s, can, twice, both in self._dirs:
             if s > 0:
@@ -385,7 +387,7 @@ class Generator:
                 count += approach.bit_count() + withdraw.bit_count()
                 continue
             back = (d + 4) % 8
-            directions = (1 << d) & dir_mask
+            directions = self._directions_after[0][d]
             while approach:
                 origin = approach & -approach
                 approach ^= origin
@@ -424,7 +426,7 @@ class Generator:
             more = True
             me2 = me ^ (1 << at) ^ target
             points2 = (points | target) & self._keep_points
-            directions2 = ((directions & self._keep_dirs) | 1 << d) & self._dir_mask
+            directions2 = self._directions_after[directions][d]
             if opp & ahead_first:
                 count += self._count_chain(me2, opp ^ (_take_up(ahead, opp) if up else _take_down(ahead, opp)),
                                            q, points2, directions2)
