@@ -207,7 +207,7 @@ class AlphaBetaPlayer(_Player):
         self._deadline = None if self.depth is not None else started + 0.9 * self.time_limit
         self._gen, self._root_ply = generator(board.geometry, board.rules), len(board.turns)
         self._quiet_draw = board.rules.quiet_draw
-        self._nodes, self._table = 0, {}
+        self._nodes, self._table, self._scores, self._sorted_children = 0, {}, {}, {}
         self.rng.shuffle(options)            # equal turns keep this random order when sorted
         if len(options) == 1:
             self.last_search = SearchInfo(0, 0, time.perf_counter() - started, 0.0, [str(_as_turn(board, options[0][0]))])
@@ -269,7 +269,10 @@ class AlphaBetaPlayer(_Player):
         if depth <= 0:
             if self.quiescence:
                 return self._quiesce(me, opp, alpha, beta, ply, QUIESCENCE_TURNS)
-            return self._evaluate(self._gen, me, opp)
+            score = self._scores.get((me, opp))
+            if score is None:
+                score = self._scores[me, opp] = self._evaluate(self._gen, me, opp)
+            return score
         key = self._key(me, opp, ply, quiet, depth)
         entry = self._table.get(key)
         original_alpha, best, best_move = alpha, -WIN - 1, None
@@ -283,10 +286,12 @@ class AlphaBetaPlayer(_Player):
                 best = self._child(*best_move, opp, depth, alpha, beta, ply, quiet, False)
                 alpha = max(alpha, best)
         if alpha < beta:
-            children = self._gen.children(me, opp, self._gen.single(self._root_ply + ply))
+            children = self._sorted_children.get(key)
+            if children is None:
+                children = self._sorted_children[key] = self._gen.children(me, opp, self._gen.single(self._root_ply + ply))
+                children.sort(key=lambda c: c[1].bit_count())
             if not children:
                 return ply - WIN
-            children.sort(key=lambda c: c[1].bit_count())
             for me2, opp2 in children:
                 if (me2, opp2) == best_move:
                     continue
