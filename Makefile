@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: lab test play student bench clean
+.PHONY: lab test play student bench bench-browser clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -33,6 +33,9 @@ student: $(VENV)/.installed      ## student copies of the notebooks, without sol
 
 bench: $(VENV)/.installed-test   ## speed and strength figures
 	$(BIN)/python -m fanorona.bench
+
+bench-browser: $(VENV)/.installed-test   ## click-to-picture latency in Chromium (Voila and JupyterLab)
+	$(BIN)/python benchmarks/click_latency.py
 
 clean:
 	rm -rf $(VENV) build .pytest_cache .hypothesis

@@ -204,7 +204,7 @@ SECTIONS = {
     "perft": perft_section,
     "search": search_section,
     "techniques": techniques_section,
-    "widget": in_module("fanorona.widget"),
+    "widget": in_module("fanorona.bench_widget"),
     "solve": in_module("fanorona.solve"),
 }
 

@@ -11,11 +11,11 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Iterable, Union
 
-from .geometry import check_size, geometry
+from .geometry import MAX_HEIGHT, MAX_WIDTH, check_size, geometry, point_name
 from .movegen import KIND_NAME, KIND_OF, PAIKA, advance, generator
 from .movegen import bits as _bits
 from .notation import (CAPTURE_LETTER, NotationError, SYMBOL, format_diagram, format_fen,
-                       parse_diagram, parse_fen, parse_point_name, tokenize_turn)
+                       parse_diagram, parse_fen, parse_point_name, shown, tokenize_turn)
 from .rules import Rules
 
 
@@ -40,6 +40,10 @@ def _color(value) -> Color:
         raise ValueError(f"a side is 'white' or 'black'; got {value!r}") from None
 
 
+#: Every point name of the biggest board, so that a Step checks its points without parsing them.
+_POINT_NAMES = frozenset(point_name(c, r) for c in range(MAX_WIDTH) for r in range(MAX_HEIGHT))
+
+
 class IllegalMoveError(ValueError):
     """A step or turn that the rules do not allow here; the message says which rule."""
 
@@ -53,8 +57,13 @@ class Step:
     capture: str | None = None   # None, "approach" or "withdrawal"
 
     def __post_init__(self):
-        if self.capture not in KIND_OF:
-            raise ValueError(f"a step's capture is None, 'approach' or 'withdrawal'; got {self.capture!r}")
+        for point in (self.origin, self.destination):
+            if not (isinstance(point, str) and point in _POINT_NAMES):
+                parse_point_name(point)     # says what is wrong with the name
+                raise NotationError(f"{point} is not a point name on any board: they have at most "
+                                    f"{MAX_HEIGHT} rows")
+        if not (self.capture is None or isinstance(self.capture, str) and self.capture in KIND_OF):
+            raise ValueError(f"a step's capture is None, 'approach' or 'withdrawal'; got {shown(self.capture)}")
 
     def __str__(self) -> str:
         return f"{self.origin}{self.destination}{CAPTURE_LETTER.get(self.capture, '')}"
@@ -71,6 +80,9 @@ class Turn:
 
     def __post_init__(self):
         object.__setattr__(self, "steps", tuple(self.steps))
+        for step in self.steps:
+            if not isinstance(step, Step):
+                raise TypeError(f"a turn is made of Step objects, e.g. Step('d2', 'e3', 'approach'); got {shown(step)}")
         if not self.steps:
             raise ValueError("a turn has at least one step")
         for a, b in zip(self.steps, self.steps[1:]):
@@ -357,7 +369,8 @@ class Board:
         elif isinstance(move, Turn):
             played = self._trial_turn(str(move), [(s.origin, s.destination, s.capture) for s in move.steps])
             self._history.append((move, self._snapshot()))
-            self._restore(played._snapshot())
+            self._restore(played._snapshot()[:-1] + (len(self.turns),))    # its position, our turns
+            self.turns.append(played.turns[-1])
         else:
             raise TypeError(f"push takes a Step, a Turn or turn text; got {move!r}")
 
@@ -388,8 +401,16 @@ class Board:
     def copy(self) -> "Board":
         board = Board.__new__(Board)
         board.geometry, board.rules = self.geometry, self.rules
+        board.turns = list(self.turns)
         board._restore(self._snapshot())
         board._history = list(self._history)
+        return board
+
+    def _scratch(self) -> "Board":
+        """A copy without history or past turns, to try a turn on: it costs the same at any game length."""
+        board = Board.__new__(Board)
+        board.geometry, board.rules, board.turns, board._history = self.geometry, self.rules, [], []
+        board._restore(self._snapshot()[:-1] + (0,))
         return board
 
     def root(self) -> "Board":
@@ -401,13 +422,16 @@ class Board:
         return board
 
     def _snapshot(self):
+        """The position and counters, with the number of turns played: the turns themselves are
+        kept once, in ``self.turns``, so that history grows linearly with the game."""
         return (self._white, self._black, self._to_move, self._chain, self._chain_path,
-                self._quiet, self._ply, tuple(self.turns))
+                self._quiet, self._ply, len(self.turns))
 
     def _restore(self, snap) -> None:
+        """Go back to a snapshot of this board (or of a copy with the same turns before it)."""
         (self._white, self._black, self._to_move, self._chain, self._chain_path,
          self._quiet, self._ply, turns) = snap
-        self.turns = list(turns)
+        del self.turns[turns:]
 
     def _play(self, raw) -> None:
         """Make one legal step; end the turn when the chain cannot or may not go on."""
@@ -438,7 +462,7 @@ class Board:
         Raises IllegalMoveError naming the step and the rule at the first that is not allowed.
         With ``infer``, a capture left out (None) is read as the only one the step can make.
         """
-        trial = self.copy()
+        trial = self._scratch()
         for n, (origin, dest, capture) in enumerate(steps, 1):
             if n > 1 and trial._chain is None:
                 raise IllegalMoveError(f"{label}: the turn is over after {trial.turns[-1].steps[-1]}: "

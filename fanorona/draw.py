@@ -3,10 +3,14 @@
 One function, ``draw_board``, draws lines, strong points, stones, point names and optional
 highlights on an Axes whose data coordinates are (column, row) from 0, so ``(0, 0)`` is a1.
 Lines and strings are drawn as one collection each, so a redraw stays fast enough for clicks.
+The interactive board draws the frame once (``draw_frame``) and, on each click, updates only the
+position and its marks (``BoardPicture``), with one meaning for each mark (``LEGEND``).
 """
 from __future__ import annotations
 
 import io
+
+import numpy as np
 
 from matplotlib.collections import LineCollection
 from matplotlib.figure import Figure
@@ -21,6 +25,9 @@ HIGHLIGHT = "#2a9d8f"
 CAPTURE = "#e63946"
 MARK = "#f4a261"
 NOTE_COLOR = "#5a4a2a"
+#: The two kinds of capture, one colour each wherever the board shows them.
+KIND_COLORS = {"approach": "#d62828", "withdrawal": "#1f5fbf"}
+LAST_COLOR = "#8c8c8c"
 
 
 def xy(board: Board, point: str) -> tuple[int, int]:
@@ -41,19 +48,12 @@ def draw_board(board: Board, ax=None, *, highlight=(), strings=(), captures=(), 
     point_names: every point's name written beside it.
     """
     g = board.geometry
-    w, h = g.size
     if ax is None:
         import matplotlib.pyplot as plt
         _fig, ax = plt.subplots(figsize=figure_size(board, scale))
-    ax.add_collection(LineCollection([(g.coordinates(p), g.coordinates(q)) for p, q in g.edges()],
-                                     colors=LINE_COLOR, linewidths=1.2 * scale, zorder=1))
-    if strong:
-        sx, sy = zip(*(g.coordinates(p) for p in range(w * h) if g.strong[p]))
-        ax.scatter(sx, sy, s=28 * scale ** 2, color=LINE_COLOR, zorder=2, marker="D")
+    draw_frame(ax, g, names=names, strong=strong, scale=scale)
     _draw_strings(board, ax, strings, scale)
-    for color, fill in COLORS.items():
-        _dots(ax, board, board.stones(color), s=420 * scale ** 2, color=fill, edgecolors="#111111",
-              linewidths=1.2 * scale, zorder=3)
+    _draw_stones(ax, board, scale)
     _dots(ax, board, marked, s=90 * scale ** 2, color=MARK, edgecolors="#111111", linewidths=0.8 * scale,
           zorder=4)
     _dots(ax, board, highlight, s=700 * scale ** 2, facecolors="none", edgecolors=HIGHLIGHT,
@@ -68,7 +68,6 @@ def draw_board(board: Board, ax=None, *, highlight=(), strings=(), captures=(), 
         x, y = xy(board, p)
         ax.text(x + 0.17, y + 0.17, text, fontsize=8 * scale, color=NOTE_COLOR, zorder=7,
                 fontweight="bold" if (p, text) in notes else "normal")
-    _frame(ax, w, h, names, scale)
     if title is not None:
         ax.set_title(title, fontsize=11 * scale)
     return ax
@@ -76,39 +75,168 @@ def draw_board(board: Board, ax=None, *, highlight=(), strings=(), captures=(), 
 
 def _draw_strings(board: Board, ax, strings, scale: float) -> None:
     """Outline runs of points as broad translucent bands (a one-point run as a round blot)."""
-    runs = [[xy(board, p) for p in run] for run in strings]
-    long = [run for run in runs if len(run) > 1]
-    if long:
-        ax.add_collection(LineCollection(long, colors=HIGHLIGHT, linewidths=14 * scale, alpha=0.35,
-                                         capstyle="round", zorder=2))
-    single = [run[0] for run in runs if len(run) == 1]
-    if single:
-        xs, ys = zip(*single)
-        ax.scatter(xs, ys, s=200 * scale ** 2, color=HIGHLIGHT, alpha=0.35, zorder=2)
+    _bands(ax, board, strings, HIGHLIGHT, 14 * scale, 0.35)
 
 
-def _dots(ax, board: Board, points, **style) -> None:
+def _dots(ax, board: Board, points, **style) -> list:
     """One scatter call for a group of points, nothing for none."""
     pts = [xy(board, p) for p in points]
-    if pts:
-        xs, ys = zip(*pts)
-        ax.scatter(xs, ys, **style)
+    if not pts:
+        return []
+    xs, ys = zip(*pts)
+    return [ax.scatter(xs, ys, **style)]
 
 
-def _frame(ax, w: int, h: int, names: bool, scale: float) -> None:
-    """The wooden board as a patch, column letters and row numbers as plain text beside it (no axis
-    ticks: building those is slower than drawing all the rest), equal aspect, half a point of margin."""
+def draw_frame(ax, g, *, names: bool = True, strong: bool = False, point_names: bool = False,
+               scale: float = 1.0) -> list:
+    """The parts that no move changes: the wooden board, its lines, strong points and names.
+
+    Returns the artists made.  Column letters and row numbers are plain text beside the board (no
+    axis ticks: building those is slower than drawing all the rest); equal aspect, half a point of margin.
+    """
+    w, h = g.size
     ax.set_axis_off()
-    ax.add_patch(Rectangle((-0.6, -0.6), w - 0.8 + 1, h - 0.8 + 1, facecolor=BOARD_COLOR, edgecolor="none",
-                           zorder=0))
+    made = [ax.add_patch(Rectangle((-0.6, -0.6), w - 0.8 + 1, h - 0.8 + 1, facecolor=BOARD_COLOR,
+                                   edgecolor="none", zorder=0)),
+            ax.add_collection(LineCollection([(g.coordinates(p), g.coordinates(q)) for p, q in g.edges()],
+                                             colors=LINE_COLOR, linewidths=1.2 * scale, zorder=1))]
+    if strong:
+        sx, sy = zip(*(g.coordinates(p) for p in range(w * h) if g.strong[p]))
+        made.append(ax.scatter(sx, sy, s=28 * scale ** 2, color=LINE_COLOR, zorder=2, marker="D"))
     if names:
-        for c in range(w):
-            ax.text(c, -0.68, chr(ord("a") + c), ha="center", va="top", fontsize=10 * scale)
-        for r in range(h):
-            ax.text(-0.68, r, str(r + 1), ha="right", va="center", fontsize=10 * scale)
+        made += [ax.text(c, -0.68, chr(ord("a") + c), ha="center", va="top", fontsize=10 * scale)
+                 for c in range(w)]
+        made += [ax.text(-0.68, r, str(r + 1), ha="right", va="center", fontsize=10 * scale) for r in range(h)]
+    if point_names:
+        made += [ax.text(x + 0.17, y + 0.17, name, fontsize=8 * scale, color=NOTE_COLOR, zorder=7)
+                 for name, (x, y) in ((n, g.coordinates(i)) for i, n in enumerate(g.names))]
     ax.set_xlim(-0.6, w - 0.4)
     ax.set_ylim(-0.6, h - 0.4)
     ax.set_aspect("equal")
+    return made
+
+
+def _draw_stones(ax, board, scale: float) -> list:
+    made = []
+    for color, fill in COLORS.items():
+        made += _dots(ax, board, board.stones(color), s=420 * scale ** 2,
+                      color=fill, edgecolors="#111111", linewidths=1.2 * scale, zorder=3)
+    return made
+
+
+#: What each mark of the interactive board means, in the order a legend lists them (keys of
+#: ``fanorona.labels``), with the symbol and colour an HTML legend shows for it.
+LEGEND = {
+    "must": ("legend_must", "●", MARK), "selected": ("legend_selected", "◯", HIGHLIGHT),
+    "targets": ("legend_target", "•", HIGHLIGHT), "approach": ("legend_approach", "✕", KIND_COLORS["approach"]),
+    "withdrawal": ("legend_withdrawal", "✕", KIND_COLORS["withdrawal"]), "path": ("legend_path", "➜", HIGHLIGHT),
+    "last": ("legend_last", "➜", LAST_COLOR),
+}
+
+
+class BoardPicture:
+    """The interactive board's picture, kept on one Axes and updated in place click by click.
+
+    The frame is drawn once; each mark is one collection made once, whose points change with
+    ``update(scene)`` (a ``Controller.scene()``).  The changing artists are marked animated, so a
+    figure can draw the frame once, keep it, and redraw only them (blitting).  Each mark has one
+    meaning (``LEGEND``): an orange dot, a stone that must capture; a thick ring, the selected
+    stone; a small dot, a point it can go to; a cross, a stone a capture takes, red for approach
+    and blue for withdrawal.  While a step waits for its choice, the two strings are ringed and
+    banded in their colours and lettered A and W, and the waiting step is a dashed arrow.
+    """
+
+    def __init__(self, ax, geometry, *, strong: bool = False, point_names: bool = False, scale: float = 1.0):
+        self.ax, self.scale = ax, scale
+        draw_frame(ax, geometry, strong=strong, point_names=point_names, scale=scale)
+        s2 = scale ** 2
+
+        def dots(zorder, **style):
+            return ax.scatter([], [], zorder=zorder, animated=True, **style)
+
+        def bands(color, width, alpha):
+            return (ax.add_collection(LineCollection([], colors=color, linewidths=width, alpha=alpha, capstyle="round",
+                                                     zorder=2, animated=True)),
+                    dots(2, s=(width * 1.6) ** 2, color=color, alpha=alpha))
+        self.bands = {"strings": bands(HIGHLIGHT, 14 * scale, 0.35),
+                      **{kind: bands(color, 22 * scale, 0.30) for kind, color in KIND_COLORS.items()}}
+        self.dots = {color: dots(3, s=420 * s2, color=fill, edgecolors="#111111", linewidths=1.2 * scale)
+                     for color, fill in COLORS.items()}
+        self.dots.update(
+            must=dots(4, s=110 * s2, color=MARK, edgecolors="#111111", linewidths=0.8 * scale),
+            selected=dots(4, s=640 * s2, facecolors="none", edgecolors=HIGHLIGHT, linewidths=4 * scale),
+            targets=dots(4, s=150 * s2, color=HIGHLIGHT, edgecolors="white", linewidths=1 * scale),
+            waiting=dots(4, s=150 * s2, color="#333333"),
+            **{f"ring_{kind}": dots(5, s=640 * s2, facecolors="none", edgecolors=color, linewidths=4 * scale)
+               for kind, color in KIND_COLORS.items()},
+            **{f"cross_{kind}": dots(6, s=260 * s2, color=color, marker="x", linewidths=3 * scale)
+               for kind, color in KIND_COLORS.items()})
+        self.letters = {kind: ax.text(0, 0, kind[0].upper(), fontsize=16 * scale, color=color, fontweight="bold",
+                                      zorder=8, visible=False, animated=True) for kind, color in KIND_COLORS.items()}
+        self.title = ax.set_title("", fontsize=12 * scale, animated=True)
+        self.arrows: list = []
+
+    def update(self, scene: dict) -> list:
+        """Show a scene; returns every artist that changes with it (to draw over the kept frame)."""
+        board, waiting = scene["board"], scene["waiting"]
+
+        def place(collection, points):
+            collection.set_offsets([xy(board, p) for p in points] or _EMPTY)
+        for color in COLORS:
+            place(self.dots[color], board.stones(color))
+        for name in ("must", "targets"):
+            place(self.dots[name], scene[name])
+        place(self.dots["selected"], [scene["selected"]] if scene["selected"] else [])
+        place(self.dots["waiting"], [waiting[1]] if waiting else [])
+        self._band("strings", board, scene["strings"])
+        for kind in KIND_COLORS:
+            place(self.dots[f"cross_{kind}"], scene[kind])
+            place(self.dots[f"ring_{kind}"], scene[kind] if waiting else [])
+            self._band(kind, board, [scene[kind]] if waiting and scene[kind] else [])
+            letter = self.letters[kind]
+            letter.set_visible(bool(waiting and scene[kind]))
+            if letter.get_visible():
+                x, y = xy(board, scene[kind][-1])
+                letter.set_position((x + 0.22, y + 0.22))
+        self.title.set_text(scene["title"])
+        for arrow in self.arrows:
+            arrow.remove()
+        s = self.scale
+        self.arrows = (_arrows(self.ax, board, scene["legal"], HIGHLIGHT, 1.2 * s, alpha=0.45)
+                       + _arrows(self.ax, board, scene["last"], LAST_COLOR, 2.5 * s)
+                       + _arrows(self.ax, board, scene["path"], HIGHLIGHT, 2.5 * s)
+                       + _arrows(self.ax, board, [waiting] if waiting else [], "#333333", 2.5 * s, linestyle="--"))
+        return ([c for pair in self.bands.values() for c in pair] + list(self.dots.values())
+                + list(self.letters.values()) + self.arrows + [self.title])
+
+    def _band(self, name: str, board, runs) -> None:
+        lines, blots = self.bands[name]
+        lines.set_segments([[xy(board, p) for p in run] for run in runs if len(run) > 1])
+        blots.set_offsets([xy(board, run[0]) for run in runs if len(run) == 1] or _EMPTY)
+
+
+_EMPTY = np.empty((0, 2))
+
+
+def _bands(ax, board, runs, color, width: float, alpha: float) -> list:
+    """Runs of points as broad translucent bands; a one-point run as a round blot of the same width."""
+    runs = [[xy(board, p) for p in run] for run in runs if run]
+    made = []
+    long = [run for run in runs if len(run) > 1]
+    if long:
+        made.append(ax.add_collection(LineCollection(long, colors=color, linewidths=width, alpha=alpha,
+                                                     capstyle="round", zorder=2)))
+    single = [run[0] for run in runs if len(run) == 1]
+    if single:
+        xs, ys = zip(*single)
+        made.append(ax.scatter(xs, ys, s=(width * 1.6) ** 2, color=color, alpha=alpha, zorder=2))
+    return made
+
+
+def _arrows(ax, board, pairs, color, width: float, **style) -> list:
+    return [ax.annotate("", xy(board, b), xy(board, a), zorder=7, animated=True,
+                        arrowprops=dict(arrowstyle="-|>", color=color, lw=width, shrinkA=8, shrinkB=8, **style))
+            for a, b in pairs]
 
 
 def figure_size(board: Board, scale: float = 1.0) -> tuple[float, float]:
@@ -126,4 +254,4 @@ def board_png(board: Board, **options) -> bytes:
     return buffer.getvalue()
 
 
-__all__ = ["draw_board", "board_png", "figure_size", "xy"]
+__all__ = ["LEGEND", "BoardPicture", "board_png", "draw_board", "draw_frame", "figure_size", "xy"]

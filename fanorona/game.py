@@ -6,11 +6,11 @@ the turn number and the reason instead of giving a board that never could have h
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 
-from .board import Board, IllegalMoveError, Outcome
-from .notation import NotationError
+from .board import Board, Outcome
+from .notation import shown
 from .rules import Rules
 
 FORMAT = "fanorona-game/1"
@@ -41,8 +41,9 @@ class Game:
         for n, text in enumerate(self.turns[:turns], 1):
             try:
                 board.push(text)
-            except (IllegalMoveError, NotationError) as e:
-                raise GameRecordError(f"turn {n} ({text}) does not replay: {e}") from None
+            except (ValueError, TypeError) as e:
+                label = text if isinstance(text, str) and len(text) < 40 else shown(text)
+                raise GameRecordError(f"turn {n} ({label}) does not replay: {e}") from None
         return board
 
     def to_json(self) -> str:
@@ -52,34 +53,108 @@ class Game:
         return json.dumps(data, indent=1)
 
     @classmethod
-    def from_json(cls, text: str) -> "Game":
+    def from_json(cls, text: str | bytes) -> "Game":
+        """Read a record (JSON text, or its UTF-8 bytes) and replay it.
+
+        Whatever is wrong (bad JSON, a missing or mistyped field, a turn that does not replay, a
+        result the replay does not reach) raises ``GameRecordError`` saying what.
+        """
+        data = _json_object(text)
+        for key in ("start", "turns"):
+            if key not in data:
+                raise GameRecordError(f"the game record has no {key!r} field")
+        if not isinstance(data["start"], str):
+            raise GameRecordError(f"the record's start is a position text like 'BBB/B.W/WWW w'; got {shown(data['start'])}")
         try:
-            data = json.loads(text)
-        except json.JSONDecodeError as e:
-            raise GameRecordError(f"not a game record: invalid JSON at line {e.lineno}, column {e.colno}") from None
-        if not isinstance(data, dict) or data.get("format") != FORMAT:
-            raise GameRecordError(f"not a game record: it must be a JSON object with \"format\": \"{FORMAT}\"")
-        try:
-            rules = Rules(**data.get("rules", {}))
-            outcome = Outcome(**data["outcome"]) if data.get("outcome") else None
-            game = cls(data["start"], rules, list(data["turns"]), outcome,
-                       data.get("white", "white"), data.get("black", "black"))
-            Board.from_fen(game.start, rules)
-        except KeyError as e:
-            raise GameRecordError(f"the game record has no {e.args[0]!r} field") from None
-        except (TypeError, ValueError) as e:
+            rules = _rules(data.get("rules", {}))
+            Board.from_fen(data["start"], rules)
+        except ValueError as e:
             raise GameRecordError(f"the game record is damaged: {e}") from None
-        final = game.board()
-        if game.outcome is not None and final.outcome() is not None and final.outcome() != game.outcome:
-            raise GameRecordError(f"the record says {game.outcome}, but the replayed game ends {final.outcome()}")
+        game = cls(data["start"], rules, _turns(data["turns"]), _outcome(data.get("outcome")),
+                   _name(data, "white"), _name(data, "black"))
+        game._check_outcome(game.board())
         return game
 
+    def _check_outcome(self, final: Board) -> None:
+        """A claimed result must be the replay's end, or, for an unfinished game, its adjudication."""
+        claimed, reached = self.outcome, final.outcome()
+        if claimed is None:
+            return
+        if reached is not None and claimed != reached:
+            raise GameRecordError(f"the record says {claimed}, but the replayed game ends {reached}")
+        if reached is None and claimed != final.adjudicate():
+            raise GameRecordError(f"the record says {claimed}, but the replayed game is not over "
+                                  f"(adjudicated, it would be {final.adjudicate()})")
+
     def save(self, path) -> None:
-        Path(path).write_text(self.to_json())
+        Path(path).write_text(self.to_json(), encoding="utf-8")
 
     @classmethod
     def load(cls, path) -> "Game":
-        return cls.from_json(Path(path).read_text())
+        return cls.from_json(Path(path).read_bytes())
+
+
+def _json_object(text) -> dict:
+    """The record's JSON object, or the record error that says why there is none."""
+    if isinstance(text, (bytes, bytearray)):
+        try:
+            text = bytes(text).decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise GameRecordError(f"not a game record: byte {e.start + 1} is not UTF-8 text") from None
+    if not isinstance(text, str):
+        raise GameRecordError(f"a game record is JSON text, or its UTF-8 bytes; got {shown(text)}")
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise GameRecordError(f"not a game record: invalid JSON at line {e.lineno}, column {e.colno}") from None
+    except ValueError:      # a number longer than Python converts
+        raise GameRecordError("not a game record: it holds a number with thousands of digits") from None
+    except RecursionError:
+        raise GameRecordError("not a game record: its JSON is nested too deeply to read") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise GameRecordError(f"not a game record: it must be a JSON object with \"format\": \"{FORMAT}\"")
+    return data
+
+
+def _rules(value) -> Rules:
+    if not isinstance(value, dict):
+        raise GameRecordError(f"the record's rules are an object of rule options; got {shown(value)}")
+    known = {f.name for f in fields(Rules)}
+    for key, option in value.items():
+        if key not in known:
+            raise GameRecordError(f"the record's rules have no option {shown(key)}; they are {', '.join(sorted(known))}")
+        if not isinstance(option, (bool, int, str, type(None))):
+            raise GameRecordError(f"the record's rule {key} is true, false, a number, text or null; got {shown(option)}")
+    return Rules(**value)
+
+
+def _turns(value) -> list[str]:
+    if not isinstance(value, list):
+        raise GameRecordError(f"the record's turns are a list of turn texts like \"d2e3A\"; got {shown(value)}")
+    for n, turn in enumerate(value, 1):
+        if not isinstance(turn, str):
+            raise GameRecordError(f"turn {n} of the record is {shown(turn)}, not turn text like \"d2e3A\"")
+    return value
+
+
+def _outcome(value) -> Outcome | None:
+    if value is None:
+        return None
+    if not isinstance(value, dict) or set(value) != {"winner", "reason"}:
+        raise GameRecordError("the record's outcome is null or an object with a winner and a reason; "
+                              f"got {shown(value)}")
+    if value["winner"] not in ("white", "black", None):
+        raise GameRecordError(f"the record's winner is \"white\", \"black\" or null for a draw; got {shown(value['winner'])}")
+    if not isinstance(value["reason"], str):
+        raise GameRecordError(f"the record's outcome reason is text; got {shown(value['reason'])}")
+    return Outcome(value["winner"], value["reason"])
+
+
+def _name(data: dict, side: str) -> str:
+    name = data.get(side, side)
+    if not isinstance(name, str):
+        raise GameRecordError(f"the {side} player's name in the record is text; got {shown(name)}")
+    return name
 
 
 def play_game(white, black, board: Board | None = None, max_turns: int | None = None, on_turn=None) -> Game:

@@ -8,6 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+import operator
+import re
+import reprlib
 import string
 
 #: The eight directions as (column step, row step), counter-clockwise from east.
@@ -17,7 +20,12 @@ DIRECTION_NAMES = ("east", "north-east", "north", "north-west", "west", "south-w
 #: The four directions a grid line can run in, read from its first point.
 LINE_DIRECTIONS = (0, 1, 2, 3)
 
+#: The widest board: one letter a column.
 MAX_WIDTH = len(string.ascii_lowercase)
+#: The tallest board, capped like the width so that no text or size can ask for a board so big
+#: that building it is the problem (2,001 rows took 11 s and 573 MB before the cap).
+MAX_HEIGHT = MAX_WIDTH
+_SIZE_TEXT = re.compile(r"([0-9]{1,3})x([0-9]{1,3})", re.ASCII)
 
 
 def opposite(direction: int) -> int:
@@ -31,17 +39,38 @@ def point_name(column: int, row: int) -> str:
 
 
 def check_size(size) -> tuple[int, int]:
-    """Return ``(width, height)`` or say what is wrong with the size."""
-    try:
-        width, height = (int(n) for n in size)
-    except (TypeError, ValueError):
-        raise ValueError(f"a board size is (width, height), e.g. (9, 5); got {size!r}") from None
+    """Return ``(width, height)`` from two whole numbers or text like ``"9x5"``, or say what is wrong.
+
+    Only true integers count: ``9.0``, ``"9"`` and other digits are refused rather than guessed at.
+    """
+    if isinstance(size, str) and (m := _SIZE_TEXT.fullmatch(size.strip())):
+        size = (int(m[1]), int(m[2]))
+    if not isinstance(size, (tuple, list)) or len(size) != 2:
+        raise ValueError(f"a board size is (width, height), e.g. (9, 5), or text like '9x5'; got {_short(size)}")
+    width, height = (_whole(what, n) for what, n in zip(("width", "height"), size))
     for what, n in (("width", width), ("height", height)):
         if n < 3 or n % 2 == 0:
             raise ValueError(f"the board {what} must be an odd number of at least 3; got {n}")
     if width > MAX_WIDTH:
         raise ValueError(f"the board width can be at most {MAX_WIDTH} (one letter per column); got {width}")
+    if height > MAX_HEIGHT:
+        raise ValueError(f"the board height can be at most {MAX_HEIGHT}, like the width; got {height}")
     return width, height
+
+
+def _whole(what: str, n) -> int:
+    """A Python or numpy integer (not a bool, a float or a string of digits) as an int."""
+    if not isinstance(n, bool):
+        try:
+            return operator.index(n)
+        except TypeError:
+            pass
+    raise ValueError(f"the board {what} must be a whole number (an int); got {_short(n)}")
+
+
+def _short(value) -> str:
+    """A repr short enough for an error message, whatever the value."""
+    return reprlib.repr(value)
 
 
 @dataclass(frozen=True, eq=False)

@@ -1,11 +1,15 @@
 """Text forms: point names, turn text, diagrams and the one-line position text.
 
 Pure text in and out; ``Board`` turns these into positions and turns.  Every reading
-function raises ``NotationError`` naming the character or line it could not read.
+function raises ``NotationError`` naming the character or line it could not read, and refuses
+a text longer than ``MAX_TEXT`` before reading it.
 """
 from __future__ import annotations
 
 import re
+import reprlib
+
+from .geometry import MAX_HEIGHT, MAX_WIDTH
 
 STONES = {"W": "white", "B": "black", ".": None}
 SYMBOL = {"white": "W", "black": "B", None: "."}
@@ -13,7 +17,11 @@ CAPTURE_LETTERS = {"A": "approach", "W": "withdrawal"}
 CAPTURE_LETTER = {v: k for k, v in CAPTURE_LETTERS.items()}
 SIDE_LETTERS = {"w": "white", "b": "black"}
 
-_POINT = re.compile(r"[a-z][1-9][0-9]*")
+_POINT = re.compile(r"[a-z][1-9][0-9]*", re.ASCII)
+#: The longest text read: room for the biggest board's diagram, spaced and indented, and for
+#: the longest turn (each step captures, so a turn has fewer steps than the board has points).
+MAX_TEXT = 8 * MAX_WIDTH * MAX_HEIGHT
+_ROW_DIGITS = len(str(MAX_HEIGHT))
 
 
 class NotationError(ValueError):
@@ -22,9 +30,21 @@ class NotationError(ValueError):
 
 def parse_point_name(text: str) -> tuple[int, int]:
     """``"c4"`` -> ``(2, 3)``: column and row from 0."""
-    if not isinstance(text, str) or not _POINT.fullmatch(text):
-        raise NotationError(f"{text!r} is not a point name: a column letter and a row number, like 'e3'")
+    if not isinstance(text, str) or len(text) > 1 + _ROW_DIGITS or not _POINT.fullmatch(text):
+        raise NotationError(f"{shown(text)} is not a point name: a column letter and a row number "
+                            f"up to {MAX_HEIGHT}, like 'e3'")
     return ord(text[0]) - ord("a"), int(text[1:]) - 1
+
+
+def shown(value) -> str:
+    """A repr short enough for an error message, however long or deeply nested the value."""
+    return reprlib.repr(value)
+
+
+def _check_length(text: str, what: str) -> None:
+    if len(text) > MAX_TEXT:
+        raise NotationError(f"{what} is at most {MAX_TEXT:,} characters (the biggest board is "
+                            f"{MAX_WIDTH}x{MAX_HEIGHT}); this one has {len(text):,}")
 
 
 def tokenize_turn(text: str) -> tuple[str, list[tuple[str, str | None]]]:
@@ -33,13 +53,17 @@ def tokenize_turn(text: str) -> tuple[str, list[tuple[str, str | None]]]:
     ``"e2e3Ad4W"`` -> ``("e2", [("e3", "approach"), ("d4", "withdrawal")])``.
     """
     if not isinstance(text, str):
-        raise NotationError(f"a turn is written as text like 'e2e3' or 'e2e3Ad4W'; got {text!r}")
+        raise NotationError(f"a turn is written as text like 'e2e3' or 'e2e3Ad4W'; got {shown(text)}")
+    _check_length(text, "a turn's text")
     text = text.strip()
     points: list[str] = []
     captures: list[str | None] = []
     i = 0
     while i < len(text):
         m = _POINT.match(text, i)
+        if m and len(m.group()) > 1 + _ROW_DIGITS:
+            raise NotationError(f"cannot read {shown(text)} at character {i + 2}: the row number "
+                                f"{shown(m.group()[1:])} is too big, a board has at most {MAX_HEIGHT} rows")
         if m:
             points.append(m.group())
             captures.append(None)
@@ -50,7 +74,7 @@ def tokenize_turn(text: str) -> tuple[str, list[tuple[str, str | None]]]:
         else:
             raise NotationError(_unreadable(text, i))
     if len(points) < 2:
-        raise NotationError(f"{text!r} needs a start point and at least one destination, like 'e2e3'")
+        raise NotationError(f"{shown(text)} needs a start point and at least one destination, like 'e2e3'")
     return points[0], list(zip(points[1:], captures[1:]))
 
 
@@ -59,18 +83,23 @@ def _unreadable(text: str, i: int) -> str:
     hint = ("A (approach) or W (withdrawal) can only follow a destination, once"
             if ch in CAPTURE_LETTERS else
             "points are a lower-case column letter and a row number; A or W after a capturing step")
-    return f"cannot read {text!r} at character {i + 1} ({ch!r}): {hint}"
+    return f"cannot read {shown(text)} at character {i + 1} ({ch!r}): {hint}"
 
 
 def parse_diagram(text: str) -> list[list[str | None]]:
     """Rows top first, one character a point (W, B or '.'): returns rows bottom first, as colours."""
     if not isinstance(text, str):
-        raise NotationError(f"a diagram is text, one line a row; got {text!r}")
+        raise NotationError(f"a diagram is text, one line a row; got {shown(text)}")
+    _check_length(text, "a diagram")
     lines = [line.strip().replace(" ", "") for line in text.strip().splitlines()]
     lines = [line for line in lines if line]
     if not lines:
         raise NotationError("the diagram is empty")
     width = len(lines[0])
+    if len(lines) > MAX_HEIGHT:
+        raise NotationError(f"the diagram has {len(lines)} rows; a board has at most {MAX_HEIGHT}")
+    if width > MAX_WIDTH:
+        raise NotationError(f"diagram line 1 has {width} points; a board has at most {MAX_WIDTH} columns")
     rows = []
     for n, line in enumerate(lines, 1):
         if len(line) != width:
@@ -89,11 +118,14 @@ def format_diagram(rows_bottom_first) -> str:
 
 def parse_fen(text: str) -> tuple[str, str]:
     """``"BBB/B.W/WWW w"`` -> (diagram text, side to move)."""
+    if isinstance(text, str):
+        _check_length(text, "a position text")
     if not isinstance(text, str) or len(text.split()) != 2:
-        raise NotationError(f"a position text is rows top first joined by '/', a space, then w or b; got {text!r}")
+        raise NotationError(f"a position text is rows top first joined by '/', a space, then w or b; "
+                            f"got {shown(text)}")
     rows, side = text.split()
     if side not in SIDE_LETTERS:
-        raise NotationError(f"the side to move in {text!r} must be 'w' or 'b', not {side!r}")
+        raise NotationError(f"the side to move in {shown(text)} must be 'w' or 'b', not {shown(side)}")
     return "\n".join(rows.split("/")), SIDE_LETTERS[side]
 
 

@@ -10,16 +10,22 @@ stones), so a colour swap costs nothing; mirror images of a position share one e
 """
 from __future__ import annotations
 
+import glob
 import hashlib
+import operator
 import os
 import random
+import stat
 import struct
 import sys
+import tempfile
+import time
 import warnings
 import zlib
 from array import array
 from bisect import bisect_left
 from collections import Counter
+from itertools import islice
 from pathlib import Path
 
 from .board import Board, Turn, turn_of
@@ -324,14 +330,9 @@ class Table:
     def boards(self, value: str | None = None, distance: int | None = None):
         """One board per entry (White to move, its stones the mover's), optionally of one value and distance."""
         code = None if value is None else _code(value)
-        n = self.symmetry.points
-        w, h = self.size
-        for key, found, d in zip(self._keys, self._values, self._distances):
-            if (code is None or found == code) and (distance is None or (d == distance and found != _CODE[DRAW])):
-                me, opp = key & ((1 << n) - 1), key >> n
-                rows = ("".join("W" if me >> (r * w + c) & 1 else "B" if opp >> (r * w + c) & 1 else "."
-                                for c in range(w)) for r in reversed(range(h)))
-                yield Board.from_diagram("\n".join(rows), "white", self.rules)
+        return self._boards_at(i for i, (found, d) in enumerate(zip(self._values, self._distances))
+                               if (code is None or found == code)
+                               and (distance is None or (d == distance and found != _CODE[DRAW])))
 
     def distance_counts(self, value: str) -> dict[int, int]:
         """How many entries of a value ("win" or "loss") lie at each distance from the end."""
@@ -410,7 +411,58 @@ class Table:
         keys = _from_little("q", raw[at:at + 8 * count])
         values = raw[at + 8 * count:at + 9 * count]
         distances = _from_little("i", raw[at + 9 * count:])
-        return cls(size, rules, keys, values, distances)
+        _check_arrays(width * height, keys, values, distances)
+        table = cls(size, rules, keys, values, distances)
+        table._check_sample(random.Random(digest))
+        return table
+
+    def _check_sample(self, rng: random.Random, samples: int = 48) -> None:
+        """Replay the retrograde rule on the start and some entries: each value and distance must
+        follow from those of the positions one turn on.  A table that was written wrongly (by a
+        bug, or another program) fails this even with a valid checksum."""
+        start = Board(self.size, self.rules)
+        chosen = [start] + [next(self._boards_at([rng.randrange(len(self))])) for _ in range(samples)]
+        for board in chosen:
+            value, distance = self.value(board), self.distance(board)
+            results = [(result, d) for _turn, result, d in self.outcomes(board)]
+            wins = [d for result, d in results if result == WIN]
+            if value == WIN:
+                fits = bool(wins) and distance == min(wins)
+            elif value == LOSS:
+                fits = all(result == LOSS for result, _ in results) and distance == max((d for _, d in results), default=0)
+            else:
+                fits = not wins and any(result == DRAW for result, _ in results)
+            if not fits:
+                raise ValueError(f"the entry for {board.fen()} says {value} in {distance}, which does not follow "
+                                 "from the positions one turn on")
+
+    def _boards_at(self, indices):
+        """The boards of some entries, White to move as the mover."""
+        n, (w, h) = self.symmetry.points, self.size
+        for i in indices:
+            key = self._keys[i]
+            me, opp = key & ((1 << n) - 1), key >> n
+            if me & opp:
+                raise ValueError(f"entry {i} puts two stones on one point")
+            rows = ("".join("W" if me >> (r * w + c) & 1 else "B" if opp >> (r * w + c) & 1 else "."
+                            for c in range(w)) for r in reversed(range(h)))
+            yield Board.from_diagram("\n".join(rows), "white", self.rules)
+
+
+def _check_arrays(points: int, keys: array, values: bytes, distances: array) -> None:
+    """What every table holds: entries, value codes 0-2, keys in increasing order and within the
+    board, distances from 0 up."""
+    if not keys:
+        raise ValueError("the table has no entries")
+    if values.translate(None, bytes(sorted(_NAME))):
+        bad = next(code for code in values if code not in _NAME)
+        raise ValueError(f"the table holds the value code {bad}, which means nothing (codes are 0, 1 and 2)")
+    if not all(map(operator.lt, keys, islice(keys, 1, None))):
+        raise ValueError("the table's positions are not in increasing order")
+    if keys[0] < 0 or keys[-1] >> 2 * points:
+        raise ValueError("the table holds positions that do not fit the board")
+    if min(distances) < 0:
+        raise ValueError("the table holds a negative distance")
 
 
 def _little(numbers: array) -> bytes:
@@ -456,6 +508,7 @@ def solve(size, rules: Rules | None = None, progress: bool = True) -> Table:
     stamp = _file_stamp(path)
     if path in _loaded and _loaded[path][0] == stamp:
         return _loaded[path][1]
+    _remove_stale_parts(path)
     table = _read_cache(path, (width, height), rules) if stamp is not None else None
     if table is None:
         table = _solve_now(width, height, rules, progress)
@@ -466,22 +519,79 @@ def solve(size, rules: Rules | None = None, progress: bool = True) -> Table:
 
 def _read_cache(path: Path, size, rules: Rules) -> Table | None:
     try:
-        return Table.from_bytes(path.read_bytes(), size, rules)
+        return Table.from_bytes(_read_regular_file(path), size, rules)
     except (OSError, ValueError, zlib.error, struct.error) as problem:
         warnings.warn(f"cannot use the cached table {path}: {problem}; solving again", SolveCacheWarning,
                       stacklevel=3)
         return None
 
 
+def _read_regular_file(path: Path) -> bytes:
+    """The bytes of ``path`` if it is a regular file; opening never blocks (a FIFO would)."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise ValueError("it is not a regular file")
+        with os.fdopen(fd, "rb", closefd=False) as file:
+            return file.read()
+    finally:
+        os.close(fd)
+
+
 def _write_cache(path: Path, table: Table) -> None:
-    """Write atomically, so a run stopped half way never leaves half a file behind."""
+    """Write atomically, so a run stopped half way never leaves half a file behind.
+
+    Each writer (process or thread) writes its own ``.part`` file, named after its process so
+    that one left by a killed process can be recognised and removed (``_remove_stale_parts``).
+    """
+    partial = None
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        partial = path.with_name(f"{path.name}.{os.getpid()}.part")
-        partial.write_bytes(table.to_bytes())
+        data = table.to_bytes()
+        fd, partial = tempfile.mkstemp(dir=path.parent, prefix=f"{path.name}.{os.getpid()}.", suffix=".part")
+        with os.fdopen(fd, "wb") as file:
+            file.write(data)
         os.replace(partial, path)
+        partial = None
     except OSError as problem:
         warnings.warn(f"cannot save the solved table to {path}: {problem}", SolveCacheWarning, stacklevel=3)
+    finally:
+        if partial is not None:
+            Path(partial).unlink(missing_ok=True)
+
+
+#: A ``.part`` file untouched for this long is left over, whoever wrote it (writing takes seconds).
+STALE_PART_SECONDS = 3600
+
+
+def _remove_stale_parts(path: Path) -> None:
+    """Remove the ``.part`` files of ``path`` whose writer is gone or that are an hour old."""
+    now = time.time()
+    try:
+        parts = list(path.parent.glob(f"{glob.escape(path.name)}.*.part"))
+    except OSError:
+        return
+    for part in parts:
+        pid = part.name[len(path.name) + 1:].split(".")[0]
+        try:
+            old = now - part.lstat().st_mtime > STALE_PART_SECONDS
+            if old or (pid.isdigit() and int(pid) != os.getpid() and not _running(int(pid))):
+                part.unlink()
+        except OSError:
+            pass    # gone already, or not ours to remove
+
+
+def _running(pid: int) -> bool:
+    """Whether a process of this machine has the id (always True where that cannot be asked)."""
+    if os.name != "posix":
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True
+    return True
 
 
 # ---------------------------------------------------------------------------------------------

@@ -153,9 +153,10 @@ def test_bad_sizes_are_rejected_with_a_reason(size, words):
         assert word in str(err.value)
 
 
-@pytest.mark.parametrize("size", ["9x5", (9,), None, (9, "five")])
-def test_a_size_that_is_not_two_numbers_is_rejected(size):
-    with pytest.raises(ValueError, match="width, height"):
+@pytest.mark.parametrize("size, words", [("9 by 5", "width, height"), ((9,), "width, height"),
+                                         (None, "width, height"), ((9, "five"), "whole number")])
+def test_a_size_that_is_not_two_numbers_is_rejected(size, words):
+    with pytest.raises(ValueError, match=words):
         fa.Board(size)
 
 

@@ -1,0 +1,273 @@
+"""What a user waits for after a click on the board, measured in a real browser.
+
+``python benchmarks/click_latency.py`` (``make bench-browser``) serves notebooks/play.ipynb with
+Voilà and a one-board notebook with JupyterLab on free localhost ports, opens each in headless
+Chromium and clicks d3 on the 9x5 start, selecting and deselecting it in turn.  The latency of a
+click runs, on the page's clock, from a capture-phase ``mousedown`` listener to the end of the
+first ``drawImage`` after which the board's canvas pixels hash differently; so it covers the trip
+to the kernel, the kernel's work, the image's trip back and its drawing.  The kernel-side time is
+the sum of the kernel's busy spells (its own status messages, read off the websocket) inside that
+interval.  Each figure is measured with no overlay and with every overlay on.
+"""
+import argparse
+import contextlib
+import json
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from datetime import datetime
+from pathlib import Path
+from statistics import median, quantiles
+
+from jupyter_server.services.kernels.connection.base import deserialize_msg_from_ws_v1
+from tqdm import tqdm
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = "/usr/bin/chromium"
+LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+               "--disable-sync", "--no-first-run"]
+POINT = "d3"
+GOAL_MS = 60
+
+# Installed before any page script runs: remembers each mousedown and each change of a board canvas.
+PROBE = """
+(() => {
+  const probe = window.__latency = {clicks: [], changes: [], last: new WeakMap()};
+  addEventListener('mousedown', () => probe.clicks.push(performance.now()), true);
+  const drawImage = CanvasRenderingContext2D.prototype.drawImage;
+  CanvasRenderingContext2D.prototype.drawImage = function (...args) {
+    const result = drawImage.apply(this, args);
+    const canvas = this.canvas;
+    if (canvas.isConnected && canvas.closest('.fanorona-board')) {
+      const drawn = performance.now();
+      const pixels = new Uint32Array(this.getImageData(0, 0, canvas.width, canvas.height).data.buffer);
+      let hash = 2166136261;
+      for (let i = 0; i < pixels.length; i++) hash = Math.imul(hash ^ pixels[i], 16777619);
+      if (probe.last.get(canvas) !== hash) {
+        probe.last.set(canvas, hash);
+        probe.changes.push(drawn);
+      }
+    }
+    return result;
+  };
+})();
+"""
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextlib.contextmanager
+def serving(command: list[str], url: str, folder: Path, timeout: float = 180):
+    """Run a server in folder with this checkout's fanorona importable; yield once url answers."""
+    env = dict(os.environ, JUPYTER_PLATFORM_DIRS="1",
+               PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
+    env.pop("MPLBACKEND", None)
+    log = folder / "server.log"
+    with open(log, "w") as out:
+        process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, env=env, cwd=folder)
+    try:
+        deadline = time.monotonic() + timeout
+        while True:
+            if process.poll() is not None:
+                raise RuntimeError(f"{command[2]} stopped with code {process.returncode}:\n{log.read_text()[-2000:]}")
+            try:
+                with urllib.request.urlopen(url, timeout=10) as answer:
+                    if answer.status == 200:
+                        break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise RuntimeError(f"{command[2]} did not answer {url} within {timeout} s") from None
+                time.sleep(0.5)
+        yield
+    finally:
+        process.terminate()
+        try:
+            process.wait(30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(10)
+
+
+def voila(page, folder: Path):
+    """Serve play.ipynb with Voilà; yield the board once it is on the page."""
+    (folder / "play.ipynb").write_text((ROOT / "notebooks" / "play.ipynb").read_text())
+    port = free_port()
+    command = [sys.executable, "-m", "voila", "--no-browser", f"--port={port}", "--Voila.ip=127.0.0.1", "play.ipynb"]
+    with serving(command, f"http://127.0.0.1:{port}/", folder):
+        page.goto(f"http://127.0.0.1:{port}/")
+        yield page.locator(".fanorona-board").first
+
+
+def lab(page, folder: Path):
+    """Serve a notebook holding one board with JupyterLab, run it; yield the board."""
+    import nbformat
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("import fanorona as fa\nfa.BoardWidget()")])
+    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nbformat.write(notebook, folder / "board.ipynb")
+    settings = folder / "settings" / "@jupyterlab" / "apputils-extension"
+    settings.mkdir(parents=True)
+    (settings / "notification.jupyterlab-settings").write_text('{"fetchNews": "false"}')
+    port = free_port()
+    command = [sys.executable, "-m", "jupyter", "lab", "--no-browser", f"--port={port}", "--ServerApp.ip=127.0.0.1",
+               "--IdentityProvider.token=", "--ServerApp.password=", "--LabApp.expose_app_in_browser=True",
+               f"--ServerApp.root_dir={folder}", f"--LabApp.workspaces_dir={folder / 'workspaces'}",
+               f"--LabApp.user_settings_dir={folder / 'settings'}"]
+    if os.geteuid() == 0:
+        command.append("--allow-root")
+    with serving(command, f"http://127.0.0.1:{port}/api", folder):
+        page.goto(f"http://127.0.0.1:{port}/lab/tree/board.ipynb")
+        page.wait_for_function("() => { const w = window.jupyterapp && window.jupyterapp.shell.currentWidget;"
+                               " const k = w && w.sessionContext && w.sessionContext.session"
+                               " && w.sessionContext.session.kernel; return k && k.connectionStatus === 'connected'; }")
+        page.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
+        yield page.locator(".fanorona-board").first
+
+
+class KernelClock:
+    """The kernel's busy spells, from the status messages it publishes (kernel clock, epoch ms)."""
+
+    def __init__(self, page):
+        self.started: dict[str, float] = {}
+        self.spells: list[tuple[float, float]] = []
+        page.on("websocket", lambda ws: ws.on("framereceived", self.frame))
+
+    def frame(self, payload) -> None:
+        header, parent_header, content = self.parse(payload)
+        state = content.get("execution_state") if header.get("msg_type") == "status" else None
+        if state is None:
+            return
+        when = datetime.fromisoformat(header["date"]).timestamp() * 1000
+        parent = parent_header.get("msg_id", "")
+        if state == "busy":
+            self.started[parent] = when
+        elif state == "idle" and parent in self.started:
+            self.spells.append((self.started.pop(parent), when))
+
+    @staticmethod
+    def parse(payload) -> tuple[dict, dict, dict]:
+        """Header, parent header and content of a kernel message in either websocket protocol
+        (legacy JSON or v1 binary); empty for anything else."""
+        try:
+            if isinstance(payload, str):
+                message = json.loads(payload)
+                return message.get("header") or {}, message.get("parent_header") or {}, message.get("content") or {}
+            channel, parts = deserialize_msg_from_ws_v1(payload)
+            if channel != "iopub" or len(parts) < 4:
+                return {}, {}, {}
+            return json.loads(parts[0]), json.loads(parts[1]), json.loads(parts[3])
+        except (ValueError, IndexError, UnicodeDecodeError):
+            return {}, {}, {}
+
+    def busy(self, start: float, end: float) -> float:
+        """Milliseconds the kernel was busy in spells that began between start and end (epoch ms)."""
+        return sum(b - a for a, b in self.spells if start <= a <= end)
+
+
+def settle(page, quiet_ms: int = 600, limit_ms: int = 30000) -> None:
+    """Wait until the board's picture has not changed for quiet_ms."""
+    page.wait_for_function(f"""() => {{
+        const c = window.__latency.changes;
+        return c.length > 0 && performance.now() - c[c.length - 1] > {quiet_ms}; }}""", timeout=limit_ms)
+
+
+def measure(page, board, kernel: KernelClock, clicks: int, label: str) -> tuple[list[float], list[float]]:
+    """Click POINT clicks times; the latency and the kernel's busy time of each click, in ms."""
+    canvas = board.locator(".jupyter-matplotlib-canvas-div canvas").first
+    points = json.loads(board.locator(".fanorona-points").text_content())
+    board.scroll_into_view_if_needed()
+    settle(page)
+    box = canvas.bounding_box()
+    fx, fy = points[POINT]
+    origin = page.evaluate("() => performance.timeOrigin")
+    latencies, busy = [], []
+    for _ in tqdm(range(clicks), desc=label, leave=False):
+        page.mouse.click(box["x"] + fx * box["width"], box["y"] + fy * box["height"])
+        clicked, shown = page.wait_for_function("""() => {
+            const p = window.__latency, t = p.clicks[p.clicks.length - 1];
+            const after = p.changes.find(c => c > t);
+            return after !== undefined && [t, after]; }""", timeout=30000).json_value()
+        settle(page, quiet_ms=300)
+        latencies.append(shown - clicked)
+        busy.append(kernel.busy(origin + clicked, origin + shown))
+    return latencies, busy
+
+
+def overlays_on(page, board) -> list[str]:
+    """Press every overlay toggle (all toggle buttons but Large); return their names."""
+    toggles = board.locator(".widget-toggle-button")
+    names = []
+    for i in range(toggles.count()):
+        toggle = toggles.nth(i)
+        name = toggle.inner_text().strip()
+        if name.lower() != "large":
+            toggle.click()
+            names.append(name)
+    if not names:
+        raise RuntimeError("no overlay toggle found on the board")
+    return names
+
+
+def p90(values: list[float]) -> float:
+    return quantiles(values, n=10)[-1]
+
+
+def run(where: str, clicks: int, browser) -> list[tuple]:
+    context = browser.new_context(viewport={"width": 1280, "height": 1000})
+    context.add_init_script(PROBE)
+    context.route("**/*", lambda route: route.continue_() if route.request.url.startswith("http://127.0.0.1")
+                  else route.abort())        # offline: a CDN that cannot be reached must not stall the page
+    page = context.new_page()
+    page.set_default_timeout(300_000)
+    kernel = KernelClock(page)
+    rows = []
+    with tempfile.TemporaryDirectory() as folder:
+        with contextlib.closing((voila if where == "Voilà" else lab)(page, Path(folder))) as boards:
+            board = next(boards)
+            board.wait_for(state="visible")
+            board.locator(".fanorona-points").wait_for(state="attached")
+            rows.append((where, "none", *measure(page, board, kernel, clicks, f"{where}, no overlay")))
+            names = overlays_on(page, board)
+            rows.append((where, "all: " + ", ".join(names), *measure(page, board, kernel, clicks,
+                                                                     f"{where}, all overlays")))
+    context.close()
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--clicks", type=int, default=30, help="clicks per figure (default 30)")
+    parser.add_argument("--only", choices=["voila", "lab"], help="measure in one front end only")
+    args = parser.parse_args(argv)
+    if not Path(CHROMIUM).exists():
+        print(f"no Chromium at {CHROMIUM} (apt-get install chromium)", file=sys.stderr)
+        return 2
+    from playwright.sync_api import sync_playwright
+    wheres = {"voila": ["Voilà"], "lab": ["JupyterLab"], None: ["Voilà", "JupyterLab"]}[args.only]
+    rows, load = [], os.getloadavg()[0]
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
+        for where in wheres:
+            rows += run(where, args.clicks, browser)
+        browser.close()
+    print(f"Click on {POINT} (select, deselect) to the first changed canvas pixels, headless Chromium, "
+          f"{args.clicks} clicks each, 9x5 start; load average {load:.2f} before, {os.getloadavg()[0]:.2f} after")
+    print(f"{'front end':<11} {'median':>7} {'p90':>7} {'kernel':>7}  overlays")
+    for where, overlays, latencies, busy in rows:
+        print(f"{where:<11} {median(latencies):4.0f} ms {p90(latencies):4.0f} ms {median(busy):4.0f} ms  {overlays}")
+    voila_median = [median(lat) for where, overlays, lat, _ in rows if where == "Voilà" and overlays == "none"]
+    if voila_median:
+        print(f"goal: median <= {GOAL_MS} ms in Voilà with no overlay: "
+              f"{'met' if voila_median[0] <= GOAL_MS else 'not met'} ({voila_median[0]:.0f} ms)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,243 @@
+"""The interactive board's words in English, Danish, German and Czech.
+
+Every button, chooser, legend entry and status sentence is a template here, so the controller
+and the widget never hold text of their own.  The reasons the rules package gives for an
+illegal step stay in English: they are the package's error messages, shared with notebooks.
+"""
+from __future__ import annotations
+
+#: The languages offered, with their own names for the language chooser.
+LANGUAGES = {"en": "English", "da": "Dansk", "de": "Deutsch", "cs": "Čeština"}
+
+LABELS = {
+    "en": {
+        # buttons, choosers and overlays
+        "undo": "Undo turn", "undo_step": "Undo step", "redo": "Redo", "new_game": "New game",
+        "end_turn": "End turn", "approach": "Approach", "withdrawal": "Withdrawal", "size": "Size",
+        "rules": "Rules", "position": "Position", "load": "Load", "load_diagram": "Load diagram",
+        "computer": "Computer", "nobody": "nobody", "both": "both", "level": "Level", "perfect": "perfect",
+        "computer_move": "Computer move", "delay": "Step delay", "replay": "Turn", "export": "Export",
+        "import": "Import", "language": "Language",
+        "strings": "Strings", "legal": "Legal moves", "names": "Point names", "strong": "Strong points",
+        "large": "Large", "moves": "Moves", "more": "Positions and game record",
+        "white": "white", "black": "black",
+        "preset_standard": "standard", "preset_simple": "simple", "preset_solved": "solved",
+        "preset_czech": "Czech", "preset_custom": "custom",
+        # the legend: one meaning for each mark
+        "legend_must": "must capture", "legend_selected": "selected", "legend_target": "can go here", "legend_approach": "approach (A) takes these",
+        "legend_withdrawal": "withdrawal (W) takes these", "legend_path": "this turn's steps",
+        "legend_last": "last turn",
+        # the headline and the details line
+        "turn": "{side} to move", "stones": "stones: white {white}, black {black}",
+        "quiet": "turns without capture: {quiet} of {limit}", "quiet_nolimit": "turns without capture: {quiet}",
+        "win": "{side} wins: {reason}", "draw": "draw: {reason}", "search": "search: {info}",
+        # what a click or a button did
+        "select": "{point} selected: click a teal dot to move there",
+        "must_capture": "capture is compulsory: move a stone with an orange dot ({points})",
+        "no_stone": "there is no stone on {point}", "not_yours": "the stone on {point} belongs to the opponent",
+        "stuck": "the stone on {point} has no legal step", "illegal": "not allowed: {reason}",
+        "choose": "{step} captures two ways: click a red stone to capture by approach, "
+                  "or a blue stone to capture by withdrawal",
+        "chain": "{point} may capture again: click a teal dot, or End turn",
+        "played": "played {move}", "thinking": "{name} is thinking",
+        "playing": "{name} is playing {move}", "computer_played": "{name} played {move}",
+        "busy": "wait: the computer is moving",
+        "replaying": "showing the position after {n} of {total} turns: move the slider to the end to play on",
+        "nothing_to_undo": "nothing to undo", "nothing_to_redo": "nothing to redo",
+        "no_choice": "there is no capture to choose now", "loaded": "loaded {name}",
+        "load_error": "cannot load: {reason}", "imported": "game record read: {n} turns",
+        "exported": "game record written below", "import_error": "cannot read the game record: {reason}",
+        "new": "new game: {size}, {rules} rules", "deselected": "selection cleared",
+        "cancelled": "choice cancelled", "undone": "took back {move}", "redone": "replayed {move}",
+        "step_undone": "took back the step {move}",
+        "step_not_yours": "Undo step takes back steps of a person's turn; the last turn was the computer's: "
+                          "use Undo turn",
+        "redo_failed": "cannot replay {move}: {reason}", "game_over": "the game is over",
+        "computer_error": "the computer failed: {reason}", "turn_ended": "turn ended: {move}",
+        "computer_finished": "{name} finished the chain: {move}",
+        "computer_stopped": "{name} ended the chain where it stood: {move}",
+        "computer_paused": "the computer plays {side}: press Computer move when it should move",
+        "computer_nothing": "the computer plays neither side to move now",
+        "level_changed": "the perfect player needs a small board under the standard rules: level {level} "
+                         "plays instead",
+        "perfect_fallback": "this position is not in the perfect player's table: level {level} plays instead",
+        "model_error": "the model failed: {reason}",
+    },
+    "da": {
+        "undo": "Fortryd træk", "undo_step": "Fortryd skridt", "redo": "Gentag", "new_game": "Nyt spil",
+        "end_turn": "Afslut træk", "approach": "Tilnærmelse", "withdrawal": "Tilbagetrækning",
+        "size": "Størrelse", "rules": "Regler", "position": "Stilling", "load": "Indlæs",
+        "load_diagram": "Indlæs diagram", "computer": "Computer", "nobody": "ingen", "both": "begge",
+        "level": "Niveau", "perfect": "perfekt", "computer_move": "Computerens træk", "delay": "Pause",
+        "replay": "Træk", "export": "Eksportér", "import": "Importér", "language": "Sprog",
+        "strings": "Rækker", "legal": "Lovlige træk", "names": "Punktnavne",
+        "strong": "Stærke punkter", "large": "Stor", "moves": "Træk", "more": "Stillinger og spilreferat",
+        "white": "hvid", "black": "sort",
+        "preset_standard": "standard", "preset_simple": "simpel", "preset_solved": "løst",
+        "preset_czech": "tjekkisk", "preset_custom": "egne",
+        "legend_must": "skal slå", "legend_selected": "valgt", "legend_target": "kan flytte hertil", "legend_approach": "tilnærmelse (A) slår disse",
+        "legend_withdrawal": "tilbagetrækning (W) slår disse", "legend_path": "dette træks skridt",
+        "legend_last": "sidste træk",
+        "turn": "{side} er i trækket", "stones": "brikker: hvid {white}, sort {black}",
+        "quiet": "træk uden slag: {quiet} af {limit}", "quiet_nolimit": "træk uden slag: {quiet}",
+        "win": "{side} vinder: {reason}", "draw": "remis: {reason}", "search": "søgning: {info}",
+        "select": "{point} er valgt: klik på en turkis prik for at flytte dertil",
+        "must_capture": "slag er tvunget: flyt en brik med orange prik ({points})",
+        "no_stone": "der står ingen brik på {point}", "not_yours": "brikken på {point} tilhører modstanderen",
+        "stuck": "brikken på {point} har intet lovligt skridt", "illegal": "ikke tilladt: {reason}",
+        "choose": "{step} slår på to måder: klik på en rød brik for at slå ved tilnærmelse, "
+                  "eller på en blå brik for at slå ved tilbagetrækning",
+        "chain": "{point} kan slå igen: klik på en turkis prik, eller Afslut træk",
+        "played": "spillede {move}", "thinking": "{name} tænker",
+        "playing": "{name} spiller {move}", "computer_played": "{name} spillede {move}",
+        "busy": "vent: computeren trækker",
+        "replaying": "viser stillingen efter {n} af {total} træk: flyt skyderen til enden for at spille videre",
+        "nothing_to_undo": "intet at fortryde", "nothing_to_redo": "intet at gentage",
+        "no_choice": "der er intet slag at vælge nu", "loaded": "indlæste {name}",
+        "load_error": "kan ikke indlæse: {reason}", "imported": "spilreferat læst: {n} træk",
+        "exported": "spilreferatet står nedenfor", "import_error": "kan ikke læse spilreferatet: {reason}",
+        "new": "nyt spil: {size}, regler: {rules}", "deselected": "valget er fjernet",
+        "cancelled": "valget er annulleret", "undone": "tog {move} tilbage", "redone": "spillede {move} igen",
+        "step_undone": "tog skridtet {move} tilbage",
+        "step_not_yours": "Fortryd skridt tager skridt i en persons træk tilbage; sidste træk var computerens: "
+                          "brug Fortryd træk",
+        "redo_failed": "kan ikke spille {move} igen: {reason}", "game_over": "spillet er slut",
+        "computer_error": "computeren fejlede: {reason}", "turn_ended": "trækket er afsluttet: {move}",
+        "computer_finished": "{name} gjorde kæden færdig: {move}",
+        "computer_stopped": "{name} stoppede kæden, hvor den stod: {move}",
+        "computer_paused": "computeren spiller {side}: tryk Computerens træk, når den skal trække",
+        "computer_nothing": "computeren spiller ikke den side, der er i trækket",
+        "level_changed": "den perfekte spiller kræver et lille bræt med standardregler: niveau {level} "
+                         "spiller i stedet",
+        "perfect_fallback": "stillingen findes ikke i den perfekte spillers tabel: niveau {level} spiller i stedet",
+        "model_error": "modellen fejlede: {reason}",
+    },
+    "de": {
+        "undo": "Zug zurück", "undo_step": "Schritt zurück", "redo": "Wiederholen", "new_game": "Neues Spiel",
+        "end_turn": "Zug beenden", "approach": "Annäherung", "withdrawal": "Rückzug", "size": "Größe",
+        "rules": "Regeln", "position": "Stellung", "load": "Laden", "load_diagram": "Diagramm laden",
+        "computer": "Computer", "nobody": "niemand", "both": "beide", "level": "Stufe", "perfect": "perfekt",
+        "computer_move": "Computer zieht", "delay": "Pause", "replay": "Zug", "export": "Exportieren",
+        "import": "Importieren", "language": "Sprache",
+        "strings": "Reihen", "legal": "Erlaubte Züge", "names": "Punktnamen", "strong": "Starke Punkte",
+        "large": "Groß", "moves": "Züge", "more": "Stellungen und Partie",
+        "white": "Weiß", "black": "Schwarz",
+        "preset_standard": "Standard", "preset_simple": "einfach", "preset_solved": "gelöst",
+        "preset_czech": "tschechisch", "preset_custom": "eigene",
+        "legend_must": "muss schlagen", "legend_selected": "gewählt", "legend_target": "kann hierhin", "legend_approach": "Annäherung (A) schlägt diese",
+        "legend_withdrawal": "Rückzug (W) schlägt diese", "legend_path": "Schritte dieses Zuges",
+        "legend_last": "letzter Zug",
+        "turn": "{side} ist am Zug", "stones": "Steine: Weiß {white}, Schwarz {black}",
+        "quiet": "Züge ohne Schlagen: {quiet} von {limit}", "quiet_nolimit": "Züge ohne Schlagen: {quiet}",
+        "win": "{side} gewinnt: {reason}", "draw": "Remis: {reason}", "search": "Suche: {info}",
+        "select": "{point} gewählt: klicke auf einen türkisen Punkt, um dorthin zu ziehen",
+        "must_capture": "Schlagen ist Pflicht: ziehe einen Stein mit orangem Punkt ({points})",
+        "no_stone": "auf {point} steht kein Stein", "not_yours": "der Stein auf {point} gehört dem Gegner",
+        "stuck": "der Stein auf {point} hat keinen erlaubten Schritt", "illegal": "nicht erlaubt: {reason}",
+        "choose": "{step} schlägt auf zwei Arten: klicke auf einen roten Stein für Annäherung "
+                  "oder auf einen blauen Stein für Rückzug",
+        "chain": "{point} kann erneut schlagen: klicke auf einen türkisen Punkt oder auf Zug beenden",
+        "played": "gespielt: {move}", "thinking": "{name} denkt nach",
+        "playing": "{name} spielt {move}", "computer_played": "{name} spielte {move}",
+        "busy": "bitte warten: der Computer zieht",
+        "replaying": "Stellung nach {n} von {total} Zügen: schiebe den Regler ans Ende, um weiterzuspielen",
+        "nothing_to_undo": "nichts zurückzunehmen", "nothing_to_redo": "nichts zu wiederholen",
+        "no_choice": "jetzt ist kein Schlag zu wählen", "loaded": "geladen: {name}",
+        "load_error": "kann nicht laden: {reason}", "imported": "Partie gelesen: {n} Züge",
+        "exported": "die Partie steht unten", "import_error": "kann die Partie nicht lesen: {reason}",
+        "new": "neues Spiel: {size}, Regeln: {rules}", "deselected": "Auswahl aufgehoben",
+        "cancelled": "Wahl abgebrochen", "undone": "zurückgenommen: {move}", "redone": "wiederholt: {move}",
+        "step_undone": "Schritt {move} zurückgenommen",
+        "step_not_yours": "Schritt zurück nimmt Schritte eines Menschen zurück; der letzte Zug war der des "
+                          "Computers: nutze Zug zurück",
+        "redo_failed": "kann {move} nicht wiederholen: {reason}", "game_over": "das Spiel ist vorbei",
+        "computer_error": "der Computer ist gescheitert: {reason}", "turn_ended": "Zug beendet: {move}",
+        "computer_finished": "{name} hat die Kette zu Ende gespielt: {move}",
+        "computer_stopped": "{name} hat die Kette dort beendet, wo sie stand: {move}",
+        "computer_paused": "der Computer spielt {side}: drücke Computer zieht, wenn er ziehen soll",
+        "computer_nothing": "der Computer spielt keine der Seiten, die am Zug ist",
+        "level_changed": "der perfekte Spieler braucht ein kleines Brett mit Standardregeln: Stufe {level} "
+                         "spielt stattdessen",
+        "perfect_fallback": "diese Stellung fehlt in der Tabelle des perfekten Spielers: Stufe {level} "
+                            "spielt stattdessen",
+        "model_error": "das Modell ist gescheitert: {reason}",
+    },
+    "cs": {
+        "undo": "Vrátit tah", "undo_step": "Vrátit krok", "redo": "Znovu", "new_game": "Nová hra",
+        "end_turn": "Ukončit tah", "approach": "Přiblížení", "withdrawal": "Odstoupení", "size": "Velikost",
+        "rules": "Pravidla", "position": "Pozice", "load": "Načíst", "load_diagram": "Načíst diagram",
+        "computer": "Počítač", "nobody": "nikdo", "both": "oba", "level": "Úroveň", "perfect": "dokonalý",
+        "computer_move": "Tah počítače", "delay": "Prodleva", "replay": "Tah", "export": "Exportovat",
+        "import": "Importovat", "language": "Jazyk",
+        "strings": "Řady", "legal": "Povolené tahy", "names": "Názvy bodů", "strong": "Silné body",
+        "large": "Velké", "moves": "Tahy", "more": "Pozice a záznam hry",
+        "white": "bílý", "black": "černý",
+        "preset_standard": "standardní", "preset_simple": "jednoduchá", "preset_solved": "vyřešená",
+        "preset_czech": "česká", "preset_custom": "vlastní",
+        "legend_must": "musí brát", "legend_selected": "vybráno", "legend_target": "může sem", "legend_approach": "přiblížení (A) bere tyto",
+        "legend_withdrawal": "odstoupení (W) bere tyto", "legend_path": "kroky tohoto tahu",
+        "legend_last": "poslední tah",
+        "turn": "na tahu je {side}", "stones": "kameny: bílý {white}, černý {black}",
+        "quiet": "tahy bez braní: {quiet} z {limit}", "quiet_nolimit": "tahy bez braní: {quiet}",
+        "win": "{side} vyhrává: {reason}", "draw": "remíza: {reason}", "search": "hledání: {info}",
+        "select": "vybráno {point}: klikněte na tyrkysovou tečku, kam táhnout",
+        "must_capture": "braní je povinné: táhněte kamenem s oranžovou tečkou ({points})",
+        "no_stone": "na {point} není žádný kámen", "not_yours": "kámen na {point} patří soupeři",
+        "stuck": "kámen na {point} nemá žádný povolený krok", "illegal": "nepovoleno: {reason}",
+        "choose": "{step} bere dvěma způsoby: klikněte na červený kámen pro přiblížení "
+                  "nebo na modrý kámen pro odstoupení",
+        "chain": "{point} může brát znovu: klikněte na tyrkysovou tečku, nebo Ukončit tah",
+        "played": "zahráno {move}", "thinking": "{name} přemýšlí",
+        "playing": "{name} hraje {move}", "computer_played": "{name} zahrál {move}",
+        "busy": "počkejte: počítač táhne",
+        "replaying": "pozice po {n} z {total} tahů: posuňte jezdec na konec a hrajte dál",
+        "nothing_to_undo": "není co vrátit", "nothing_to_redo": "není co opakovat",
+        "no_choice": "teď není co vybírat", "loaded": "načteno: {name}",
+        "load_error": "nelze načíst: {reason}", "imported": "záznam hry načten: {n} tahů",
+        "exported": "záznam hry je níže", "import_error": "záznam hry nelze přečíst: {reason}",
+        "new": "nová hra: {size}, pravidla: {rules}", "deselected": "výběr zrušen",
+        "cancelled": "volba zrušena", "undone": "vráceno {move}", "redone": "znovu zahráno {move}",
+        "step_undone": "vrácen krok {move}",
+        "step_not_yours": "Vrátit krok vrací kroky tahu člověka; poslední tah byl tah počítače: "
+                          "použijte Vrátit tah",
+        "redo_failed": "{move} nelze znovu zahrát: {reason}", "game_over": "hra skončila",
+        "computer_error": "počítač selhal: {reason}", "turn_ended": "tah ukončen: {move}",
+        "computer_finished": "{name} dohrál řetěz: {move}",
+        "computer_stopped": "{name} ukončil řetěz tam, kde stál: {move}",
+        "computer_paused": "počítač hraje za {side}: stiskněte Tah počítače, až má táhnout",
+        "computer_nothing": "počítač nehraje za stranu, která je na tahu",
+        "level_changed": "dokonalý hráč potřebuje malou desku se standardními pravidly: místo něj hraje "
+                         "úroveň {level}",
+        "perfect_fallback": "tato pozice není v tabulce dokonalého hráče: místo něj hraje úroveň {level}",
+        "model_error": "model selhal: {reason}",
+    },
+}
+
+
+def labels(language: str) -> dict:
+    """The label and sentence templates of a language; a clear error for an unknown one."""
+    if language not in LABELS:
+        raise ValueError(f"language must be one of {', '.join(map(repr, LABELS))}; got {language!r}")
+    return LABELS[language]
+
+
+def say(language: str, key: str, **values) -> str:
+    """A sentence in a language, capitalised unless a point name leads; a side's colour is translated too."""
+    text = labels(language)
+    if "side" in values:
+        values["side"] = text[values["side"]]
+    sentence = text[key].format(**values)
+    if text[key].startswith(("{point}", "{step}")):     # a point name leads: "d3 selected", never "D3"
+        return sentence
+    return sentence[:1].upper() + sentence[1:]
+
+
+def page_language(query: str = "", default: str = "en") -> str:
+    """The language a page asks for, as ``lang=da`` in its query string (Voilà hands the page's query
+    string to the kernel as the environment variable QUERY_STRING); the default when none or unknown."""
+    from urllib.parse import parse_qs
+    asked = parse_qs(query or "").get("lang", [default])[-1].lower()
+    return asked if asked in LABELS else default
+
+
+__all__ = ["LABELS", "LANGUAGES", "labels", "page_language", "say"]
