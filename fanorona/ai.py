@@ -207,7 +207,7 @@ class AlphaBetaPlayer(_Player):
         self._deadline = None if self.depth is not None else started + 0.9 * self.time_limit
         self._gen, self._root_ply = generator(board.geometry, board.rules), len(board.turns)
         self._quiet_draw = board.rules.quiet_draw
-        self._nodes, self._table, self._scores, self._sorted_children = 0, {}, {}, {}
+        self._nodes, self._next_check, self._table, self._scores, self._sorted_children = 0, 16, {}, {}, {}
         self.rng.shuffle(options)            # equal turns keep this random order when sorted
         if len(options) == 1:
             self.last_search = SearchInfo(0, 0, time.perf_counter() - started, 0.0, [str(_as_turn(board, options[0][0]))])
@@ -252,6 +252,16 @@ class AlphaBetaPlayer(_Player):
         """The value, for the side that moved, of the turn that left ``(me2, opp2)``: with a null window
         first when ``null_window``, and again with the full window if it beats ``alpha``."""
         quiet2 = quiet + 1 if opp2 == opp else 0
+        if depth == 1 and not self.quiescence:     # the horizon, scored here rather than in a call more
+            self._nodes += 1
+            if not opp2:
+                return WIN - ply - 1
+            if self._quiet_draw is not None and quiet2 >= self._quiet_draw:
+                return 0
+            score = self._scores.get((opp2, me2))
+            if score is None:
+                score = self._scores[opp2, me2] = self._evaluate(self._gen, opp2, me2)
+            return -score
         if null_window:
             score = -self._negamax(opp2, me2, depth - 1, -alpha - 1, -alpha, ply + 1, quiet2)
             if not alpha < score < beta:
@@ -260,8 +270,10 @@ class AlphaBetaPlayer(_Player):
 
     def _negamax(self, me, opp, depth, alpha, beta, ply, quiet):
         self._nodes += 1
-        if self._deadline and not self._nodes & 15 and time.perf_counter() > self._deadline:
-            raise _Timeout
+        if self._deadline and self._nodes >= self._next_check:
+            if time.perf_counter() > self._deadline:
+                raise _Timeout
+            self._next_check = self._nodes + 16
         if not me:
             return ply - WIN
         if self._quiet_draw is not None and quiet >= self._quiet_draw:
