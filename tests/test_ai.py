@@ -9,6 +9,7 @@ from fanorona import Rules, ai
 
 SIZES = [(3, 3), (5, 3), (3, 5), (5, 5), (9, 5)]
 FAST_PLAYERS = ["random", "greedy", "alphabeta:depth=1", "alphabeta:depth=2", "alphabeta:time=0.05",
+                "alphabeta:depth=2,quiescence=1",
                 "mcts:playouts=20", "level3"]
 
 
