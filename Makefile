@@ -17,8 +17,12 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 	$(BIN)/pip install --quiet -e '.[test]'
 	touch $(VENV)/.installed $@
 
-lab: $(VENV)/.installed          ## open JupyterLab on the notebooks
-	$(BIN)/jupyter lab notebooks/
+# The serving settings live in jupyter/: jupyter_server_config.json (runs as root too, no browser
+# opened), voila.json (idle kernels culled, the offline page template in jupyter/voila/templates).
+SERVE := JUPYTER_CONFIG_PATH="$(CURDIR)/jupyter" JUPYTER_PATH="$(CURDIR)/jupyter"
+
+lab: $(VENV)/.installed          ## JupyterLab on the notebooks: open the address it prints
+	$(SERVE) $(BIN)/jupyter lab notebooks/
 
 test: $(VENV)/.installed-test    ## the whole suite: package, notebooks, browser
 	$(BIN)/python -m pytest tests
@@ -26,7 +30,7 @@ test: $(VENV)/.installed-test    ## the whole suite: package, notebooks, browser
 	$(BIN)/python -m pytest -n 2 --dist loadfile --nbval --nbval-current-env notebooks
 
 play: $(VENV)/.installed         ## the board alone, as a page served by Voila on localhost
-	$(BIN)/voila notebooks/play.ipynb --Voila.ip=127.0.0.1
+	$(SERVE) $(BIN)/voila notebooks/play.ipynb
 
 student: $(VENV)/.installed      ## student copies of the notebooks, without solutions, in build/student/
 	$(BIN)/python -m fanorona.exercises notebooks build/student

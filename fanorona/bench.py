@@ -206,6 +206,7 @@ SECTIONS = {
     "techniques": techniques_section,
     "widget": in_module("fanorona.bench_widget"),
     "solve": in_module("fanorona.solve"),
+    "records": in_module("fanorona.game"),
 }
 
 

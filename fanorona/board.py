@@ -37,7 +37,7 @@ def _color(value) -> Color:
     try:
         return Color(value)
     except ValueError:
-        raise ValueError(f"a side is 'white' or 'black'; got {value!r}") from None
+        raise ValueError(f"a side is 'white' or 'black'; got {shown(value)}") from None
 
 
 #: Every point name of the biggest board, so that a Step checks its points without parsing them.
@@ -82,7 +82,8 @@ class Turn:
         object.__setattr__(self, "steps", tuple(self.steps))
         for step in self.steps:
             if not isinstance(step, Step):
-                raise TypeError(f"a turn is made of Step objects, e.g. Step('d2', 'e3', 'approach'); got {shown(step)}")
+                raise TypeError("a turn is made of Step objects, e.g. Step('d2', 'e3', 'approach'); "
+                                f"got {shown(step)}")
         if not self.steps:
             raise ValueError("a turn has at least one step")
         for a, b in zip(self.steps, self.steps[1:]):
@@ -155,7 +156,7 @@ class Board:
         self.geometry = geometry(*check_size(size))
         self.rules = Rules() if rules is None else rules
         if not isinstance(self.rules, Rules):
-            raise ValueError(f"rules must be a fanorona.Rules, e.g. Rules.simple(); got {rules!r}")
+            raise ValueError(f"rules must be a fanorona.Rules, e.g. Rules.simple(); got {shown(rules)}")
         self._set_rows(start_rows(*self.geometry.size), Color.WHITE)
 
     # -- construction and text -----------------------------------------------------------------
@@ -164,7 +165,11 @@ class Board:
     def from_diagram(cls, text: str, to_move="white", rules: Rules | None = None) -> "Board":
         """A board from a diagram: rows top first, one character a point (W, B or '.')."""
         rows = parse_diagram(text)
-        board = cls((len(rows[0]), len(rows)), rules)
+        try:
+            size = check_size((len(rows[0]), len(rows)))
+        except ValueError as e:
+            raise NotationError(f"the diagram is {len(rows[0])}x{len(rows)}: {e}") from None
+        board = cls(size, rules)
         board._set_rows(rows, _color(to_move))
         return board
 
@@ -361,18 +366,22 @@ class Board:
     def push(self, move: Union[Step, Turn, str]) -> None:
         """Play a step, a whole turn, or a turn's text; an illegal one changes nothing."""
         if isinstance(move, str):
-            move = self.parse_turn(move)
-        if isinstance(move, Step):
+            played = self._played_text(move)        # read and tried once, not again as a Turn
+            self._take(self._turn_played(played), played)
+        elif isinstance(move, Step):
             raw = self._find_step(move)
             self._history.append((move, self._snapshot()))
             self._play(raw)
         elif isinstance(move, Turn):
-            played = self._trial_turn(str(move), [(s.origin, s.destination, s.capture) for s in move.steps])
-            self._history.append((move, self._snapshot()))
-            self._restore(played._snapshot()[:-1] + (len(self.turns),))    # its position, our turns
-            self.turns.append(played.turns[-1])
+            self._take(move, self._trial_turn(str(move), [(s.origin, s.destination, s.capture) for s in move.steps]))
         else:
-            raise TypeError(f"push takes a Step, a Turn or turn text; got {move!r}")
+            raise TypeError(f"push takes a Step, a Turn or turn text; got {shown(move)}")
+
+    def _take(self, move: Turn, played: "Board") -> None:
+        """Record ``move`` and take over the position a trial board reached by playing it."""
+        self._history.append((move, self._snapshot()))
+        self._restore(played._snapshot()[:-1] + (len(self.turns),))    # its position, our turns
+        self.turns.append(played.turns[-1])
 
     def end_turn(self) -> None:
         """Stop a capture chain here (where the rules let the chain stop)."""
@@ -589,11 +598,18 @@ class Board:
 
         A or W may be left out after a step that can capture only one way.
         """
+        return self._turn_played(self._played_text(text))
+
+    def _played_text(self, text: str) -> "Board":
+        """A trial board with the turn text played on it."""
         start, steps = tokenize_turn(text)
         for name in [start] + [d for d, _ in steps]:
             self._point(name)
         origins = [start] + [d for d, _ in steps[:-1]]
-        played = self._trial_turn(text, [(o, d, c) for o, (d, c) in zip(origins, steps)], infer=True)
+        return self._trial_turn(text, [(o, d, c) for o, (d, c) in zip(origins, steps)], infer=True)
+
+    def _turn_played(self, played: "Board") -> Turn:
+        """The turn (or, during a chain, the rest of it) that took this board to ``played``."""
         return played.turns[-1] if self._chain is None else Turn(played.turns[-1].steps[len(self._chain_path):])
 
     # -- the end of the game -------------------------------------------------------------------

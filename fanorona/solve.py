@@ -334,6 +334,18 @@ class Table:
                                if (code is None or found == code)
                                and (distance is None or (d == distance and found != _CODE[DRAW])))
 
+    def _boards_at(self, indices):
+        """The boards of some entries, White to move as the mover."""
+        n, (w, h) = self.symmetry.points, self.size
+        for i in indices:
+            key = self._keys[i]
+            me, opp = key & ((1 << n) - 1), key >> n
+            if me & opp:
+                raise ValueError(f"entry {i} puts two stones on one point")
+            rows = ("".join("W" if me >> (r * w + c) & 1 else "B" if opp >> (r * w + c) & 1 else "."
+                            for c in range(w)) for r in reversed(range(h)))
+            yield Board.from_diagram("\n".join(rows), "white", self.rules)
+
     def distance_counts(self, value: str) -> dict[int, int]:
         """How many entries of a value ("win" or "loss") lie at each distance from the end."""
         code = _code(value)
@@ -421,7 +433,7 @@ class Table:
         follow from those of the positions one turn on.  A table that was written wrongly (by a
         bug, or another program) fails this even with a valid checksum."""
         start = Board(self.size, self.rules)
-        chosen = [start] + [next(self._boards_at([rng.randrange(len(self))])) for _ in range(samples)]
+        chosen = [start, *self._boards_at([rng.randrange(len(self)) for _ in range(samples)])]
         for board in chosen:
             value, distance = self.value(board), self.distance(board)
             results = [(result, d) for _turn, result, d in self.outcomes(board)]
@@ -429,24 +441,13 @@ class Table:
             if value == WIN:
                 fits = bool(wins) and distance == min(wins)
             elif value == LOSS:
-                fits = all(result == LOSS for result, _ in results) and distance == max((d for _, d in results), default=0)
+                fits = (all(result == LOSS for result, _ in results)
+                        and distance == max((d for _, d in results), default=0))
             else:
                 fits = not wins and any(result == DRAW for result, _ in results)
             if not fits:
                 raise ValueError(f"the entry for {board.fen()} says {value} in {distance}, which does not follow "
                                  "from the positions one turn on")
-
-    def _boards_at(self, indices):
-        """The boards of some entries, White to move as the mover."""
-        n, (w, h) = self.symmetry.points, self.size
-        for i in indices:
-            key = self._keys[i]
-            me, opp = key & ((1 << n) - 1), key >> n
-            if me & opp:
-                raise ValueError(f"entry {i} puts two stones on one point")
-            rows = ("".join("W" if me >> (r * w + c) & 1 else "B" if opp >> (r * w + c) & 1 else "."
-                            for c in range(w)) for r in reversed(range(h)))
-            yield Board.from_diagram("\n".join(rows), "white", self.rules)
 
 
 def _check_arrays(points: int, keys: array, values: bytes, distances: array) -> None:
@@ -461,7 +462,8 @@ def _check_arrays(points: int, keys: array, values: bytes, distances: array) -> 
         raise ValueError("the table's positions are not in increasing order")
     if keys[0] < 0 or keys[-1] >> 2 * points:
         raise ValueError("the table holds positions that do not fit the board")
-    if min(distances) < 0:
+    high_bytes = distances.tobytes()[3 if sys.byteorder == "little" else 0::4]
+    if high_bytes.translate(None, bytes(range(128))):       # a sign bit set: min() takes seconds on 7x3
         raise ValueError("the table holds a negative distance")
 
 

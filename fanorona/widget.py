@@ -324,6 +324,7 @@ class BoardWidget:
         for name in ("status", "details", "search", "moves", "legend", "moves_title", "points"):
             w[name] = widgets.HTML()
             w[name].add_class(f"fanorona-{name}-box")
+        w["status"].add_class("fanorona-status-line")
         w["points"].layout.display = "none"
         w["points"].add_class("fanorona-points")
         for name in ("delay", "replay", "size", "rules", "computer", "level", "language", "position"):

@@ -35,6 +35,26 @@ def test_a_size_that_is_not_two_whole_numbers_is_refused(size, words):
         assert word in str(err.value)
 
 
+anything = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(), st.text(max_size=12), st.binary(max_size=6),
+                     st.decimals(allow_nan=True), st.complex_numbers())
+sizes = st.one_of(anything, st.tuples(anything, anything), st.lists(anything, max_size=3),
+                  st.tuples(st.integers(-3, 40), st.integers(-3, 40)),
+                  st.from_regex(r"[0-9]{1,3}x[0-9]{1,3}", fullmatch=True))
+
+
+@settings(max_examples=400, deadline=None)
+@given(sizes)
+def test_any_size_gives_a_board_within_the_caps_or_a_value_error(size):
+    try:
+        board = Board(size)
+    except ValueError as e:
+        assert len(str(e)) < 300
+        return
+    width, height = board.size
+    assert type(width) is int and type(height) is int
+    assert 3 <= width <= MAX_WIDTH and 3 <= height <= MAX_HEIGHT and width % 2 and height % 2
+
+
 @pytest.mark.parametrize("text, size", [("9x5", (9, 5)), ("3x7", (3, 7)), (" 5x3 ", (5, 3))])
 def test_the_documented_size_text_is_read(text, size):
     assert Board(text).size == size
@@ -77,7 +97,8 @@ def test_a_tall_diagram_is_refused_at_once():
 
 
 def test_a_diagram_with_too_many_rows_is_refused():
-    assert "has 27 rows; a board has at most 26" in refused_fast(lambda: Board.from_diagram("WWW\n" * 27), NotationError)
+    message = refused_fast(lambda: Board.from_diagram("WWW\n" * 27), NotationError)
+    assert "has 27 rows; a board has at most 26" in message
 
 
 @pytest.mark.parametrize("text", [
@@ -270,3 +291,53 @@ def test_a_long_record_loads():
     text = game.to_json()
     loaded = Game.from_json(text)
     assert len(loaded.turns) == 6000 and loaded.board().fen() == board.fen()
+
+
+# -- any text, any call: a documented error and no change --------------------------------------
+
+texts = st.one_of(st.text(max_size=40), st.text(alphabet="abcdeWBA.w/ 0123456789x\n", max_size=60),
+                  st.builds(lambda a, n, b: a + "9" * n + b, st.sampled_from(["a", "d2e", "c"]),
+                        st.sampled_from([0, 1, 2, 30, 4301, 5000]), st.sampled_from(["", "a1", "e3A"])))
+CALLS = {
+    "push": lambda b, t: b.push(t),
+    "after": lambda b, t: b.after(t),
+    "parse_turn": lambda b, t: b.parse_turn(t),
+    "stone_at": lambda b, t: b.stone_at(t),
+    "from_fen": lambda b, t: Board.from_fen(t),
+    "from_diagram": lambda b, t: Board.from_diagram(t),
+    "size": lambda b, t: Board(t),
+    "step": lambda b, t: b.captures(fa.Step(t[:3], t[3:])),
+    "record": lambda b, t: Game.from_json(t),
+}
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(sorted(CALLS)), texts, st.integers(0, 6))
+def test_any_text_gives_a_result_or_a_documented_error_and_changes_nothing(call, text, turns):
+    board = Board()
+    for _ in range(turns):
+        board.push(board.legal_turns()[0])
+    before = (board.fen(), [str(t) for t in board.turns], board.quiet_turns)
+    documented = {"size": ValueError, "record": GameRecordError}.get(call, (NotationError, fa.IllegalMoveError))
+    try:
+        CALLS[call](board, text)
+    except documented as e:
+        assert len(str(e)) < 6000
+        assert (board.fen(), [str(t) for t in board.turns], board.quiet_turns) == before
+
+
+@pytest.mark.parametrize("outcome", [(None, "agreed by both players"), ("white", "black resigned"),
+                                     ("black", "white lost on time")])
+def test_an_unfinished_game_may_end_by_agreement_resignation_or_time(outcome):
+    game = fa.play_game(Random(1), Random(2), Board((5, 5)), max_turns=3)
+    game.outcome = fa.Outcome(*outcome)
+    assert Game.from_json(game.to_json()).outcome == game.outcome
+
+
+@pytest.mark.parametrize("outcome", [("white", "black has no stones left"), ("black", "white has no legal turn"),
+                                     (None, "50 turns in a row without a capture")])
+def test_an_unfinished_game_cannot_claim_an_ending_by_the_rules(outcome):
+    game = fa.play_game(Random(1), Random(2), Board((5, 5)), max_turns=3)
+    game.outcome = fa.Outcome(*outcome)
+    with pytest.raises(GameRecordError, match="not over"):
+        Game.from_json(game.to_json())

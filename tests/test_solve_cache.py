@@ -2,7 +2,6 @@
 solution, a FIFO in the file's place, writers killed half way, several writers at once."""
 import hashlib
 import os
-import struct
 import subprocess
 import sys
 import threading
