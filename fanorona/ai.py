@@ -210,7 +210,8 @@ class AlphaBetaPlayer(_Player):
         self._nodes, self._next_check, self._table, self._scores, self._sorted_children = 0, 16, {}, {}, {}
         self.rng.shuffle(options)            # equal turns keep this random order when sorted
         if len(options) == 1:
-            self.last_search = SearchInfo(0, 0, time.perf_counter() - started, 0.0, [str(_as_turn(board, options[0][0]))])
+            self.last_search = SearchInfo(0, 0, time.perf_counter() - started, 0.0,
+                                          [str(_as_turn(board, options[0][0]))])
             return options[0]
         me, opp = bitsets(board)
         best, score, reached = options[0], 0, 0
@@ -300,7 +301,8 @@ class AlphaBetaPlayer(_Player):
         if alpha < beta:
             children = self._sorted_children.get(key)
             if children is None:
-                children = self._sorted_children[key] = self._gen.children(me, opp, self._gen.single(self._root_ply + ply))
+                children = self._gen.children(me, opp, self._gen.single(self._root_ply + ply))
+                self._sorted_children[key] = children
                 children.sort(key=lambda c: c[1].bit_count())
             if not children:
                 return ply - WIN

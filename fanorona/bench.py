@@ -151,7 +151,9 @@ def search_section() -> None:
             turn = player.choose_turn(board)
             cpu = time.process_time() - cpu
             info = player.last_search
-            label = f"{player.name} ({LEVELS[int(player.name[5:])]})" if player.name.startswith("level") else player.name
+            label = player.name
+            if label.startswith("level"):
+                label += f" ({LEVELS[int(label[5:])]})"
             print(f"{where:<12} {label:<30} {info.depth:>5} {info.nodes:>8,} {info.time:>8.2f} {cpu:>6.2f} "
                   f"{info.nodes_per_second:>8,.0f} {info.nodes / max(cpu, 1e-9):>9,.0f}  {turn}")
 

@@ -227,7 +227,8 @@ class BaselineAlphaBeta:
         self._nodes, self._table = 0, {}
         self.rng.shuffle(options)            # equal turns keep this random order when sorted
         if len(options) == 1:
-            self.last_search = SearchInfo(0, 0, time.perf_counter() - started, 0.0, [str(turn_of(board.geometry, options[0][0]))])
+            self.last_search = SearchInfo(0, 0, time.perf_counter() - started, 0.0,
+                                          [str(turn_of(board.geometry, options[0][0]))])
             return options[0]
         me, opp = self._me_opp
         best, score, reached = options[0], 0, 0

@@ -79,7 +79,8 @@ class ChainRule:
 
     def after(self, points: int, directions: int, target: int, d: int) -> tuple[int, int]:
         """The bans once the stone has stepped in direction ``d`` onto the point ``target`` (a bit)."""
-        return (points | target) & self.keep_points, ((directions & self.keep_directions) | 1 << d) & self.direction_mask
+        banned_directions = ((directions & self.keep_directions) | 1 << d) & self.direction_mask
+        return (points | target) & self.keep_points, banned_directions
 
     def bans(self, chain) -> tuple[int, int]:
         """The bans of a chain in progress ``(point, visited, last, used)``."""
@@ -131,7 +132,8 @@ class Generator:
             self._dirs.append((d, dc + dr * g.width,
                                _mask(p for p in range(n) if g.neighbour[p][d] >= 0),
                                _mask(p for p in range(n) if len(g.ray[p][d]) >= 2),
-                               _mask(p for p in range(n) if g.neighbour[p][d] >= 0 and g.neighbour[p][(d + 4) % 8] >= 0)))
+                               _mask(p for p in range(n)
+                                     if g.neighbour[p][d] >= 0 and g.neighbour[p][(d + 4) % 8] >= 0)))
         self._ray = [[_mask(g.ray[p][d]) for d in range(8)] for p in range(n)]
         # per direction, by k: the points with at least k further points along the line that way
         longest = max(g.width, g.height)
