@@ -2,9 +2,9 @@
 
 Every player has a ``name`` and ``choose_turn(board) -> Turn`` (a legal whole turn of a
 board between turns).  All randomness comes from ``random.Random(seed)``, so a game between
-seeded players replays exactly.  The searches run on the board's bit sets (``_turn_steps``)
-and build a ``Turn`` only for the answer: making objects at every node would cost most of
-the time.
+seeded players replays exactly.  The searches run on bit sets with the shared generator of
+``movegen`` and build a ``Turn`` only for the answer: making objects at every node would cost
+most of the time.
 """
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ import random
 import time
 from dataclasses import dataclass, field
 
-from .board import Board, Turn, _first_steps, _turn_steps
-from .geometry import Geometry
+from .board import Board, Turn, turn_of
+from .movegen import Generator, bitsets, generator
 
 __all__ = ["AlphaBetaPlayer", "EVALUATIONS", "GreedyPlayer", "LEVELS", "MCTSPlayer", "PerfectPlayer",
            "RandomPlayer", "SearchInfo", "level", "make_player"]
@@ -28,7 +28,7 @@ EXACT, LOWER, UPPER = 0, 1, 2
 # What all players share: the legal turns of a board between turns, as generator items.
 
 def _options(board: Board) -> list:
-    """The board's complete turns as (raw steps, me after, opp after, captured) items."""
+    """The board's complete turns as (generator steps, me after, opp after, captured) items."""
     if not isinstance(board, Board):
         raise TypeError(f"choose_turn takes a fanorona.Board; got {board!r}")
     if board.chain:
@@ -37,16 +37,12 @@ def _options(board: Board) -> list:
     outcome = board.outcome()
     if outcome is not None:
         raise ValueError(f"the game is over ({outcome}): there is no turn to choose")
-    return board._raw_turns()
+    gen = generator(board.geometry, board.rules)
+    return gen.turns(*bitsets(board), gen.single(len(board.turns)))
 
 
 def _as_turn(board: Board, raw_steps) -> Turn:
-    return Turn(tuple(board._step(s) for s in raw_steps))
-
-
-def _single(rules, ply: int) -> bool:
-    """Whether the opening single-capture rule limits the turn played ``ply`` turns into the game."""
-    return rules.opening_single_capture and ply < 2
+    return turn_of(board.geometry, raw_steps)
 
 
 def _captured(opp: int, opp_after: int) -> int:
@@ -88,7 +84,7 @@ class GreedyPlayer(_Player):
     name = "greedy"
 
     def _pick(self, board, options):
-        _me, opp = board._me_opp()
+        _me, opp = bitsets(board)
         most = max(_captured(opp, o[2]) for o in options)
         return self.rng.choice([o for o in options if _captured(opp, o[2]) == most])
 
@@ -99,35 +95,31 @@ class GreedyPlayer(_Player):
 _STRONG: dict = {}
 
 
-def _strong_mask(g: Geometry) -> int:
-    if g not in _STRONG:
-        _STRONG[g] = sum(1 << i for i, strong in enumerate(g.strong) if strong)
-    return _STRONG[g]
+def _strong_mask(gen: Generator) -> int:
+    if gen not in _STRONG:
+        _STRONG[gen] = sum(1 << i for i, strong in enumerate(gen.geometry.strong) if strong)
+    return _STRONG[gen]
 
 
-def material(g: Geometry, me: int, opp: int) -> int:
+def material(gen: Generator, me: int, opp: int) -> int:
     """100 a stone ahead."""
     return 100 * (me.bit_count() - opp.bit_count())
 
 
-def material_strong(g: Geometry, me: int, opp: int) -> int:
+def material_strong(gen: Generator, me: int, opp: int) -> int:
     """Material, plus 10 a stone for standing on a strong point (eight lines instead of four)."""
-    s = _strong_mask(g)
+    s = _strong_mask(gen)
     return 100 * (me.bit_count() - opp.bit_count()) + 10 * ((me & s).bit_count() - (opp & s).bit_count())
 
 
-def material_mobility(g: Geometry, me: int, opp: int) -> int:
+def material_mobility(gen: Generator, me: int, opp: int) -> int:
     """Material, plus 3 a single step more than the opponent has (room to move and to capture)."""
-    mine, theirs = _first_steps(g, me, opp), _first_steps(g, opp, me)
-    return (100 * (me.bit_count() - opp.bit_count())
-            + 3 * (len(mine[0]) + len(mine[1]) - len(theirs[0]) - len(theirs[1])))
+    return 100 * (me.bit_count() - opp.bit_count()) + 3 * (gen.mobility(me, opp) - gen.mobility(opp, me))
 
 
-def material_threat(g: Geometry, me: int, opp: int) -> int:
+def material_threat(gen: Generator, me: int, opp: int) -> int:
     """Material, plus half the stones the side to move can take with its best first step."""
-    captures, _quiet = _first_steps(g, me, opp)
-    best = max((step[4].bit_count() for step in captures), default=0)
-    return 100 * (me.bit_count() - opp.bit_count()) + 50 * best
+    return 100 * (me.bit_count() - opp.bit_count()) + 50 * gen.best_capture(me, opp)
 
 
 #: The evaluations a spec can name (``alphabeta:eval=material``).  "threat" is the default: against
@@ -170,19 +162,26 @@ class _Timeout(Exception):
     """Raised inside the search when the time limit is reached."""
 
 
+QUIESCENCE_TURNS = 2       # with quiescence, at most this many capturing turns are searched past the horizon
+
+
 class AlphaBetaPlayer(_Player):
     """Negamax with alpha-beta pruning over whole turns, deepening until the time runs out.
 
     ``depth`` fixes the depth (and disables the clock, so the answer is reproducible);
-    otherwise it deepens one turn at a time within ``time_limit`` seconds.  Captures are tried
-    largest first and the previous iteration's best turn before all; a transposition table
-    keeps each position's score, bound and best reply.  When the clock stops an iteration, a turn
+    otherwise it deepens one turn at a time within ``time_limit`` seconds.  A transposition
+    table keeps each position's score, bound and best reply, keyed by the stones, the side to
+    move and, when the draw rule can strike within the search, the count of quiet turns.  The
+    stored best reply is tried before any other turn is even generated; then the largest
+    captures.  All turns but the first are searched with a null window (principal-variation
+    search) and searched again only if they beat it.  When the clock stops an iteration, a turn
     that already beat the previous best at the new depth is kept.  Positions at the horizon are
-    scored by ``evaluation`` (a name in ``EVALUATIONS``); the quiet-turn draw is not seen by the
-    search, which only ever picks among the board's legal turns.
+    scored by ``evaluation`` (a name in ``EVALUATIONS``); with ``quiescence`` the search first goes
+    on while the side to move can capture (off by default: at equal time it did not play better).
     """
 
-    def __init__(self, depth: int | None = None, time_limit: float = 1.0, seed=None, evaluation="threat"):
+    def __init__(self, depth: int | None = None, time_limit: float = 1.0, seed=None, evaluation="threat",
+                 quiescence: bool = False):
         super().__init__(seed)
         if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or depth < 1):
             raise ValueError(f"depth is a whole number of turns, at least 1; got {depth!r}")
@@ -190,10 +189,14 @@ class AlphaBetaPlayer(_Player):
             raise ValueError(f"time_limit is a positive number of seconds; got {time_limit!r}")
         if evaluation not in EVALUATIONS:
             raise ValueError(f"no evaluation called {evaluation!r}; choose one of {', '.join(EVALUATIONS)}")
+        if quiescence not in (True, False, 0, 1):
+            raise ValueError(f"quiescence is on (1) or off (0); got {quiescence!r}")
         self.depth, self.time_limit, self.evaluation = depth, time_limit, evaluation
+        self.quiescence = bool(quiescence)
         self._evaluate = EVALUATIONS[evaluation]
         budget = f"depth={depth}" if depth is not None else f"time={time_limit:g}"
-        self.name = f"alphabeta:{budget}" + ("" if evaluation == "threat" else f",eval={evaluation}")
+        self.name = (f"alphabeta:{budget}" + ("" if evaluation == "threat" else f",eval={evaluation}")
+                     + (",quiescence=1" if self.quiescence else ""))
         self.last_search: SearchInfo | None = None
 
     # -- the search, on bit sets -----------------------------------------------------------------
@@ -202,18 +205,20 @@ class AlphaBetaPlayer(_Player):
         started = time.perf_counter()
         # stop searching a little early: the answer still has to be built and handed back in time
         self._deadline = None if self.depth is not None else started + 0.9 * self.time_limit
-        self._g, self._rules, self._root_ply = board.geometry, board.rules, board._ply
-        self._nodes, self._table = 0, {}
+        self._gen, self._root_ply = generator(board.geometry, board.rules), len(board.turns)
+        self._quiet_draw = board.rules.quiet_draw
+        self._nodes, self._next_check, self._table, self._scores, self._sorted_children = 0, 16, {}, {}, {}
         self.rng.shuffle(options)            # equal turns keep this random order when sorted
         if len(options) == 1:
-            self.last_search = SearchInfo(0, 0, time.perf_counter() - started, 0.0, [str(_as_turn(board, options[0][0]))])
+            self.last_search = SearchInfo(0, 0, time.perf_counter() - started, 0.0,
+                                          [str(_as_turn(board, options[0][0]))])
             return options[0]
-        me, opp = board._me_opp()
+        me, opp = bitsets(board)
         best, score, reached = options[0], 0, 0
         for depth in range(1, (self.depth or 99) + 1):
             self._partial = None
             try:
-                best, score = self._search_root(me, opp, options, best, depth)
+                best, score = self._search_root(me, opp, board.quiet_turns, options, best, depth)
             except _Timeout:
                 if self._partial is not None:     # a turn that already beat the previous best at this depth
                     best, score = self._partial
@@ -226,64 +231,130 @@ class AlphaBetaPlayer(_Player):
                                       self._principal_variation(board, best, max(reached, 1)))
         return best
 
-    def _search_root(self, me, opp, options, first, depth):
+    def _search_root(self, me, opp, quiet, options, first, depth):
         ordered = sorted(options, key=lambda o: (o is not first, -_captured(opp, o[2])))
         alpha, best = -WIN - 1, ordered[0]
         for option in ordered:
-            score = -self._negamax(option[2], option[1], depth - 1, -WIN - 1, -alpha, 1)
+            score = self._child(option[1], option[2], opp, depth, alpha, WIN + 1, 0, quiet, option is not ordered[0])
             if score > alpha:
                 alpha, best = score, option
             self._partial = (best, alpha)
-        self._table[self._key(me, opp, 0)] = (depth, alpha, EXACT, (best[1], best[2]))
+        self._table[self._key(me, opp, 0, quiet, depth)] = (depth, alpha, EXACT, (best[1], best[2]))
         return best, alpha
 
-    def _key(self, me, opp, ply):
-        single = _single(self._rules, self._root_ply + ply)
-        return (me, opp, (self._root_ply + ply) % 2, single)
+    def _key(self, me, opp, ply, quiet, depth):
+        """The table key: stones, side to move, the opening rule's turn, and the quiet turns when the
+        draw rule could end the game within ``depth`` turns (otherwise they cannot change the value)."""
+        draw_near = self._quiet_draw is not None and self._quiet_draw - quiet <= depth + QUIESCENCE_TURNS
+        return (me, opp, (self._root_ply + ply) % 2, self._gen.single(self._root_ply + ply),
+                quiet if draw_near else -1)
 
-    def _negamax(self, me, opp, depth, alpha, beta, ply):
-        self._count_node()
+    def _child(self, me2, opp2, opp, depth, alpha, beta, ply, quiet, null_window):
+        """The value, for the side that moved, of the turn that left ``(me2, opp2)``: with a null window
+        first when ``null_window``, and again with the full window if it beats ``alpha``."""
+        quiet2 = quiet + 1 if opp2 == opp else 0
+        if depth == 1 and not self.quiescence:     # the horizon, scored here rather than in a call more
+            self._nodes += 1
+            if not opp2:
+                return WIN - ply - 1
+            if self._quiet_draw is not None and quiet2 >= self._quiet_draw:
+                return 0
+            score = self._scores.get((opp2, me2))
+            if score is None:
+                score = self._scores[opp2, me2] = self._evaluate(self._gen, opp2, me2)
+            return -score
+        if null_window:
+            score = -self._negamax(opp2, me2, depth - 1, -alpha - 1, -alpha, ply + 1, quiet2)
+            if not alpha < score < beta:
+                return score
+        return -self._negamax(opp2, me2, depth - 1, -beta, -alpha, ply + 1, quiet2)
+
+    def _negamax(self, me, opp, depth, alpha, beta, ply, quiet):
+        self._nodes += 1
+        if self._deadline and self._nodes >= self._next_check:
+            if time.perf_counter() > self._deadline:
+                raise _Timeout
+            self._next_check = self._nodes + 16
         if not me:
             return ply - WIN
-        if depth == 0:
-            return self._evaluate(self._g, me, opp)
-        key = self._key(me, opp, ply)
+        if self._quiet_draw is not None and quiet >= self._quiet_draw:
+            return 0
+        if depth <= 0:
+            if self.quiescence:
+                return self._quiesce(me, opp, alpha, beta, ply, QUIESCENCE_TURNS)
+            score = self._scores.get((me, opp))
+            if score is None:
+                score = self._scores[me, opp] = self._evaluate(self._gen, me, opp)
+            return score
+        key = self._key(me, opp, ply, quiet, depth)
         entry = self._table.get(key)
-        best_child = None
+        original_alpha, best, best_move = alpha, -WIN - 1, None
         if entry is not None:
-            stored_depth, stored, flag, best_child = entry
+            stored_depth, stored, flag, best_move = entry
             if stored_depth >= depth:
                 stored = _from_table(stored, ply)
                 if flag == EXACT or (flag == LOWER and stored >= beta) or (flag == UPPER and stored <= alpha):
                     return stored
-        children = self._children(me, opp, ply, best_child)
-        if not children:
-            return ply - WIN
-        original_alpha, best, best_move = alpha, -WIN - 1, None
-        for me2, opp2 in children:
-            score = -self._negamax(opp2, me2, depth - 1, -beta, -alpha, ply + 1)
-            if score > best:
-                best, best_move = score, (me2, opp2)
-                if score > alpha:
-                    alpha = score
-                    if alpha >= beta:
-                        break
+            if best_move is not None:          # the stored best reply first, before generating the others
+                best = self._child(*best_move, opp, depth, alpha, beta, ply, quiet, False)
+                alpha = max(alpha, best)
+        if alpha < beta:
+            children = self._sorted_children.get(key)
+            if children is None:
+                children = self._gen.children(me, opp, self._gen.single(self._root_ply + ply))
+                self._sorted_children[key] = children
+                children.sort(key=lambda c: c[1].bit_count())
+            if not children:
+                return ply - WIN
+            for me2, opp2 in children:
+                if (me2, opp2) == best_move:
+                    continue
+                score = self._child(me2, opp2, opp, depth, alpha, beta, ply, quiet, best > -WIN - 1)
+                if score > best:
+                    best, best_move = score, (me2, opp2)
+                    if score > alpha:
+                        alpha = score
+                        if alpha >= beta:
+                            break
         flag = UPPER if best <= original_alpha else LOWER if best >= beta else EXACT
         self._table[key] = (depth, _to_table(best, ply), flag, best_move)
         return best
 
-    def _count_node(self):
+    def _quiesce(self, me, opp, alpha, beta, ply, turns_left):
+        """The value past the horizon: while the side to move can capture, search its capturing turns
+        (it must play one when capture is compulsory); a quiet position is scored by the evaluation."""
+        gen = self._gen
         self._nodes += 1
-        if self._deadline and not self._nodes & 63 and time.perf_counter() > self._deadline:
-            raise _Timeout
+        threat = gen.best_capture(me, opp)
+        if not threat:
+            if not gen.has_step(me, opp):
+                return ply - WIN
+            return self._static(me, opp, 0)
+        if turns_left == 0:
+            return self._static(me, opp, threat)
+        best = -WIN - 1
+        if not gen.rules.mandatory_capture:            # a quiet turn is allowed: standing pat is a choice
+            best = self._static(me, opp, threat)
+            if best >= beta:
+                return best
+            alpha = max(alpha, best)
+        children = [c for c in gen.children(me, opp, gen.single(self._root_ply + ply)) if c[1] != opp]
+        children.sort(key=lambda c: c[1].bit_count())
+        for me2, opp2 in children:
+            score = WIN - ply - 1 if not opp2 else -self._quiesce(opp2, me2, -beta, -alpha, ply + 1, turns_left - 1)
+            if score > best:
+                best = score
+                if score > alpha:
+                    alpha = score
+                    if alpha >= beta:
+                        break
+        return best
 
-    def _children(self, me, opp, ply, first):
-        """The distinct positions after each turn (for the side that just moved), best first."""
-        single = _single(self._rules, self._root_ply + ply)
-        seen = {}
-        for _steps, me2, opp2, _ in _turn_steps(self._g, self._rules, me, opp, single):
-            seen[(me2, opp2)] = None
-        return sorted(seen, key=lambda c: (c != first, c[1].bit_count()))
+    def _static(self, me, opp, threat):
+        """The evaluation, reusing the best capture (``threat``) already found when it is "threat"."""
+        if self._evaluate is material_threat:
+            return 100 * (me.bit_count() - opp.bit_count()) + 50 * threat
+        return self._evaluate(self._gen, me, opp)
 
     def _principal_variation(self, board: Board, best, length: int) -> list[str]:
         """The expected line, read from the table, as turn texts (the first is the answer)."""
@@ -294,10 +365,11 @@ class AlphaBetaPlayer(_Player):
             b.push(turn)
             if b.outcome() is not None:
                 break
-            entry = self._table.get(self._key(*b._me_opp(), len(line)))
+            entry = next((self._table[k] for depth in range(length, -1, -1)
+                          if (k := self._key(*bitsets(b), len(line), b.quiet_turns, depth)) in self._table), None)
             if entry is None or entry[3] is None:
                 break
-            turn = next((_as_turn(b, raw) for raw, me2, opp2, _ in b._raw_turns() if (me2, opp2) == entry[3]), None)
+            turn = next((_as_turn(b, raw) for raw, me2, opp2, _ in _options(b) if (me2, opp2) == entry[3]), None)
             if turn is None:
                 break
         return line
@@ -346,8 +418,8 @@ class MCTSPlayer(_Player):
 
     def _pick(self, board, options):
         started = time.perf_counter()
-        self._g, self._rules, self._root_ply = board.geometry, board.rules, board._ply
-        me, opp = board._me_opp()
+        self._gen, self._root_ply = generator(board.geometry, board.rules), len(board.turns)
+        me, opp = bitsets(board)
         root = _Node(me, opp, 0)
         root.untried = list(options)
         self.rng.shuffle(root.untried)
@@ -371,9 +443,9 @@ class MCTSPlayer(_Player):
             line.append(str(_as_turn(board, node.option[0])))
         return line
 
-    def _turns(self, me, opp, ply):
-        single = _single(self._rules, self._root_ply + ply)
-        return _turn_steps(self._g, self._rules, me, opp, single)
+    def _results(self, me, opp, ply):
+        """The position after each turn, ``(me, opp)`` of the side that moved."""
+        return self._gen.results(me, opp, self._gen.single(self._root_ply + ply))
 
     def _playout_once(self, root: _Node) -> None:
         path, node = [root], root
@@ -381,7 +453,8 @@ class MCTSPlayer(_Player):
             node = max(node.children, key=lambda c: self._ucb(node, c))
             path.append(node)
         if node.untried is None:
-            node.untried = list(self._turns(node.me, node.opp, node.ply)) if node.me else []
+            single = self._gen.single(self._root_ply + node.ply)
+            node.untried = self._gen.turns(node.me, node.opp, single) if node.me else []
             self.rng.shuffle(node.untried)
         if node.untried:                                      # expand
             option = node.untried.pop()
@@ -402,10 +475,10 @@ class MCTSPlayer(_Player):
         """1 if the side to move wins the random game, 0 if it loses, by stones at the cap."""
         sign = 1
         for n in range(self.max_turns):
-            turns = self._turns(me, opp, ply + n) if me else []
-            if not turns:
+            results = self._results(me, opp, ply + n) if me else []
+            if not results:
                 return 0.0 if sign == 1 else 1.0
-            _steps, me2, opp2, _ = self.rng.choice(turns)
+            me2, opp2 = self.rng.choice(results)
             me, opp, sign = opp2, me2, -sign
         lead = sign * (me.bit_count() - opp.bit_count())
         return 1.0 if lead > 0 else 0.0 if lead < 0 else 0.5
@@ -418,15 +491,15 @@ _KINDS = {
     "random": (RandomPlayer, {}),
     "greedy": (GreedyPlayer, {}),
     "alphabeta": (AlphaBetaPlayer, {"depth": ("depth", int), "time": ("time_limit", float),
-                                    "eval": ("evaluation", str)}),
+                                    "eval": ("evaluation", str), "quiescence": ("quiescence", int)}),
     "mcts": (MCTSPlayer, {"playouts": ("playouts", int), "time": ("time_limit", float),
                           "cap": ("max_turns", int)}),
 }
 
 #: The difficulty levels, weakest first, as player specs.  Measured on 9x5 (python -m fanorona.arena,
-#: colours and openings alternated): level2-level1 80% (20 games), level3-level2 100% (20),
-#: level4-level3 95% (20), level5-level4 55% (40: 10 wins, 24 draws, 6 losses; +35 Elo, not yet
-#: significant); level4 beat greedy 40-0 and random 20-0, slowest turn 0.94 s.
+#: colours and openings alternated) with the search before movegen: level2-level1 80% (20 games),
+#: level3-level2 100% (20), level4-level3 95% (20), level5-level4 55% (40; +35 Elo, not significant).
+#: Today's level 4 scored 13-6-1 against that search's level 4 (1 s a turn, +241 Elo, +125 to +443).
 LEVELS = {1: "random", 2: "greedy", 3: "alphabeta:depth=2", 4: "alphabeta:time=1", 5: "alphabeta:time=1.8"}
 
 
@@ -479,31 +552,3 @@ def __getattr__(name):
         from .solve import PerfectPlayer
         return PerfectPlayer
     raise AttributeError(f"module 'fanorona.ai' has no attribute {name!r}")
-
-
-# ---------------------------------------------------------------------------------------------
-# The "search" section of ``python -m fanorona.bench``.
-
-def _middle_game() -> Board:
-    """A reproducible middle-game position: six turns of depth-3 search from the start (14 stones each)."""
-    from .game import play_game
-    return play_game(AlphaBetaPlayer(depth=3, seed=1), AlphaBetaPlayer(depth=3, seed=2), max_turns=6).board()
-
-
-def bench() -> None:
-    """Depth reached and nodes a second of alpha-beta in the opening and a middle game: levels 4
-    and 5 on the clock, and a fixed depth 4 whose node count does not depend on the machine.
-    Nodes per CPU second is the fairer speed on a shared machine; wall time is what a player waits."""
-    positions = {"opening": Board(), "middle game": _middle_game()}
-    print(f"middle game: {positions['middle game'].fen()} ({positions['middle game'].count('white')} white, "
-          f"{positions['middle game'].count('black')} black stones)")
-    print(f"{'position':<12} {'player':<30} {'depth':>5} {'nodes':>8} {'seconds':>8} {'CPU s':>6} {'nodes/s':>8} {'per CPU s':>9}  turn")
-    for where, board in positions.items():
-        for player in (level(4, seed=0), level(5, seed=0), AlphaBetaPlayer(depth=4, seed=0)):
-            cpu = time.process_time()
-            turn = player.choose_turn(board)
-            cpu = time.process_time() - cpu
-            info = player.last_search
-            label = f"{player.name} ({LEVELS[int(player.name[5:])]})" if player.name.startswith("level") else player.name
-            print(f"{where:<12} {label:<30} {info.depth:>5} {info.nodes:>8,} {info.time:>8.2f} {cpu:>6.2f} "
-                  f"{info.nodes_per_second:>8,.0f} {info.nodes / max(cpu, 1e-9):>9,.0f}  {turn}")

@@ -17,6 +17,7 @@ RUNS = {1: 9, 2: 9, 3: 5, 4: 3, 5: 1}        # timing runs per depth (the median
 AEC_RUNS = {1: 5, 2: 3, 3: 1}                  # fanorona-aec is slow: perft(3) once
 TARGET_PERFT5_SECONDS = 5.0
 TARGET_SPEEDUP = 100
+TARGET_OVER_BASELINE = 3      # perft(5) through fa.perft against the generator it replaced (bench_baseline)
 
 
 def median_time(function, runs: int) -> tuple[object, float, float]:
@@ -82,18 +83,19 @@ def aec_perft(text: str, depth: int) -> int:
 # -- sections ------------------------------------------------------------------------------------
 
 def perft_section() -> None:
-    """perft from the 9x5 start: ours at depths 1-5, fanorona-aec at 1-3, timed in the same run."""
+    """perft from the 9x5 start: ours and the generator it replaced at depths 1-5, fanorona-aec at
+    1-3, timed in the same run."""
     from tqdm import tqdm
 
+    from . import bench_baseline
     from .board import Board, perft
 
-    jobs = [("ours", d) for d in PERFT_EXPECTED] + [("aec", d) for d in AEC_RUNS]
+    counters = {"ours": lambda d: perft(Board(), d), "baseline": lambda d: bench_baseline.perft(Board(), d),
+                "aec": lambda d: aec_perft(AEC_START, d)}
+    jobs = [(who, d) for d in PERFT_EXPECTED for who in ("ours", "baseline")] + [("aec", d) for d in AEC_RUNS]
     times: dict = {}
     for who, depth in tqdm(jobs, desc="perft", leave=False, file=sys.stderr):
-        if who == "ours":
-            count, *seconds = median_time(lambda: perft(Board(), depth), RUNS[depth])
-        else:
-            count, *seconds = median_time(lambda: aec_perft(AEC_START, depth), AEC_RUNS[depth])
+        count, *seconds = median_time(lambda: counters[who](depth), (AEC_RUNS if who == "aec" else RUNS)[depth])
         if count != PERFT_EXPECTED[depth]:
             raise AssertionError(f"{who} perft({depth}) = {count}, expected {PERFT_EXPECTED[depth]}")
         times[who, depth] = seconds
@@ -102,21 +104,84 @@ def perft_section() -> None:
 
 def print_perft_table(times: dict) -> None:
     """One row per depth; the ratio and speed-up compare CPU times taken in the same run."""
-    print("perft from the 9x5 start, standard rules: median milliseconds, wall clock and CPU")
-    print(f"{'depth':>5} {'turns':>8} {'ours wall':>10} {'ours CPU':>10} {'aec wall':>10} {'aec CPU':>10}"
-          f" {'ours/aec':>9} {'speed-up':>9}")
+    print("perft from the 9x5 start, standard rules: median milliseconds, wall clock and CPU;")
+    print("'before' is the generator movegen replaced (fanorona.bench_baseline), timed in this run")
+    print(f"{'depth':>5} {'turns':>8} {'ours wall':>10} {'ours CPU':>10} {'before CPU':>10} {'gain':>6}"
+          f" {'aec wall':>10} {'aec CPU':>10} {'speed-up':>9}")
     for depth, count in PERFT_EXPECTED.items():
-        (wall, cpu), theirs = times["ours", depth], times.get(("aec", depth))
-        row = f"{depth:>5} {count:>8} {ms(wall):>10} {ms(cpu):>10}"
+        (wall, cpu), before, theirs = times["ours", depth], times["baseline", depth], times.get(("aec", depth))
+        row = f"{depth:>5} {count:>8} {ms(wall):>10} {ms(cpu):>10} {ms(before[1]):>10} {before[1] / cpu:>5.1f}x"
         if theirs is not None:
-            row += f" {ms(theirs[0]):>10} {ms(theirs[1]):>10} {cpu / theirs[1]:>9.5f} {theirs[1] / cpu:>8.0f}x"
+            row += f" {ms(theirs[0]):>10} {ms(theirs[1]):>10} {theirs[1] / cpu:>8.0f}x"
         print(row)
     perft5_wall, perft5_cpu = times["ours", 5]
+    gain = times["baseline", 5][1] / perft5_cpu
     speedup = times["aec", 3][1] / times["ours", 3][1]
+    print(f"target perft(5) >= {TARGET_OVER_BASELINE}x faster than before: {gain:.1f}x: "
+          f"{'met' if gain >= TARGET_OVER_BASELINE else 'MISSED'}")
     print(f"target perft(5) < {TARGET_PERFT5_SECONDS:g} s: {perft5_wall:.2f} s wall, {perft5_cpu:.2f} s CPU: "
           f"{'met' if perft5_cpu < TARGET_PERFT5_SECONDS else 'MISSED'}")
     print(f"target >= {TARGET_SPEEDUP}x faster than fanorona-aec at perft(3): {speedup:.0f}x: "
           f"{'met' if speedup >= TARGET_SPEEDUP else 'MISSED'}")
+
+
+#: A middle game for the search figures: six turns of the old depth-3 search from the start, 14 stones each.
+MIDDLE_GAME = "BBBBBBBBB/BB...BBBB/BWB..WWBW/WW..W.WWW/WW...WWWW w"
+
+
+def search_section() -> None:
+    """Depth reached and nodes a second of alpha-beta in the opening and a middle game: levels 4
+    and 5 on the clock and a fixed depth 4, each beside the search it replaced (bench_baseline) with
+    the same budget.  Nodes per CPU second is the fairer speed on a shared machine; wall time is
+    what a player waits.  The new search counts quiescence positions as nodes too."""
+    from . import bench_baseline
+    from .ai import LEVELS, AlphaBetaPlayer, level
+    from .board import Board
+
+    positions = {"opening": Board(), "middle game": Board.from_fen(MIDDLE_GAME)}
+    players = [level(4, seed=0), bench_baseline.BaselineAlphaBeta(time_limit=1.0, seed=0),
+               level(5, seed=0), bench_baseline.BaselineAlphaBeta(time_limit=1.8, seed=0),
+               AlphaBetaPlayer(depth=4, seed=0), bench_baseline.BaselineAlphaBeta(depth=4, seed=0)]
+    print(f"middle game: {MIDDLE_GAME}")
+    print(f"{'position':<12} {'player':<30} {'depth':>5} {'nodes':>8} {'seconds':>8} {'CPU s':>6} {'nodes/s':>8} "
+          f"{'per CPU s':>9}  turn")
+    for where, board in positions.items():
+        for player in players:
+            cpu = time.process_time()
+            turn = player.choose_turn(board)
+            cpu = time.process_time() - cpu
+            info = player.last_search
+            label = player.name
+            if label.startswith("level"):
+                label += f" ({LEVELS[int(label[5:])]})"
+            print(f"{where:<12} {label:<30} {info.depth:>5} {info.nodes:>8,} {info.time:>8.2f} {cpu:>6.2f} "
+                  f"{info.nodes_per_second:>8,.0f} {info.nodes / max(cpu, 1e-9):>9,.0f}  {turn}")
+
+
+def techniques_section(depth: int = 5, count: int = 12) -> None:
+    """Positions searched to a fixed depth, and CPU seconds, summed over positions from seeded games:
+    the search it replaced, today's, and today's with quiescence (which searches more to see more)."""
+    import random
+
+    from . import bench_baseline
+    from .ai import AlphaBetaPlayer
+    from .board import Board
+
+    rng, boards, board = random.Random(5), [], Board()
+    while len(boards) < count:
+        if board.outcome() is not None or len(board.turns) > 40:
+            board = Board()
+        board.push(rng.choice(board.legal_turns()))
+        if len(board.turns) % 3 == 0:
+            boards.append(board.copy())
+    print(f"nodes to depth {depth}, summed over {count} positions from seeded random games, and CPU seconds")
+    for player in (bench_baseline.BaselineAlphaBeta(depth=depth, seed=0), AlphaBetaPlayer(depth=depth, seed=0),
+                   AlphaBetaPlayer(depth=depth, seed=0, quiescence=True)):
+        cpu, nodes = time.process_time(), 0
+        for b in boards:
+            player.choose_turn(b)
+            nodes += player.last_search.nodes
+        print(f"{player.name:<32} {nodes:>10,} {time.process_time() - cpu:>8.2f}")
 
 
 def in_module(module: str, function: str = "bench"):
@@ -139,7 +204,8 @@ def in_module(module: str, function: str = "bench"):
 #: Section name -> function printing its figures, in the order ``all`` runs them.
 SECTIONS = {
     "perft": perft_section,
-    "search": in_module("fanorona.ai"),
+    "search": search_section,
+    "techniques": techniques_section,
     "widget": in_module("fanorona.bench_widget"),
     "solve": in_module("fanorona.solve"),
     "records": in_module("fanorona.game"),

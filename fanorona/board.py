@@ -2,8 +2,8 @@
 
 ``Board`` is the one object most users touch: ``legal_turns()``, ``push()``, ``pop()``,
 ``after()``, ``outcome()``.  Underneath, a position is two integers used as bit sets (one
-bit a point) and the move generator works on those; everything it hands out is a plain
-``Step`` or ``Turn`` named by point names.
+bit a point) and the move generator of ``movegen`` works on those; everything a board hands
+out is a plain ``Step`` or ``Turn`` named by point names.
 """
 from __future__ import annotations
 
@@ -11,15 +11,12 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Iterable, Union
 
-from .geometry import (DIRECTION_NAMES, MAX_HEIGHT, MAX_WIDTH, Geometry, check_size, geometry, opposite,
-                       point_name)
+from .geometry import MAX_HEIGHT, MAX_WIDTH, check_size, geometry, point_name
+from .movegen import KIND_NAME, KIND_OF, PAIKA, advance, generator
+from .movegen import bits as _bits
 from .notation import (CAPTURE_LETTER, NotationError, SYMBOL, format_diagram, format_fen,
                        parse_diagram, parse_fen, parse_point_name, shown, tokenize_turn)
 from .rules import Rules
-
-PAIKA, APPROACH, WITHDRAWAL = 0, 1, 2   # how a step captures, inside the generator
-KIND_NAME = {PAIKA: None, APPROACH: "approach", WITHDRAWAL: "withdrawal"}
-KIND_OF = {v: k for k, v in KIND_NAME.items()}
 
 
 class Color(str, Enum):
@@ -124,125 +121,9 @@ class Outcome:
         return f"{self.winner} wins: {self.reason}" if self.winner else f"draw: {self.reason}"
 
 
-# ---------------------------------------------------------------------------------------------
-# The move generator.  Positions are (me, opp) bit sets from the side to move's point of view;
-# a step is (origin, destination, direction, kind, captured bits).
-
-def _bits(mask: int):
-    while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low
-
-
-def _run(ray: tuple[int, ...], opp: int) -> int:
-    """The unbroken opponent stones at the start of a ray, as bits."""
-    captured = 0
-    for r in ray:
-        if not (opp >> r) & 1:
-            break
-        captured |= 1 << r
-    return captured
-
-
-def _captures_of(g: Geometry, opp: int, p: int, q: int, d: int) -> list[tuple[int, int]]:
-    """The (kind, captured bits) a step p->q in direction d can make: approach, withdrawal, both or none."""
-    out = []
-    ahead = g.ray[q][d]
-    if ahead and (opp >> ahead[0]) & 1:
-        out.append((APPROACH, _run(ahead, opp)))
-    behind = g.ray[p][opposite(d)]
-    if behind and (opp >> behind[0]) & 1:
-        out.append((WITHDRAWAL, _run(behind, opp)))
-    return out
-
-
-def _first_steps(g: Geometry, me: int, opp: int) -> tuple[list, list]:
-    """All capturing and all non-capturing single steps of the side to move."""
-    captures, quiet = [], []
-    occupied = me | opp
-    for p in _bits(me):
-        for d, q in enumerate(g.neighbour[p]):
-            if q < 0 or (occupied >> q) & 1:
-                continue
-            found = _captures_of(g, opp, p, q, d)
-            if found:
-                captures.extend((p, q, d, kind, bits) for kind, bits in found)
-            else:
-                quiet.append((p, q, d, PAIKA, 0))
-    return captures, quiet
-
-
-def _chain_steps(g: Geometry, rules: Rules, me: int, opp: int, chain) -> list:
-    """The capturing steps that may continue a chain ``(point, visited, last direction, used)``."""
-    q, visited, last, used = chain
-    out = []
-    occupied = me | opp
-    for d, q2 in enumerate(g.neighbour[q]):
-        if q2 < 0 or (occupied >> q2) & 1:
-            continue
-        if rules.no_revisit and (visited >> q2) & 1:
-            continue
-        if rules.direction == "no-repeat" and d == last:
-            continue
-        if rules.direction == "no-reuse" and (used >> d) & 1:
-            continue
-        out.extend((q, q2, d, kind, bits) for kind, bits in _captures_of(g, opp, q, q2, d))
-    return out
-
-
-def _apply(me: int, opp: int, step) -> tuple[int, int]:
-    p, q, _d, _kind, bits = step
-    return me ^ (1 << p) ^ (1 << q), opp ^ bits
-
-
-def _advance(chain, step):
-    """The chain state after a capturing step (a new chain when ``chain`` is None)."""
-    p, q, d, _kind, _bits = step
-    visited = chain[1] if chain else 1 << p
-    used = chain[3] if chain else 0
-    return (q, visited | (1 << q), d, used | (1 << d))
-
-
-def _turn_steps(g: Geometry, rules: Rules, me: int, opp: int, single: bool, chain=None) -> list:
-    """Every complete turn (or, with ``chain``, every way to finish the one in progress).
-
-    Each item is (steps, me after, opp after, captured anything).
-    """
-    turns: list = []
-
-    def extend(path, me, opp, chain):
-        nexts = _chain_steps(g, rules, me, opp, chain) if rules.chains and not single else []
-        if path and not (nexts and rules.must_continue):
-            turns.append((path, me, opp, True))
-        for step in nexts:
-            extend(path + (step,), *_apply(me, opp, step), _advance(chain, step))
-
-    if chain is not None:
-        for step in _chain_steps(g, rules, me, opp, chain):
-            extend((step,), *_apply(me, opp, step), _advance(chain, step))
-        return turns
-    captures, quiet = _first_steps(g, me, opp)
-    for step in captures:
-        extend((step,), *_apply(me, opp, step), _advance(None, step))
-    if not (captures and rules.mandatory_capture):
-        turns.extend(((step,), *_apply(me, opp, step), False) for step in quiet)
-    return turns
-
-
-def _count_turns(g: Geometry, rules: Rules, me: int, opp: int, single: bool) -> int:
-    return len(_turn_steps(g, rules, me, opp, single))
-
-
-def _perft(g, rules, me, opp, depth, ply, quiet) -> int:
-    if rules.quiet_draw is not None and quiet >= rules.quiet_draw:
-        return 0
-    if depth == 1:
-        return _count_turns(g, rules, me, opp, rules.opening_single_capture and ply < 2)
-    total = 0
-    for _steps, me2, opp2, captured in _turn_steps(g, rules, me, opp, rules.opening_single_capture and ply < 2):
-        total += _perft(g, rules, opp2, me2, depth - 1, ply + 1, 0 if captured else quiet + 1)
-    return total
+def turn_of(g, steps) -> Turn:
+    """The ``Turn`` of a turn's steps in the generator's form (see ``movegen``), on geometry ``g``."""
+    return Turn(tuple(Step(g.names[s[0]], g.names[s[1]], KIND_NAME[s[3]]) for s in steps))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -436,25 +317,27 @@ class Board:
     def _over(self) -> bool:
         return self.outcome() is not None
 
+    def _generator(self):
+        return generator(self.geometry, self.rules)
+
     def _raw_steps(self) -> list:
         """The legal single steps now, in the generator's form."""
         if self._chain is None and self._over():
             return []
         me, opp = self._me_opp()
         if self._chain is not None:
-            return _chain_steps(self.geometry, self.rules, me, opp, self._chain)
-        captures, quiet = _first_steps(self.geometry, me, opp)
+            return self._generator().chain_steps(me, opp, self._chain)
+        captures, quiet = self._generator().first_steps(me, opp)
         return captures if captures and self.rules.mandatory_capture else captures + quiet
 
     def _raw_turns(self) -> list:
         if self._chain is None and self._over():
             return []
         me, opp = self._me_opp()
-        return _turn_steps(self.geometry, self.rules, me, opp, self._single(), self._chain)
+        return self._generator().turns(me, opp, self._single(), self._chain)
 
     def _step(self, raw) -> Step:
-        names = self.geometry.names
-        return Step(names[raw[0]], names[raw[1]], KIND_NAME[raw[3]])
+        return turn_of(self.geometry, (raw,)).steps[0]
 
     def legal_steps(self) -> list[Step]:
         """The single steps allowed now: a turn's first steps, or the chain's next captures."""
@@ -465,7 +348,7 @@ class Board:
 
         During a chain, the ways to finish the turn in progress (ending it now is ``end_turn()``).
         """
-        return [Turn(tuple(self._step(s) for s in steps)) for steps, *_ in self._raw_turns()]
+        return [turn_of(self.geometry, steps) for steps, *_ in self._raw_turns()]
 
     def captures(self, step: Step) -> list[str]:
         """The points whose stones a legal step would capture."""
@@ -561,13 +444,14 @@ class Board:
 
     def _play(self, raw) -> None:
         """Make one legal step; end the turn when the chain cannot or may not go on."""
-        me, opp = _apply(*self._me_opp(), raw)
+        me, opp = self._me_opp()
+        me, opp = me ^ (1 << raw[0]) ^ (1 << raw[1]), opp ^ raw[4]
         self._white, self._black = (me, opp) if self._to_move is Color.WHITE else (opp, me)
         self._chain_path += (self._step(raw),)
         if raw[3] == PAIKA:
             self._finish_turn()
             return
-        self._chain = _advance(self._chain, raw)
+        self._chain = advance(self._chain, raw)
         if not (self.rules.chains and not self._single() and self._raw_steps()):
             self._finish_turn()
 
@@ -625,57 +509,76 @@ class Board:
     def _chain_rule_against(self, trial: "Board", destination: str) -> str | None:
         """The chain rule that forbids the stone which just ended its turn on ``trial`` to go on to
         the empty ``destination``, if one does; the chain state is gone, so it is rebuilt from the path."""
-        g, turn = self.geometry, trial.turns[-1]
-        here, there = g.index[turn.path[-1]], g.index.get(destination)
-        if there not in g.neighbour[here] or trial.stone_at_index(there) is not None:
+        g, path = self.geometry, [self.geometry.index[p] for p in trial.turns[-1].path]
+        there = g.index.get(destination)
+        if there not in g.neighbour[path[-1]] or trial.stone_at_index(there) is not None:
             return None
-        if self.rules.no_revisit and destination in turn.path:
-            return f"the stone has already been on {destination} this turn, and a chain may not return"
-        d = g.neighbour[here].index(there)
-        gone = [g.neighbour[g.index[a]].index(g.index[b]) for a, b in zip(turn.path, turn.path[1:])]
-        if self.rules.direction == "no-repeat" and d == gone[-1]:
-            return f"the chain may not go {DIRECTION_NAMES[d]} twice in a row"
-        if self.rules.direction == "no-reuse" and d in gone:
-            return f"the chain has already gone {DIRECTION_NAMES[d]} this turn"
-        return None
+        chain = None
+        for a, b in zip(path, path[1:]):
+            chain = advance(chain, (a, b, g.neighbour[a].index(b), None, 0))
+        return self._generator().chain_rule.refusal(chain, there, g.neighbour[path[-1]].index(there), destination)
 
     def _why_not(self, step: Step) -> str:
-        """A sentence saying which rule forbids ``step``."""
-        g, names = self.geometry, self.geometry.names
+        """A sentence saying which rule forbids ``step``: the first of these checks that finds one."""
         p, q = self._point(step.origin), self._point(step.destination)
-        side = self._to_move.value
+        checks = (self._refusal_of_game_over, self._refusal_of_stone, self._refusal_of_line,
+                  self._refusal_of_chain, self._refusal_of_capture)
+        for check in checks:
+            reason = check(step, p, q)
+            if reason:
+                return reason
+        return f"{step} is not legal here"   # pragma: no cover - every rule is named above
+
+    def _refusal_of_game_over(self, step: Step, p: int, q: int) -> str | None:
         outcome = self.outcome() if self._chain is None else None
-        if outcome:
-            return f"the game is over ({outcome})"
+        return f"the game is over ({outcome})" if outcome else None
+
+    def _refusal_of_stone(self, step: Step, p: int, q: int) -> str | None:
+        """The wrong stone: not the chain's, none at all, or the other side's."""
         if self._chain is not None and p != self._chain[0]:
-            return (f"a capture chain is in progress: only the stone on {names[self._chain[0]]} "
+            return (f"a capture chain is in progress: only the stone on {self.geometry.names[self._chain[0]]} "
                     f"may move, or end the turn")
         stone = self.stone_at_index(p)
         if stone is None:
             return f"there is no stone on {step.origin}"
         if stone != self._to_move:
-            return f"the stone on {step.origin} is {stone.value}, but it is {side}'s turn"
+            return f"the stone on {step.origin} is {stone.value}, but it is {self._to_move.value}'s turn"
+        return None
+
+    def _refusal_of_line(self, step: Step, p: int, q: int) -> str | None:
+        """No line from origin to destination, or the destination taken."""
+        g = self.geometry
         if q not in g.neighbour[p]:
-            if g.coordinates(p)[0] != g.coordinates(q)[0] and g.coordinates(p)[1] != g.coordinates(q)[1] \
-                    and max(abs(a - b) for a, b in zip(g.coordinates(p), g.coordinates(q))) == 1:
+            (c1, r1), (c2, r2) = g.coordinates(p), g.coordinates(q)
+            if abs(c1 - c2) == 1 and abs(r1 - r2) == 1:
                 weak = step.origin if not g.strong[p] else step.destination
                 return f"no line joins {step.origin} and {step.destination}: {weak} is a weak point, without diagonals"
             return f"{step.origin} and {step.destination} are not neighbours on a line"
         if self.stone_at_index(q) is not None:
             return f"{step.destination} is not empty"
-        d = g.neighbour[p].index(q)
-        me, opp = self._me_opp()
-        kinds = {KIND_NAME[k]: bits for k, bits in _captures_of(g, opp, p, q, d)}
-        if self._chain is not None:
-            _, visited, last, used = self._chain
-            if self.rules.no_revisit and (visited >> q) & 1:
-                return f"the stone has already been on {step.destination} this turn, and a chain may not return"
-            if self.rules.direction == "no-repeat" and d == last:
-                return f"the chain may not go {DIRECTION_NAMES[d]} twice in a row"
-            if self.rules.direction == "no-reuse" and (used >> d) & 1:
-                return f"the chain has already gone {DIRECTION_NAMES[d]} this turn"
-            if not kinds:
-                return f"every step of a chain must capture, and {step.origin}-{step.destination} captures nothing"
+        return None
+
+    def _capture_kinds(self, p: int, q: int) -> dict:
+        """How the step p->q (on a line, onto an empty point) captures: {"approach": bits, ...}."""
+        d = self.geometry.neighbour[p].index(q)
+        found = self._generator().step_captures(self._me_opp()[1], p, d)
+        return {KIND_NAME[kind]: taken for kind, taken in found.items()}
+
+    def _refusal_of_chain(self, step: Step, p: int, q: int) -> str | None:
+        """A chain step against a chain rule, or one that captures nothing."""
+        if self._chain is None:
+            return None
+        d = self.geometry.neighbour[p].index(q)
+        reason = self._generator().chain_rule.refusal(self._chain, q, d, step.destination)
+        if reason:
+            return reason
+        if not self._capture_kinds(p, q):
+            return f"every step of a chain must capture, and {step.origin}-{step.destination} captures nothing"
+        return None
+
+    def _refusal_of_capture(self, step: Step, p: int, q: int) -> str | None:
+        """A capture named wrongly, left unnamed, or left out when capture is compulsory."""
+        kinds = self._capture_kinds(p, q)
         if step.capture is None and kinds:
             written = " or ".join(f"{Step(step.origin, step.destination, k)}" for k in kinds)
             return (f"{step.origin}-{step.destination} captures by {' or by '.join(kinds)}: "
@@ -685,8 +588,8 @@ class Board:
             return f"{step.origin}-{step.destination} does not capture by {step.capture}: {does}"
         if step.capture is None and self.rules.mandatory_capture:
             capturing = sorted({str(Turn((self._step(s),))) for s in self._raw_steps()})
-            return f"capture is compulsory, and {side} can capture: {', '.join(capturing)}"
-        return f"{step} is not legal here"   # pragma: no cover - every rule is named above
+            return f"capture is compulsory, and {self._to_move.value} can capture: {', '.join(capturing)}"
+        return None
 
     # -- turn text -----------------------------------------------------------------------------
 
@@ -724,8 +627,7 @@ class Board:
         q = self.rules.quiet_draw
         if q is not None and self._quiet >= q:
             return Outcome(None, f"{q} turns in a row without a capture")
-        captures, quiet = _first_steps(self.geometry, me, opp)
-        if not captures and not quiet:
+        if not self._generator().has_step(me, opp):
             return Outcome(other.value, f"{side.value} has no legal turn")
         return None
 
@@ -750,4 +652,4 @@ def perft(board: Board, depth: int) -> int:
     if board.outcome() is not None:
         return 0
     me, opp = board._me_opp()
-    return _perft(board.geometry, board.rules, me, opp, depth, board._ply, board._quiet)
+    return board._generator().perft(me, opp, depth, board._ply, board._quiet)

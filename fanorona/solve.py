@@ -28,8 +28,9 @@ from collections import Counter
 from itertools import islice
 from pathlib import Path
 
-from .board import Board, Turn, _bits, _turn_steps
+from .board import Board, Turn, turn_of
 from .geometry import Geometry, check_size, geometry
+from .movegen import bitsets, generator
 from .rules import Rules
 
 WIN, LOSS, DRAW = "win", "loss", "draw"
@@ -149,71 +150,19 @@ def _chunk_table(perm: tuple[int, ...], first: int, stop: int) -> list[int]:
 
 
 # ---------------------------------------------------------------------------------------------
-# The positions after each turn.  The board's generator also records every step of every
-# turn; the solver needs only where the turns end, so it has this leaner one (tested equal).
+# The positions after each turn: the shared bit-set generator, which records no steps for this.
 
 class Successors:
     """The positions a side can leave after one whole turn, as packed keys for the next mover."""
 
     def __init__(self, g: Geometry, rules: Rules):
-        self.points = n = g.width * g.height
+        self.points = g.width * g.height
         self.rules = rules
-        self._links = [[(d, 1 << q, tuple(1 << r for r in g.ray[q][d]), tuple(1 << r for r in g.ray[p][(d + 4) % 8]))
-                        for d, q in enumerate(g.neighbour[p]) if q >= 0] for p in range(n)]
+        self._keys = generator(g, rules).successor_keys
 
     def __call__(self, key: int) -> set[int]:
         """``key`` packs ``me | opp << points`` for the side to move; so do the results."""
-        n = self.points
-        me, opp = key & ((1 << n) - 1), key >> n
-        occupied = me | opp
-        results: set[int] = set()
-        quiet = []
-        captured_any = False
-        for p in _bits(me):
-            origin = 1 << p
-            for d, target, ahead, behind in self._links[p]:
-                if occupied & target:
-                    continue
-                found = False
-                for ray in (ahead, behind):
-                    if ray and opp & ray[0]:
-                        found = captured_any = True
-                        taken = _run(ray, opp)
-                        self._chain(me ^ origin ^ target, opp ^ taken, target, origin | target, d, 1 << d, results)
-                if not found:
-                    quiet.append(me ^ origin ^ target)
-        if not (captured_any and self.rules.mandatory_capture):
-            results.update(opp | mine << n for mine in quiet)
-        return results
-
-    def _chain(self, me: int, opp: int, at: int, visited: int, last: int, used: int, results: set) -> None:
-        """Record where the turn may stop, and follow every capture that may continue it."""
-        rules = self.rules
-        more = False
-        if rules.chains:
-            occupied = me | opp
-            for d, target, ahead, behind in self._links[at.bit_length() - 1]:
-                if occupied & target or (rules.no_revisit and visited & target):
-                    continue
-                if (rules.direction == "no-repeat" and d == last) or (rules.direction == "no-reuse" and used >> d & 1):
-                    continue
-                for ray in (ahead, behind):
-                    if ray and opp & ray[0]:
-                        more = True
-                        self._chain(me ^ at ^ target, opp ^ _run(ray, opp), target, visited | target, d,
-                                    used | 1 << d, results)
-        if not (more and rules.must_continue):
-            results.add(opp | me << self.points)
-
-
-def _run(ray: tuple[int, ...], opp: int) -> int:
-    """The unbroken opponent stones at the start of a ray, as bits."""
-    taken = 0
-    for bit in ray:
-        if not opp & bit:
-            break
-        taken |= bit
-    return taken
+        return self._keys(key)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -317,7 +266,7 @@ def _solve_now(width: int, height: int, rules: Rules, progress: bool) -> "Table"
     board = Board((width, height), rules)
     g = board.geometry
     symmetry = Symmetry(g)
-    me, opp = board._me_opp()
+    me, opp = bitsets(board)
     keys, offsets, targets = _explore(g, rules, me | opp << symmetry.points, symmetry, progress)
     values, distances = _retrograde(offsets, targets, progress, f"{width}x{height}")
     order = sorted(range(len(keys)), key=keys.__getitem__)
@@ -368,11 +317,11 @@ class Table:
     def outcomes(self, board: Board) -> list[tuple[Turn, str, int | None]]:
         """Each legal turn with its result for the side playing it and the turns to the end."""
         self._index(board)
-        me, opp = board._me_opp()
+        me, opp = bitsets(board)
         out = []
-        for steps, me2, opp2, _c in _turn_steps(self.geometry, self.rules, me, opp, False):
+        for steps, me2, opp2, _c in generator(self.geometry, self.rules).turns(me, opp):
             i = self._find(opp2 | me2 << self.symmetry.points)
-            turn = Turn(tuple(board._step(s) for s in steps))
+            turn = turn_of(self.geometry, steps)
             code = self._values[i]
             result = {_CODE[WIN]: LOSS, _CODE[LOSS]: WIN, _CODE[DRAW]: DRAW}[code]
             out.append((turn, result, None if code == _CODE[DRAW] else self._distances[i] + 1))
@@ -425,7 +374,7 @@ class Table:
         if board.chain:
             raise ValueError("the board is in the middle of a capture chain; the table holds positions "
                              "between turns: finish the turn first (push a step or end_turn())")
-        return board._me_opp()
+        return bitsets(board)
 
     def _index(self, board: Board) -> int:
         me, opp = self._position(board)

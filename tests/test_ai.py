@@ -9,6 +9,7 @@ from fanorona import Rules, ai
 
 SIZES = [(3, 3), (5, 3), (3, 5), (5, 5), (9, 5)]
 FAST_PLAYERS = ["random", "greedy", "alphabeta:depth=1", "alphabeta:depth=2", "alphabeta:time=0.05",
+                "alphabeta:depth=2,quiescence=1",
                 "mcts:playouts=20", "level3"]
 
 
@@ -86,6 +87,57 @@ def test_alphabeta_value_equals_minimax(size, seed, plies, depth):
     if len(board.legal_turns()) > 1:
         assert player.last_search.score == expected
     assert -minimax(board.after(turn), depth - 1, 1) == expected, "the chosen turn must reach the best value"
+
+
+def quiescence(board, turns_left, ply):
+    """Past the horizon: a side that can capture must, so its capturing turns are searched, at most
+    ``turns_left`` of them in a row; a position without a capture is scored by material."""
+    if board.count(board.to_move) == 0 or not board.legal_turns():
+        return -(ai.WIN - ply)
+    captures = [t for t in board.legal_turns() if t.is_capture]
+    if not captures or turns_left == 0:
+        return material(board)
+    return max(-quiescence(board.after(t), turns_left - 1, ply + 1) for t in captures)
+
+
+def minimax_with_quiescence(board, depth, ply=0):
+    if board.count(board.to_move) == 0 or not board.legal_turns():
+        return -(ai.WIN - ply)
+    if depth == 0:
+        return quiescence(board, ai.QUIESCENCE_TURNS, ply)
+    return max(-minimax_with_quiescence(board.after(t), depth - 1, ply + 1) for t in board.legal_turns())
+
+
+@settings(max_examples=25, deadline=None)
+@given(size=st.sampled_from([(3, 3), (5, 3), (3, 5), (5, 5)]), seed=st.integers(0, 10**6),
+       plies=st.integers(0, 12), depth=st.integers(1, 2))
+def test_quiescence_value_equals_minimax_with_captures_searched_past_the_horizon(size, seed, plies, depth):
+    board = random_position(size, Rules.solved(), seed, plies)
+    if board.is_game_over() or len(board.legal_turns()) == 1:
+        return
+    player = ai.AlphaBetaPlayer(depth=depth, evaluation="material", seed=seed, quiescence=True)
+    player.choose_turn(board)
+    assert player.last_search.score == minimax_with_quiescence(board, depth)
+
+
+def test_quiescence_is_an_option_by_name():
+    player = ai.make_player("alphabeta:depth=2,quiescence=1")
+    assert player.quiescence and player.name == "alphabeta:depth=2,quiescence=1"
+    assert not ai.make_player("alphabeta:time=1").quiescence
+    with pytest.raises(ValueError, match="quiescence is on"):
+        ai.make_player("alphabeta:depth=2,quiescence=2")
+
+
+def test_the_search_sees_the_quiet_turn_draw():
+    # White is a stone up but cannot reach Black's stone before the draw rule ends the game: a draw.
+    rules = Rules.standard().with_(quiet_draw=3)
+    board = fa.Board.from_diagram("W....\n.....\n.....\n.....\nW...B", "white", rules)
+    player = ai.AlphaBetaPlayer(depth=4, seed=0, evaluation="material")
+    player.choose_turn(board)
+    assert player.last_search.score == 0
+    far = fa.Board.from_diagram("W....\n.....\n.....\n.....\nW...B", "white", Rules.standard())
+    player.choose_turn(far)
+    assert player.last_search.score == 100, "without the draw in reach, the extra stone counts"
 
 
 # Built so that no turn wins at once, one turn forces a win on the next, and the greediest
