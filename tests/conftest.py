@@ -29,6 +29,25 @@ def positions():
     return positions_from_random_games
 
 
+@pytest.fixture
+def made():
+    """A board controller factory (arguments as ``Controller``, plus ``delay``, 0 by default); every
+    controller's computer is stopped after the test, so no thread outlives it."""
+    from fanorona.controller import Controller
+    controllers = []
+
+    def make(*args, delay=0, **kwargs):
+        c = Controller(*args, **kwargs)
+        c.delay = delay
+        controllers.append(c)
+        return c
+    yield make
+    for c in controllers:
+        with c.lock:
+            c.runner.cancel()
+        c.runner.wait(30)
+
+
 @pytest.fixture(autouse=True)
 def _close_figures():
     """draw_board with no Axes opens a pyplot figure; close them so tests don't pile them up."""

@@ -1,10 +1,8 @@
 """The computer runner, driven by fake players that wait on events (no sleeps, no real search)."""
 import threading
 
-import pytest
 
 import fanorona as fa
-from fanorona.controller import Controller
 
 CHAIN = "B....\n.....\n..B..\n....B\n..W.."
 
@@ -24,25 +22,9 @@ class Gate:
         return board.parse_turn(self.text) if self.text else board.legal_turns()[0]
 
 
-@pytest.fixture
-def controller():
-    made = []
-
-    def make(board=None, opponent=None, delay=0):
-        c = Controller(board, opponent=opponent)
-        c.delay = delay
-        made.append(c)
-        return c
-    yield make
-    for c in made:
-        with c.lock:
-            c.runner.cancel()
-        c.runner.wait(30)
-
-
-def test_the_computer_thinks_on_a_copy_and_plays_through_the_controller(controller):
+def test_the_computer_thinks_on_a_copy_and_plays_through_the_controller(made):
     player = Gate()
-    c = controller(opponent=player)
+    c = made(opponent=player)
     c.model.push("d3e3W")
     c.runner.kick()
     assert player.asked.wait(10)
@@ -54,10 +36,10 @@ def test_the_computer_thinks_on_a_copy_and_plays_through_the_controller(controll
     assert c.status.startswith(f"Gate played {c.model.turns[1]}")
 
 
-def test_a_chain_is_played_one_step_at_a_time(controller):
+def test_a_chain_is_played_one_step_at_a_time(made):
     player = Gate("c1c2Ad2A")
     player.go.set()
-    c = controller(fa.Board.from_diagram(CHAIN), opponent=player)
+    c = made(fa.Board.from_diagram(CHAIN), opponent=player)
     seen = []
     c.observe(lambda: seen.append([str(s) for s in c.model.chain]))
     c.set_computer("white")
@@ -66,19 +48,19 @@ def test_a_chain_is_played_one_step_at_a_time(controller):
     assert [str(t) for t in c.model.turns] == ["c1c2Ad2A"]
 
 
-def test_a_turn_that_stops_a_chain_early_ends_it(controller):
+def test_a_turn_that_stops_a_chain_early_ends_it(made):
     player = Gate("c1c2A")
     player.go.set()
-    c = controller(fa.Board.from_diagram(CHAIN), opponent=player)
+    c = made(fa.Board.from_diagram(CHAIN), opponent=player)
     c.set_computer("white")
     c.runner.wait()
     assert [str(t) for t in c.model.turns] == ["c1c2A"] and c.model.to_move == "black"
 
 
-def test_cancelling_wakes_the_pause_between_steps(controller):
+def test_cancelling_wakes_the_pause_between_steps(made):
     player = Gate("c1c2Ad2A")
     player.go.set()
-    c = controller(fa.Board.from_diagram(CHAIN), opponent=player, delay=60)
+    c = made(fa.Board.from_diagram(CHAIN), opponent=player, delay=60)
     c.set_computer("white")
     assert player.asked.wait(10)
     c.set_computer("nobody")    # cancels: the runner must not sit out its 60 s pause before the first step
@@ -87,9 +69,9 @@ def test_cancelling_wakes_the_pause_between_steps(controller):
     assert c.model == fa.Board.from_diagram(CHAIN)
 
 
-def test_a_late_answer_is_dropped(controller):
+def test_a_late_answer_is_dropped(made):
     player = Gate()
-    c = controller(opponent=player)
+    c = made(opponent=player)
     c.model.push("d3e3W")
     c.runner.kick()
     assert player.asked.wait(10)
@@ -99,8 +81,8 @@ def test_a_late_answer_is_dropped(controller):
     assert c.model == fa.Board() and c.model.turns == []
 
 
-def test_players_are_made_once_per_level_size_and_rules(controller):
-    c = controller()
+def test_players_are_made_once_per_level_size_and_rules(made):
+    c = made()
     runner = c.runner
     three = fa.Board((3, 3))
     assert runner.player(2, three) is runner.player(2, three)
@@ -109,8 +91,8 @@ def test_players_are_made_once_per_level_size_and_rules(controller):
     assert runner.player(2, three) is not runner.player(2, fa.Board((3, 3), fa.Rules.simple()))
 
 
-def test_both_sides_play_to_the_end(controller):
-    c = controller(fa.Board((3, 3)))
+def test_both_sides_play_to_the_end(made):
+    c = made(fa.Board((3, 3)))
     c.set_level(1)
     c.set_computer("both")
     c.runner.wait(60)
@@ -118,13 +100,13 @@ def test_both_sides_play_to_the_end(controller):
     assert "wins" in c.status or "Draw" in c.status
 
 
-def test_a_failing_player_is_reported_and_the_thread_ends(controller):
+def test_a_failing_player_is_reported_and_the_thread_ends(made):
     class Failing:
         name = "failing"
 
         def choose_turn(self, board):
             raise ZeroDivisionError("no move")
-    c = controller(opponent=Failing())
+    c = made(opponent=Failing())
     c.model.push("d3e3W")
     c.runner.kick()
     c.runner.wait()

@@ -22,23 +22,6 @@ B....
 ..W.."""
 
 
-@pytest.fixture
-def made():
-    """Every controller a test makes; their computer threads are stopped afterwards."""
-    controllers = []
-
-    def make(*args, **kwargs):
-        c = Controller(*args, **kwargs)
-        c.delay = 0
-        controllers.append(c)
-        return c
-    yield make
-    for c in controllers:
-        with c.lock:
-            c.runner.cancel()
-        c.runner.wait(30)
-
-
 def clicks(c, *points):
     return [c.click(p) for p in points]
 
