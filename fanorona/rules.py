@@ -63,6 +63,12 @@ class Rules:
         return cls(opening_single_capture=True, quiet_draw=None)
 
     @classmethod
+    def danish(cls) -> "Rules":
+        """The Danish course assignment with both its extensions: compulsory capture, chains that never
+        return to a point, no direction rule, draws by agreement only."""
+        return cls(direction="free", quiet_draw=None)
+
+    @classmethod
     def named(cls, name: str) -> "Rules":
         """A preset by name: one of ``Rules.PRESETS``."""
         try:
@@ -82,4 +88,4 @@ class Rules:
 
 
 #: The names ``Rules.named`` knows.
-PRESETS = ("standard", "simple", "solved", "czech")
+PRESETS = ("standard", "simple", "solved", "czech", "danish")
