@@ -1,0 +1,22 @@
+"""Checkers for the functions students write in the notebooks, and the student copies.
+
+Each ``check_...`` runs a student's function on many positions (the start positions, the
+teaching positions, seeded random games on several sizes, a tall board among them, and built
+positions with the longest captures of each size, both colours to move) and compares every
+answer with the rules package.  At the first difference it draws the position with the input
+marked, prints the input (as code to paste into a cell that imported ``fanorona as fa``), the
+expected and the actual answer, and stops with ``ExerciseFailed``, shown as one sentence that
+names the mistake where it can.  When all agree it prints ``All N cases agree.`` and returns N.
+
+``Checker`` is how a course author writes a new one (see the README); ``python -m
+fanorona.exercises SRC_DIR OUT_DIR`` writes student copies through nbgrader.
+"""
+from .checking import UNFINISHED, Case, Checker, ExerciseFailed
+from .model import (check_apply_step, check_captures, check_compulsory_steps, check_neighbours,
+                    check_simple_steps, check_strings_through, check_turns, check_winner, stones_of)
+from .samples import sample_boards
+from .student import ReleaseError, make_student_copies
+
+__all__ = ["Case", "Checker", "ExerciseFailed", "ReleaseError", "UNFINISHED", "check_apply_step", "check_captures",
+           "check_compulsory_steps", "check_neighbours", "check_simple_steps", "check_strings_through",
+           "check_turns", "check_winner", "make_student_copies", "sample_boards", "stones_of"]

@@ -1,0 +1,429 @@
+"""Checkers for the model a student builds: the board graph, strings, captures, steps, applying a
+step, the end of the simple game, and the two extensions of the course assignment."""
+from __future__ import annotations
+
+from ..board import Board, Step, Turn
+from ..geometry import DIRECTION_NAMES, DIRECTIONS, LINE_DIRECTIONS, geometry, opposite
+from ..rules import Rules
+from .checking import (Case, Checker, ExerciseFailed, board_code, checked_unfinished, differences, fmt,
+                       iterable, point_set, show, unfinished_guard, wrong_shape)
+from .samples import NEIGHBOUR_SIZES, ended_game_fens, sample_boards
+
+CAPTURE_KINDS = ("approach", "withdrawal")
+#: The course assignment's first extension alone: compulsory capture, still one step a turn.
+COMPULSORY = Rules.simple().with_(mandatory_capture=True)
+
+
+def empty_board(width: int, height: int) -> Board:
+    return Board.from_diagram("\n".join("." * width for _ in range(height)))
+
+
+def playing(boards):
+    """The boards where both sides still have stones (a finished game has no steps to ask about)."""
+    return [b for b in boards if b.stones("white") and b.stones("black")]
+
+
+# -- neighbours ------------------------------------------------------------------------------------
+
+def _neighbour_cases():
+    for width, height in NEIGHBOUR_SIZES:
+        board = empty_board(width, height)
+        for point in geometry(width, height).names:
+            yield Case((width, height, point), board, dict(highlight=[point]))
+
+
+def _neighbours(width, height, point):
+    g = geometry(width, height)
+    return {g.names[q] for q in g.neighbour[g.index[point]] if q >= 0}
+
+
+def _neighbours_hint(case, expected, actual):
+    width, height, point = case.args
+    g = geometry(width, height)
+    off = sorted((p for p in actual - expected if p not in g.index), key=str)
+    if off:
+        return (f"{differences(expected, actual)} {off[0]} is off the {width}x{height} board "
+                f"(a1 to {g.names[-1]}).")
+    if len(point) > 2 and point[:2] in g.index and actual == _neighbours(width, height, point[:2]):
+        return (f"{differences(expected, actual)} These are the neighbours of {point[:2]}: the row number of "
+                f"{point} has two digits, so read it as int(point[1:]).")
+    kind = "strong point" if g.strong[g.index[point]] else "weak point, without diagonals"
+    return f"{differences(expected, actual)} {point} is a {kind}."
+
+
+check_neighbours = Checker(
+    "neighbours", _neighbours, _neighbour_cases, read=point_set, hint=_neighbours_hint,
+    show_difference=lambda case, e, a: dict(strong=True), what="The neighbours")
+
+
+# -- strings ---------------------------------------------------------------------------------------
+
+def _strings_read(answer, call: str) -> set:
+    """A student's strings as a set of frozensets of point names."""
+    if isinstance(answer, str) or not iterable(answer):
+        raise wrong_shape(call, answer, "a collection of strings, each a tuple of point names")
+    out = set()
+    for string in answer:
+        if isinstance(string, str) or not iterable(string):
+            raise TypeError(f"{call}: each string should be a tuple of point names such as ('c3', 'd3'); "
+                            f"got {string!r}")
+        out.add(frozenset(string))
+    return out
+
+
+def _strings_through(board, point):
+    return {frozenset(s) for s in board.strings(board.stone_at(point)) if point in s}
+
+
+def _string_cases():
+    for board in sample_boards():
+        for point in board.points:
+            if board.stone_at(point) is not None:
+                yield Case((board, point), drawing=dict(highlight=[point]))
+
+
+def _missing_lines(board: Board, point: str) -> list[int]:
+    """The line directions (of E, NE, N, NW) along which no grid line runs through ``point``."""
+    g = board.geometry
+    p = g.index[point]
+    return [d for d in LINE_DIRECTIONS if g.neighbour[p][d] < 0 and g.neighbour[p][opposite(d)] < 0]
+
+
+def _strings_hint(case, expected, actual):
+    """Why the strings through the point differ; names the trap of a lone stone on a line that isn't there."""
+    board, point = case.args
+    missing = _missing_lines(board, point)
+    if frozenset([point]) not in actual - expected or not missing:
+        return (f"{differences(expected, actual)} A string runs along one line and stops at the first "
+                f"point that is empty, holds the other colour or is off the board.")
+    col, row = board.geometry.coordinates(board.geometry.index[point])
+    width, height = board.size
+    what = "a corner" if col in (0, width - 1) and row in (0, height - 1) else "a weak point"
+    ways = " or ".join(f"{DIRECTION_NAMES[d]} to {DIRECTION_NAMES[opposite(d)]}" for d in missing)
+    return (f"{differences(expected, actual)} No grid line runs {ways} through {point} ({what}), so no "
+            f"string lies that way, not even a string of one: a stone has one string per grid line through it.")
+
+
+check_strings_through = Checker(
+    "strings_through", _strings_through, _string_cases, read=_strings_read, hint=_strings_hint,
+    show_difference=lambda case, e, a: dict(strings=[tuple(sorted(s)) for s in e]), what="The strings")
+
+
+# -- captures --------------------------------------------------------------------------------------
+
+def _capture_read(answer, call: str) -> dict:
+    if not isinstance(answer, dict) or set(answer) != set(CAPTURE_KINDS):
+        raise wrong_shape(call, answer, "a dict with exactly the keys 'approach' and 'withdrawal', "
+                                        "each a set of points (empty when none)")
+    for kind in CAPTURE_KINDS:
+        if isinstance(answer[kind], str) or not iterable(answer[kind]):
+            raise TypeError(f"{call} returned {answer[kind]!r} for {kind!r}: give a set of points, an empty "
+                            f"set() when the step captures nothing that way (or did a helper function forget "
+                            f"`return`?).")
+    return {kind: set(answer[kind]) for kind in CAPTURE_KINDS}
+
+
+def _simple(board: Board) -> Board:
+    return Board.from_fen(board.fen(), Rules.simple())
+
+
+def _captures(board, origin, destination):
+    simple = _simple(board)
+    found = {kind: set() for kind in CAPTURE_KINDS}
+    for step in simple.legal_steps():
+        if (step.origin, step.destination) == (origin, destination) and step.capture:
+            found[step.capture] = set(simple.captures(step))
+    return found
+
+
+def _capture_cases():
+    for board in playing(sample_boards()):
+        seen = set()
+        for step in _simple(board).legal_steps():
+            if (step.origin, step.destination) not in seen:
+                seen.add((step.origin, step.destination))
+                yield Case((board, step.origin, step.destination),
+                           drawing=dict(highlight=[step.origin], arrows=[(step.origin, step.destination)]))
+
+
+def _captures_hint(case, expected, actual):
+    if expected["approach"] != expected["withdrawal"] and actual == {"approach": expected["withdrawal"],
+                                                                      "withdrawal": expected["approach"]}:
+        return ("Approach and withdrawal are swapped: approach takes the string just beyond the destination "
+                "(the stone runs into it), withdrawal the string just behind the origin (it moves away).")
+    for kind in CAPTURE_KINDS:
+        if actual[kind] < expected[kind]:
+            return (f"The {kind} misses {fmt(expected[kind] - actual[kind])}: a capture takes the whole string, "
+                    f"up to the first point that is empty, holds the mover's colour or is off the board, however "
+                    f"long it is.")
+    return ("Approach takes the unbroken run of the opponent's stones just beyond the destination, "
+            "withdrawal the run just behind the origin, both along the line of the step.")
+
+
+check_captures = Checker(
+    "captures", _captures, _capture_cases, read=_capture_read, hint=_captures_hint,
+    show_difference=lambda case, e, a: dict(captures=sorted(set().union(*e.values()))), what="The captures")
+
+
+# -- simple steps ----------------------------------------------------------------------------------
+
+def _step_read(answer, call: str) -> set:
+    if isinstance(answer, str) or not iterable(answer):
+        raise wrong_shape(call, answer, "a collection of (origin, destination, capture) tuples, "
+                                        "an empty one when the side to move cannot step")
+    out = set()
+    for item in answer:
+        if isinstance(item, Step):
+            item = (item.origin, item.destination, item.capture)
+        if not isinstance(item, (tuple, list)) or len(item) != 3:
+            raise TypeError(f"{call}: each step should be a tuple (origin, destination, capture) such as "
+                            f"('d2', 'e3', 'approach'); got {item!r}")
+        out.add(tuple(item))
+    return out
+
+
+def _steps_of(board):
+    return {(s.origin, s.destination, s.capture) for s in board.legal_steps()}
+
+
+def _steps_hint(case, expected, actual):
+    """Why the steps differ, naming the usual slips with capturing steps before the general rule."""
+    capturing = {s[:2] for s in expected if s[2]}
+    quiet_too = sorted(s for s in actual - expected if s[2] is None and s[:2] in capturing)
+    if quiet_too:
+        return (f"{differences(expected, actual)} A step that captures is never also a quiet step: under these "
+                f"rules a step that can capture always does, so {fmt(quiet_too[0])} is not a legal step.")
+    ways = {}
+    for origin, destination, capture in expected:
+        ways.setdefault((origin, destination), set()).add(capture)
+    if any(len(ways[s[:2]]) == 2 for s in expected - actual):
+        return (f"{differences(expected, actual)} A step that can capture both ways counts once for each way, "
+                f"once with 'approach' and once with 'withdrawal'.")
+    if any(s[2] is None for s in actual - expected) and capturing and case.args[0].rules.mandatory_capture:
+        return (f"{differences(expected, actual)} Capture is compulsory here: while any step captures, "
+                f"no quiet step is allowed.")
+    if any(s[2] is None for s in expected - actual) and not case.args[0].rules.mandatory_capture:
+        return (f"{differences(expected, actual)} Capturing is not compulsory in the simple game: every quiet "
+                f"step is allowed too.")
+    return (f"{differences(expected, actual)} Every stone of the side to move may step to any empty "
+            f"neighbour along a line.")
+
+
+def _wrong_steps(case, expected, actual):
+    wrong = sorted(expected ^ actual, key=str)
+    return dict(highlight=sorted({s[0] for s in wrong}), arrows=[s[:2] for s in wrong])
+
+
+check_simple_steps = Checker(
+    "simple_steps", _steps_of, lambda: playing(sample_boards(Rules.simple())), read=_step_read,
+    hint=_steps_hint, show_difference=_wrong_steps, what="The legal steps")
+
+check_compulsory_steps = Checker(
+    "compulsory_steps", _steps_of, lambda: playing(sample_boards(COMPULSORY)), read=_step_read,
+    hint=_steps_hint, show_difference=_wrong_steps, what="The legal steps")
+
+
+# -- applying a step --------------------------------------------------------------------------------
+
+def stones_of(board: Board) -> dict:
+    """{point: "white" or "black"} for every stone on the board."""
+    return {p: c.value for p in board.points if (c := board.stone_at(p)) is not None}
+
+
+def _stones_read(answer, call: str) -> dict:
+    if not isinstance(answer, dict):
+        raise wrong_shape(call, answer, "a dict {point: 'white' or 'black'} of every stone after the step")
+    bad = [v for v in answer.values() if str(v) not in ("white", "black")]
+    if bad:
+        raise TypeError(f"{call}: each value should be 'white' or 'black' (empty points are left out); "
+                        f"got {bad[0]!r}")
+    return {p: str(v) for p, v in answer.items()}
+
+
+def _apply_cases():
+    for board in playing(sample_boards(Rules.simple())):
+        steps = board.legal_steps()
+        quiet = [s for s in steps if s.capture is None][:2]
+        for step in [s for s in steps if s.capture] + quiet:
+            yield Case((board, step.origin, step.destination, step.capture),
+                       drawing=dict(arrows=[(step.origin, step.destination)], captures=board.captures(step)))
+
+
+def _apply_step(board, origin, destination, capture):
+    return stones_of(board.after(Step(origin, destination, capture)))
+
+
+def _apply_hint(case, expected, actual):
+    board, origin, destination, capture = case.args
+    mover = board.to_move.value
+    other = {"approach": "withdrawal", "withdrawal": "approach"}.get(capture)
+    if other and Step(origin, destination, other) in board.legal_steps() \
+            and actual == _apply_step(board, origin, destination, other):
+        return f"You removed the {other} string, not the {capture} string: approach and withdrawal are swapped."
+    if origin in actual:
+        return f"The stone must leave {origin}: the point is empty after the step."
+    if actual.get(destination) != mover:
+        return f"The {mover} stone should stand on {destination} after the step."
+    kept = sorted(p for p in expected if p not in actual)
+    if kept:
+        return f"{fmt(set(kept))} should still be on the board: only the chosen string goes, nothing else changes."
+    left = sorted((p for p in actual if p not in expected), key=str)
+    if left:
+        return (f"{fmt(set(left))} should be gone: the {capture} takes the whole string, "
+                f"however long it is." if capture else f"{fmt(set(left))} should not be on the board.")
+    return "Every other stone stays where it is, with its colour."
+
+
+check_apply_step = Checker(
+    "apply_step", _apply_step, _apply_cases, read=_stones_read, hint=_apply_hint, what="The stones after the step")
+
+
+# -- the end of the simple game ---------------------------------------------------------------------
+
+BLOCKED = ("BB./WB./... w", "WW./BW./... b", ".W.../WB.../.W... b", "B.BW./WBWWW/BBBW. w")
+
+
+def _winner_cases():
+    boards = sample_boards(Rules.simple()) + [Board.from_fen(f, Rules.simple())
+                                               for f in ended_game_fens() + BLOCKED]
+    seen = set()
+    for board in boards:
+        if board.fen() not in seen:
+            seen.add(board.fen())
+            yield Case((board,))
+
+
+def _winner(board):
+    outcome = board.outcome()
+    return None if outcome is None else outcome.winner
+
+
+def _winner_read(answer, call: str):
+    if answer is not None and str(answer) not in ("white", "black"):
+        raise TypeError(f"{call} should return 'white', 'black' or None (the game goes on); got {answer!r}")
+    return None if answer is None else str(answer)
+
+
+def _winner_hint(case, expected, actual):
+    (board,) = case.args
+    side = board.to_move.value
+    if expected is None:
+        step = board.legal_steps()[0]
+        return f"The game goes on: {side} can still step, for example {step.origin}-{step.destination}."
+    why = "has no stones left" if not board.stones(side) else "has stones but no empty point to step to"
+    if actual is None:
+        return f"The game is over: {side}, to move, {why}, and the player who cannot move loses."
+    return f"The player who cannot move loses: {side} {why}, so {expected} wins."
+
+
+check_winner = Checker(
+    "winner", _winner, _winner_cases, read=_winner_read, hint=_winner_hint, what="The winner")
+
+
+# -- whole turns with both extensions ----------------------------------------------------------------
+
+def _turn_text(item, call: str) -> str:
+    """One turn of a student's answer as turn text such as 'b3c3Wc4A'."""
+    if isinstance(item, Turn):
+        return str(item)
+    if isinstance(item, str) or not iterable(item):
+        raise TypeError(f"{call}: each turn should be a tuple of steps (origin, destination, capture), such as "
+                        f"(('b3', 'c3', 'withdrawal'), ('c3', 'c4', 'approach')); got {item!r}")
+    steps = []
+    for step in item:
+        if isinstance(step, Step):
+            steps.append(step)
+            continue
+        if isinstance(step, str) or not iterable(step) or len(step) != 3:
+            raise TypeError(f"{call}: each step of a turn should be (origin, destination, capture); got {step!r} "
+                            f"in {item!r}")
+        try:
+            steps.append(Step(*step))
+        except ValueError as e:
+            raise TypeError(f"{call}: {e} in {item!r}") from None
+    try:
+        return str(Turn(tuple(steps)))
+    except ValueError as e:
+        raise TypeError(f"{call}: {e} in the turn {item!r}") from None
+
+
+def _turns_read(answer, call: str) -> set:
+    if isinstance(answer, str) or not iterable(answer):
+        raise wrong_shape(call, answer, "a collection of turns, each a tuple of (origin, destination, capture) "
+                                        "steps; an empty one when the side to move cannot move")
+    return {_turn_text(item, call) for item in answer}
+
+
+def _turns_of(board):
+    return {str(t) for t in board.legal_turns()}
+
+
+def _path(board: Board, text: str) -> tuple[str, ...]:
+    """The points of a turn's text in order, its start first (read without the rules)."""
+    import re
+    return tuple(re.findall(r"[a-z]\d+", text))
+
+
+def _turns_hint(case, expected, actual):
+    board = case.args[0]
+    extra, missing = actual - expected, expected - actual
+    diff = differences(expected, actual)
+    for text in sorted(extra):
+        path = _path(board, text)
+        if len(set(path)) < len(path):
+            again = next(p for i, p in enumerate(path) if p in path[:i])
+            return f"{diff} In {text} the stone comes back to {again}: a chain never returns to a point it stood on this turn."
+    if any(t[-1] not in "AW" for t in extra) and any(t[-1] in "AW" for t in expected):
+        return f"{diff} Capture is compulsory: while any turn captures, no quiet step is allowed."
+    if any(any(a.startswith(m) for a in actual) for m in missing):
+        return f"{diff} Going on is optional: a chain may stop after every capture, and each stopping point is a turn of its own."
+    if missing and any(len(_path(board, m)) > 2 for m in missing):
+        return (f"{diff} After a capture the same stone may capture again, in any direction (these rules have no "
+                f"direction rule), as long as it never returns to a point it stood on this turn.")
+    return f"{diff} A turn is a step, or a capture followed by the same stone's further captures."
+
+
+_TURN_CHECK = Checker("turns", _turns_of, lambda: playing(sample_boards(Rules.danish())), read=_turns_read,
+                      hint=_turns_hint, what="The legal turns",
+                      show_difference=lambda case, e, a: dict(highlight=sorted({t[:2] for t in e ^ a})))
+
+#: The perft walk: from each start, every position this many turns deep is compared.
+PERFT_STARTS = (((9, 5), 3), ((5, 5), 4), ((5, 11), 3))
+
+
+@checked_unfinished
+def check_turns(fn) -> int:
+    """Check ``fn(board) -> collection of turns`` under ``fa.Rules.danish()`` (compulsory capture,
+    chains that never return to a point, no direction rule, stopping allowed): first on the sample
+    positions, then on every position of the game tree from the start a few turns deep, as perft
+    counts it.  Each turn is a tuple of (origin, destination, capture) steps."""
+    n = _TURN_CHECK.run(fn)
+    guarded = unfinished_guard(fn)
+    for size, depth in PERFT_STARTS:
+        start = Board(size, Rules.danish())
+        leaves, nodes = _perft_walk(guarded, start, depth)
+        n += nodes
+        print(f"perft({size[0]}x{size[1]} start, {depth}) = {leaves:,} with your turns, as with the package's.")
+    print(f"All {n} cases agree.")
+    return n
+
+
+def _perft_walk(fn, board: Board, depth: int) -> tuple[int, int]:
+    """(leaves, positions compared) of the game tree ``depth`` turns deep, comparing the student's turns
+    with the package's at every position before a leaf; stops at the first that differs."""
+    expected = _turns_of(board)
+    case = Case((board,))
+    actual = _TURN_CHECK.answer(fn, case)
+    if actual != expected:
+        print(f"The first position that differs, reached from the start by "
+              f"{' '.join(str(t) for t in board.turns) or 'no turn'}:")
+        _TURN_CHECK.fail(case, expected, actual, _turns_hint(case, expected, actual))
+    if depth == 1:
+        return len(expected), 1
+    leaves, nodes = 0, 1
+    for turn in board.legal_turns():
+        board.push(turn)
+        found = _perft_walk(fn, board, depth - 1)
+        board.pop()
+        leaves, nodes = leaves + found[0], nodes + found[1]
+    return leaves, nodes
