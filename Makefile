@@ -32,7 +32,7 @@ test: $(VENV)/.installed-test    ## the whole suite: package, notebooks, browser
 play: $(VENV)/.installed         ## the board alone, as a page served by Voila on localhost
 	$(SERVE) $(BIN)/voila notebooks/play.ipynb
 
-student: $(VENV)/.installed      ## student copies of the notebooks, without solutions, in build/student/
+student: $(VENV)/.installed-test ## student copies of the notebooks, released by nbgrader, in build/student/
 	$(BIN)/python -m fanorona.exercises notebooks build/student
 
 bench: $(VENV)/.installed-test   ## speed and strength figures

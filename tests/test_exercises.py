@@ -1,16 +1,18 @@
-"""The checkers accept a correct student solution, reject plausible wrong ones, and the student
-copies of notebooks lose their solutions but stay valid notebooks."""
+"""The checkers accept a correct student solution, reject plausible wrong ones (with a hint that
+names the mistake), show a wrong answer as a picture, three lines and one sentence, and sample the
+positions where mistakes hide: long captures, tall boards, edges, both colours."""
 import re
 import subprocess
 import sys
-import traceback
+from pathlib import Path
 
 import nbformat
 import pytest
 
 import fanorona as fa
 from fanorona import exercises
-from fanorona.exercises import SolutionMarkerError, make_student_copies, strip_solutions
+from fanorona.exercises import Case, Checker, ExerciseFailed
+from fanorona.exercises.samples import GAME_SIZES, NEIGHBOUR_SIZES, long_lines
 
 # -- plain solutions, written the way a student would: from coordinates, not from the package ----
 
@@ -88,6 +90,101 @@ def simple_steps(board):
     return steps
 
 
+KINDS = ("approach", "withdrawal")
+
+
+def apply_step(board, origin, destination, capture):
+    stones = {p: board.stone_at(p) for p in board.points if board.stone_at(p) is not None}
+    if capture:
+        for point in captures(board, origin, destination)[capture]:
+            del stones[point]
+    stones[destination] = stones.pop(origin)
+    return stones
+
+
+def winner(board):
+    if simple_steps(board):
+        return None
+    return board.to_move.other
+
+
+def compulsory_steps(board):
+    steps = simple_steps(board)
+    capturing = [s for s in steps if s[2] is not None]
+    return capturing or steps
+
+
+class Position:
+    """A plain position: stones by point, the size, the side to move."""
+    def __init__(self, size, stones, to_move):
+        self.size, self.stones, self.to_move = size, stones, to_move
+
+    def stone_at(self, point):
+        return self.stones.get(point)
+
+    @property
+    def points(self):
+        return [name(c, r) for r in range(self.size[1]) for c in range(self.size[0])]
+
+
+def turns(board):
+    """Whole turns under the assignment with both extensions."""
+    start = Position(board.size, {p: str(board.stone_at(p)) for p in board.points if board.stone_at(p)},
+                     str(board.to_move))
+    first = [s for s in plain_steps(start) if s[2]]
+    if not first:
+        return [(s,) for s in plain_steps(start)]
+    found = []
+
+    def extend(position, path, visited):
+        found.append(tuple(path))
+        here = path[-1][1]
+        for step in plain_steps(position):
+            if step[0] == here and step[2] and step[1] not in visited:
+                extend(after(position, step), path + [step], visited | {step[1]})
+
+    for step in first:
+        extend(after(start, step), [step], {step[0], step[1]})
+    return found
+
+
+def plain_steps(position):
+    steps = []
+    enemy = "black" if position.to_move == "white" else "white"
+    for origin in [p for p, c in position.stones.items() if c == position.to_move]:
+        for destination in neighbours(*position.size, origin):
+            if position.stone_at(destination) is not None:
+                continue
+            caught = plain_captures(position, origin, destination, enemy)
+            kinds = [kind for kind in KINDS if caught[kind]]
+            steps += [(origin, destination, kind) for kind in kinds] or [(origin, destination, None)]
+    return steps
+
+
+def plain_captures(position, origin, destination, enemy):
+    (c0, r0), (c1, r1) = parse(origin), parse(destination)
+    dc, dr = c1 - c0, r1 - r0
+
+    def walk(col, row, dc, dr):
+        out = set()
+        while on_board(position.size, col, row) and position.stone_at(name(col, row)) == enemy:
+            out.add(name(col, row))
+            col, row = col + dc, row + dr
+        return out
+    return {"approach": walk(c1 + dc, r1 + dr, dc, dr), "withdrawal": walk(c0 - dc, r0 - dr, -dc, -dr)}
+
+
+def after(position, step):
+    origin, destination, capture = step
+    enemy = "black" if position.to_move == "white" else "white"
+    stones = dict(position.stones)
+    if capture:
+        for point in plain_captures(position, origin, destination, enemy)[capture]:
+            del stones[point]
+    stones[destination] = stones.pop(origin)
+    return Position(position.size, stones, position.to_move)
+
+
 # -- plausible mistakes ----------------------------------------------------------------------------
 
 def neighbours_with_diagonals_everywhere(width, height, point):
@@ -161,34 +258,186 @@ def simple_steps_listing_captures_as_quiet_too(board):
     return steps | {(origin, destination, None) for origin, destination, _ in steps}
 
 
+def neighbours_one_digit_row(width, height, point):
+    """Reads the row as int(point[1]), so a10 is read as a1."""
+    col, row = parse(point[:2])
+    return {name(col + dc, row + dr) for dc, dr in directions(col, row)
+            if on_board((width, height), col + dc, row + dr)}
+
+
+def neighbours_past_the_top_edge(width, height, point):
+    col, row = parse(point)
+    return {name(col + dc, row + dr) for dc, dr in directions(col, row)
+            if 0 <= col + dc < width and 0 <= row + dr <= height}
+
+
+def capped_walk(limit):
+    """captures() whose walk along the line stops after ``limit(board)`` - 1 stones."""
+    def captures_capped(board, origin, destination):
+        (c0, r0), (c1, r1) = parse(origin), parse(destination)
+        dc, dr = c1 - c0, r1 - r0
+        other = board.to_move.other
+
+        def walk(col, row, dc, dr):
+            out = set()
+            for _ in range(1, limit(board)):
+                if not (on_board(board.size, col, row) and board.stone_at(name(col, row)) == other):
+                    break
+                out.add(name(col, row))
+                col, row = col + dc, row + dr
+            return out
+        return {"approach": walk(c1 + dc, r1 + dr, dc, dr), "withdrawal": walk(c0 - dc, r0 - dr, -dc, -dr)}
+    return captures_capped
+
+
+def captures_swapped(board, origin, destination):
+    answer = captures(board, origin, destination)
+    return {"approach": answer["withdrawal"], "withdrawal": answer["approach"]}
+
+
+def apply_step_swapped(board, origin, destination, capture):
+    other = {"approach": "withdrawal", "withdrawal": "approach", None: None}[capture]
+    return apply_step(board, origin, destination, other)
+
+
+def apply_step_copying_the_stone(board, origin, destination, capture):
+    stones = apply_step(board, origin, destination, capture)
+    stones[origin] = stones[destination]
+    return stones
+
+
+def apply_step_taking_both(board, origin, destination, capture):
+    stones = apply_step(board, origin, destination, capture)
+    if capture:
+        for point in set().union(*captures(board, origin, destination).values()):
+            stones.pop(point, None)
+    return stones
+
+
+def apply_step_first_stone_only(board, origin, destination, capture):
+    stones = apply_step(board, origin, destination, None)
+    if capture:
+        (c0, r0), (c1, r1) = parse(origin), parse(destination)
+        dc, dr = c1 - c0, r1 - r0
+        first = name(c1 + dc, r1 + dr) if capture == "approach" else name(c0 - dc, r0 - dr)
+        del stones[first]
+    return stones
+
+
+def winner_counting_stones_only(board):
+    return None if board.stones(board.to_move) else board.to_move.other
+
+
+def winner_the_side_to_move(board):
+    answer = winner(board)
+    return None if answer is None else board.to_move
+
+
+def turns_revisiting(board):
+    """Forgets the no-return rule of extension 2."""
+    found = []
+    first = [s for s in simple_steps(board) if s[2]]
+    if not first:
+        return [(s,) for s in simple_steps(board)]
+    for step in first:
+        stack = [(board.after(fa.Step(*step)), [step])]
+        while stack:
+            position, path = stack.pop()
+            found.append(tuple(path))
+            here = path[-1][1]
+            plain = fa.Board.from_fen(position.fen().rsplit(" ", 1)[0] + " " + board.to_move.value[0], fa.Rules.simple())
+            for nxt in simple_steps(plain):
+                if nxt[0] == here and nxt[2] and len(path) < 6:
+                    stack.append((plain.after(fa.Step(*nxt)), path + [nxt]))
+    return found
+
+
+def turns_only_the_longest(board):
+    """Forgets that a chain may stop after any capture."""
+    answer = turns(board)
+    return [t for t in answer if not any(len(u) > len(t) and u[:len(t)] == t for u in answer)]
+
+
+def turns_with_the_standard_direction_rule(board):
+    """The game club's rule (never the same direction twice in a row) instead of the assignment's none."""
+    def direction(step):
+        (c0, r0), (c1, r1) = parse(step[0]), parse(step[1])
+        return (c1 - c0, r1 - r0)
+    return [t for t in turns(board) if all(direction(a) != direction(b) for a, b in zip(t, t[1:]))]
+
+
+def turns_without_compulsory_capture(board):
+    return list(turns(board)) + [(s,) for s in simple_steps(board) if s[2] is None]
+
+
 # -- the checkers ----------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("checker, solution", [
-    (exercises.check_neighbours, neighbours),
-    (exercises.check_strings_through, strings_through),
-    (exercises.check_captures, captures),
-    (exercises.check_simple_steps, simple_steps),
-])
-def test_each_checker_accepts_a_correct_solution_and_reports_the_count(checker, solution, capsys):
-    n = checker(solution)
-    assert n >= 150
-    assert capsys.readouterr().out == f"All {n} cases agree.\n"
+CHECKERS = [name for name in exercises.__all__ if name.startswith("check_")]
+SOLUTIONS = {
+    "check_neighbours": neighbours, "check_strings_through": strings_through, "check_captures": captures,
+    "check_simple_steps": simple_steps, "check_apply_step": apply_step, "check_winner": winner,
+    "check_compulsory_steps": compulsory_steps, "check_turns": turns,
+}
+NOTEBOOKS = sorted((Path(__file__).resolve().parent.parent / "notebooks").glob("*.ipynb"))
+
+
+def test_every_checker_has_a_solution_here():
+    assert sorted(SOLUTIONS) == sorted(CHECKERS)
+
+
+@pytest.mark.parametrize("checker", CHECKERS)
+def test_each_checker_accepts_a_correct_solution_and_reports_the_count(checker, capsys):
+    n = getattr(exercises, checker)(SOLUTIONS[checker])
+    assert n >= 250
+    assert capsys.readouterr().out.endswith(f"All {n} cases agree.\n")
+
+
+@pytest.mark.parametrize("checker", CHECKERS)
+def test_each_checker_is_used_in_a_notebook(checker):
+    assert any(f"{checker}(" in path.read_text(encoding="utf-8") for path in NOTEBOOKS)
+
+
+@pytest.mark.parametrize("checker", CHECKERS)
+def test_each_checker_says_an_exercise_is_unfinished_in_one_sentence(checker):
+    def stub(*args):
+        raise NotImplementedError()
+    with pytest.raises(ExerciseFailed) as info:
+        getattr(exercises, checker)(stub)
+    assert str(info.value) == exercises.UNFINISHED
+    assert info.value.__suppress_context__
+    assert info.value._render_traceback_() == [f"\x1b[1;31mExerciseFailed\x1b[0m: {exercises.UNFINISHED}"]
 
 
 @pytest.mark.parametrize("checker, mistake, words", [
-    (exercises.check_neighbours, neighbours_with_diagonals_everywhere, "weak point"),
-    (exercises.check_strings_through, strings_of_at_most_next_neighbours, "Missing"),
-    (exercises.check_captures, captures_jumping_gaps, "approach"),
-    (exercises.check_captures, captures_without_withdrawal, "withdrawal"),
-    (exercises.check_simple_steps, simple_steps_choosing_approach, "both ways"),
-    (exercises.check_strings_through, strings_through_forgetting_corners,
+    ("check_neighbours", neighbours_with_diagonals_everywhere, "weak point"),
+    ("check_neighbours", neighbours_one_digit_row, "the row number of a10 has two digits"),
+    ("check_neighbours", neighbours_past_the_top_edge, "a4 is off the 3x3 board (a1 to c3)"),
+    ("check_strings_through", strings_of_at_most_next_neighbours, "Missing"),
+    ("check_strings_through", strings_through_forgetting_corners,
      "No grid line runs north-west to south-east through a1 (a corner)"),
-    (exercises.check_simple_steps, simple_steps_listing_captures_as_quiet_too,
+    ("check_captures", captures_jumping_gaps, "unbroken run"),
+    ("check_captures", captures_without_withdrawal, "withdrawal"),
+    ("check_captures", capped_walk(lambda board: 5), "however long it is"),
+    ("check_captures", capped_walk(lambda board: board.size[1]), "however long it is"),
+    ("check_captures", captures_swapped, "Approach and withdrawal are swapped"),
+    ("check_simple_steps", simple_steps_choosing_approach, "both ways"),
+    ("check_simple_steps", simple_steps_listing_captures_as_quiet_too,
      "A step that captures is never also a quiet step"),
+    ("check_compulsory_steps", simple_steps, "Capture is compulsory here"),
+    ("check_apply_step", apply_step_swapped, "approach and withdrawal are swapped"),
+    ("check_apply_step", apply_step_copying_the_stone, "The stone must leave"),
+    ("check_apply_step", apply_step_taking_both, "only the chosen string goes"),
+    ("check_apply_step", apply_step_first_stone_only, "takes the whole string"),
+    ("check_winner", winner_counting_stones_only, "has stones but no empty point to step to"),
+    ("check_winner", winner_the_side_to_move, "The player who cannot move loses"),
+    ("check_turns", turns_revisiting, "a chain never returns to a point"),
+    ("check_turns", turns_only_the_longest, "a chain may stop after every capture"),
+    ("check_turns", turns_without_compulsory_capture, "Capture is compulsory"),
+    ("check_turns", turns_with_the_standard_direction_rule, "no direction rule"),
 ])
 def test_each_checker_rejects_a_plausible_mistake_showing_input_expected_and_actual(checker, mistake, words, capsys):
-    with pytest.raises(AssertionError) as info:
-        checker(mistake)
+    with pytest.raises(ExerciseFailed) as info:
+        getattr(exercises, checker)(mistake)
     message = str(info.value)
     assert words in message and "\n" not in message
     out = capsys.readouterr().out
@@ -196,10 +445,36 @@ def test_each_checker_rejects_a_plausible_mistake_showing_input_expected_and_act
     assert " a b c" in out   # the position, drawn as text outside a notebook
     call = out.split("Input:")[1].splitlines()[0].strip()
     assert call in message
+    assert info.value._render_traceback_() == [f"\x1b[1;31mExerciseFailed\x1b[0m: {message}"]
+
+
+def test_the_issues_two_leaks_are_caught_where_they_hide(capsys):
+    with pytest.raises(ExerciseFailed, match=r"neighbours\(3, 11, 'a10'\)"):
+        exercises.check_neighbours(neighbours_one_digit_row)
+    with pytest.raises(ExerciseFailed, match=r"misses \{'g3'\}"):
+        exercises.check_captures(capped_walk(lambda board: 5))
+
+
+def test_a_turn_generator_that_passes_the_samples_is_still_caught_by_the_perft_walk(capsys):
+    """A mistake in one position two turns from the 9x5 start that no sample holds."""
+    samples = {board.fen() for board in exercises.sample_boards()}
+    start = fa.Board(rules=fa.Rules.danish())
+    reached = [(a, b) for a in start.legal_turns() for b in start.after(a).legal_turns()]
+    a, b = next((a, b) for a, b in reached if start.after(a).after(b).fen() not in samples)
+    hidden = start.after(a).after(b).fen()
+
+    def wrong_there(board):
+        answer = turns(board)
+        return answer[1:] if board.fen() == hidden else answer
+    with pytest.raises(ExerciseFailed):
+        exercises.check_turns(wrong_there)
+    out = capsys.readouterr().out
+    assert f"The first position that differs, reached from the start by {a} {b}:" in out
+    assert f"turns(fa.Board.from_fen({hidden!r}, fa.Rules.danish()))" in out
 
 
 def test_the_quiet_step_slip_is_not_blamed_on_both_ways_captures():
-    with pytest.raises(AssertionError) as info:
+    with pytest.raises(ExerciseFailed) as info:
         exercises.check_simple_steps(simple_steps_listing_captures_as_quiet_too)
     assert "both ways" not in str(info.value)
     assert re.search(r"so \('\w\d+', '\w\d+', None\) is not a legal step\.$", str(info.value))
@@ -208,45 +483,33 @@ def test_the_quiet_step_slip_is_not_blamed_on_both_ways_captures():
 def test_the_corner_hint_is_kept_for_a_lone_stone_on_a_line_that_is_not_there():
     def only_long_strings(board, point):
         return [s for s in strings_through(board, point) if len(s) > 1]
-    with pytest.raises(AssertionError) as info:
+    with pytest.raises(ExerciseFailed) as info:
         exercises.check_strings_through(only_long_strings)
     assert "No grid line runs" not in str(info.value)
+    assert re.search(r"Missing \{\('\w\d+',\)\}", str(info.value))
 
 
 @pytest.mark.parametrize("checker, mistake, right, same", [
-    (exercises.check_strings_through, strings_through_forgetting_corners, strings_through,
+    ("check_strings_through", strings_through_forgetting_corners, strings_through,
      lambda answer: set(map(frozenset, answer))),
-    (exercises.check_captures, captures_without_withdrawal, captures, lambda answer: answer),
-    (exercises.check_simple_steps, simple_steps_listing_captures_as_quiet_too, simple_steps, set),
+    ("check_captures", captures_without_withdrawal, captures, lambda answer: answer),
+    ("check_simple_steps", simple_steps_listing_captures_as_quiet_too, simple_steps, set),
+    ("check_apply_step", apply_step_swapped, apply_step, lambda answer: answer),
+    ("check_turns", turns_only_the_longest, turns, set),
 ])
 def test_the_printed_input_pastes_into_a_notebook_and_shows_the_mistake(checker, mistake, right, same, capsys):
-    with pytest.raises(AssertionError):
-        checker(mistake)
+    with pytest.raises(ExerciseFailed):
+        getattr(exercises, checker)(mistake)
     call = capsys.readouterr().out.split("Input:")[1].splitlines()[0].strip()
     assert call.startswith(f"{right.__name__}(fa.Board.from_fen(")
     args = eval(call, {"fa": fa, right.__name__: lambda *args: args})
-    assert args[0].fen() in {board.fen() for board in exercises.sample_boards()}
     assert same(mistake(*args)) != same(right(*args))
-
-
-def test_the_simple_steps_input_names_the_simple_rules(capsys):
-    with pytest.raises(AssertionError):
-        exercises.check_simple_steps(simple_steps_choosing_approach)
-    call = capsys.readouterr().out.split("Input:")[1].splitlines()[0].strip()
-    assert re.fullmatch(r"simple_steps\(fa\.Board\.from_fen\('[WB./]+ [wb]', fa\.Rules\.simple\(\)\)\)", call)
-
-
-def test_the_strings_checker_counts_a_lone_stone_as_a_string_of_one():
-    def only_long_strings(board, point):
-        return [s for s in strings_through(board, point) if len(s) > 1]
-    with pytest.raises(AssertionError, match=r"Missing \{\('\w\d+',\)\}"):
-        exercises.check_strings_through(only_long_strings)
 
 
 def test_the_neighbour_checker_names_the_first_failing_point():
     def off_by_one_on_the_top_row(width, height, point):
         return neighbours(width, height, point) | ({"a1"} if parse(point)[1] == height - 1 else set())
-    with pytest.raises(AssertionError, match=r"neighbours\(3, 3, 'a3'\)"):
+    with pytest.raises(ExerciseFailed, match=r"neighbours\(3, 3, 'a3'\)"):
         exercises.check_neighbours(off_by_one_on_the_top_row)
 
 
@@ -257,6 +520,14 @@ def test_answers_of_the_wrong_shape_get_a_sentence():
         exercises.check_captures(lambda b, o, d: {"approach": set()})
     with pytest.raises(TypeError, match=r"tuple \(origin, destination, capture\)"):
         exercises.check_simple_steps(lambda b: [("a1", "b2")])
+    with pytest.raises(TypeError, match=r"a dict \{point: 'white' or 'black'\}"):
+        exercises.check_apply_step(lambda b, o, d, c: [d])
+    with pytest.raises(TypeError, match=r"'white', 'black' or None"):
+        exercises.check_winner(lambda b: True)
+    with pytest.raises(TypeError, match=r"each step of a turn should be \(origin, destination, capture\)"):
+        exercises.check_turns(lambda b: [("d3", "e3", "withdrawal")])
+    with pytest.raises(TypeError, match=r"does not start where"):
+        exercises.check_turns(lambda b: [(("d3", "e3", "withdrawal"), ("a1", "a2", None))])
 
 
 def test_a_forgotten_return_is_named_with_the_input(capsys):
@@ -280,30 +551,12 @@ def test_none_instead_of_an_empty_answer_is_named_with_the_input():
         exercises.check_captures(none_for_no_capture)
 
 
-def test_an_unfinished_exercise_gets_one_sentence_and_no_traceback_of_the_checker():
-    def unfinished(width, height, point):
-        raise NotImplementedError()
-    with pytest.raises(AssertionError) as info:
-        exercises.check_neighbours(unfinished)
-    assert str(info.value) == "Write the function first: it still raises NotImplementedError."
-    assert info.value.__suppress_context__
-    frames = traceback.extract_tb(info.tb)
-    assert [frame.name for frame in frames[1:]] == ["run"]   # the test itself, then the checker's one line
-
-
-@pytest.mark.parametrize("checker", [exercises.check_strings_through, exercises.check_captures,
-                                     exercises.check_simple_steps])
-def test_every_checker_says_an_exercise_is_unfinished(checker):
-    def stub(*args):
-        raise NotImplementedError()
-    with pytest.raises(AssertionError, match="Write the function first"):
-        checker(stub)
-
-
-def test_an_error_in_the_students_function_shows_the_input_and_is_not_hidden(capsys):
-    with pytest.raises(KeyError):
+def test_an_error_in_the_students_function_keeps_its_own_traceback_after_the_input(capsys):
+    with pytest.raises(KeyError) as info:
         exercises.check_strings_through(lambda board, point: {}["x"])
     assert "Input: strings_through(fa.Board.from_fen(" in capsys.readouterr().out
+    assert not hasattr(info.value, "_render_traceback_")
+    assert info.traceback[-1].name == "<lambda>"
 
 
 def test_a_student_function_that_changes_the_board_cannot_spoil_later_cases():
@@ -314,89 +567,96 @@ def test_a_student_function_that_changes_the_board_cannot_spoil_later_cases():
     assert exercises.check_captures(destructive) > 0
 
 
-def test_sample_positions_cover_several_sizes_and_both_sides_to_move():
+# -- what the samples cover -------------------------------------------------------------------------
+
+def test_sample_positions_cover_several_sizes_a_tall_board_and_both_sides_to_move():
     boards = exercises.sample_boards()
-    assert {b.size for b in boards} >= {(3, 3), (5, 3), (5, 5), (7, 5), (9, 5)}
-    assert {b.to_move for b in boards} == {"white", "black"}
+    assert {b.size for b in boards} >= set(GAME_SIZES) >= {(3, 3), (5, 5), (9, 5), (5, 11)}
+    for size in GAME_SIZES:
+        assert {b.to_move for b in boards if b.size == size} == {"white", "black"}, size
     assert len({b.fen() for b in boards}) == len(boards)
     assert all(b.rules == fa.Rules.simple() for b in exercises.sample_boards(fa.Rules.simple()))
+    assert max(height for _, height in NEIGHBOUR_SIZES) >= 10 and max(b.size[1] for b in boards) >= 10
+
+
+@pytest.mark.parametrize("size", GAME_SIZES)
+def test_the_samples_hold_the_longest_capture_of_each_size_both_ways_and_for_both_colours(size):
+    longest = max(len(line) for line in long_lines(*size)) - 2
+    found = {}
+    for board in exercises.sample_boards(fa.Rules.simple()):
+        if board.size == size and board.outcome() is None:
+            for step in board.legal_steps():
+                if step.capture:
+                    key = (board.to_move.value, step.capture)
+                    found[key] = max(found.get(key, 0), len(board.captures(step)))
+    assert found == {(color, kind): longest for color in ("white", "black") for kind in ("approach", "withdrawal")}
+
+
+def test_the_winner_checker_sees_both_endings_of_the_simple_game():
+    reasons = set()
+    for board in [case.args[0] for case in exercises.check_winner.cases()]:
+        outcome = board.outcome()
+        if outcome is not None:
+            reasons.add(outcome.reason.split(" ", 1)[1])
+    assert reasons == {"has no stones left", "has no legal turn"}
+
+
+# -- a checker of one's own -------------------------------------------------------------------------
+
+def stone_count_checker():
+    return Checker("stone_count", lambda board, color: board.count(color),
+                   lambda: [(board, color) for board in exercises.sample_boards()[:20] for color in ("white", "black")],
+                   read=lambda answer, call: answer, what="The stone counts",
+                   hint=lambda case, expected, actual: "Count the stones of the colour asked for.")
+
+
+def test_a_course_author_writes_a_checker_from_a_reference_and_inputs(capsys):
+    check = stone_count_checker()
+    assert check(lambda board, color: len(board.stones(color))) == 40
+    with pytest.raises(ExerciseFailed, match=r"^The stone counts for stone_count\(fa\.Board\.from_fen\(.*'white'\) "
+                                             r"differ from the rules\. Count the stones of the colour asked for\.$"):
+        check(lambda board, color: len(board.stones("black")))
+    out = capsys.readouterr().out
+    assert "Expected:    22\nYour answer: 22" not in out and "Your answer:" in out
+
+
+def test_a_case_draws_its_first_board_unless_told_otherwise():
+    board = fa.Board()
+    assert Case((3, board)).board is board and Case((3,)).board is None
 
 
 # -- student copies ------------------------------------------------------------------------------
 
-SOLVED = """def neighbours(width, height, point):
-    \"\"\"The points joined to point.\"\"\"
-    ### BEGIN SOLUTION
-    col, row = parse(point)
-    return set()
-    ### END SOLUTION"""
-
-
-def test_strip_solutions_keeps_the_indentation_and_the_code_around():
-    assert strip_solutions(SOLVED) == ('def neighbours(width, height, point):\n'
-                                       '    """The points joined to point."""\n'
-                                       '    raise NotImplementedError()')
-    assert strip_solutions("x = 1\n### BEGIN SOLUTION\ny = 2\n### END SOLUTION\nprint(x)") == \
-        "x = 1\nraise NotImplementedError()\nprint(x)"
-    assert strip_solutions("no markers here") == "no markers here"
-
-
-@pytest.mark.parametrize("source, words", [
-    ("### BEGIN SOLUTION\nx = 1", "line 1: ### BEGIN SOLUTION without an ### END SOLUTION"),
-    ("x = 1\n### END SOLUTION", "line 2: ### END SOLUTION without a ### BEGIN SOLUTION"),
-    ("### BEGIN SOLUTION\n### BEGIN SOLUTION\n### END SOLUTION", "line 2: a second"),
-])
-def test_unmatched_markers_are_refused_with_the_line(source, words):
-    with pytest.raises(SolutionMarkerError, match=words):
-        strip_solutions(source, "nb.ipynb, cell 3")
-
-
-def notebook_with(*sources, outputs=True):
+def notebook_with(*cells):
     nb = nbformat.v4.new_notebook()
-    nb.cells = [nbformat.v4.new_markdown_cell("# Title")]
-    for source in sources:
-        cell = nbformat.v4.new_code_cell(source)
-        if outputs:
-            cell.outputs = [nbformat.v4.new_output("stream", text="old output\n")]
-            cell.execution_count = 7
-        nb.cells.append(cell)
+    nb.metadata.kernelspec = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nb.cells = [nbformat.v4.new_markdown_cell("# Title")] + list(cells)
     return nb
 
 
-def test_student_copies_lose_solutions_and_outputs_and_stay_valid(tmp_path):
+SOLVED = """def double(x):
+    ### BEGIN SOLUTION
+    return 2 * x
+    ### END SOLUTION"""
+
+
+def test_command_line_releases_through_nbgrader_and_reports_its_refusal(tmp_path):
     src = tmp_path / "src"
     src.mkdir()
-    nbformat.write(notebook_with("import fanorona as fa", SOLVED), src / "01_a.ipynb")
-    nbformat.write(notebook_with("print(2)"), src / "02_b.ipynb")
-    written = make_student_copies(src, tmp_path / "out")
-    assert [p.name for p in written] == ["01_a.ipynb", "02_b.ipynb"]
-    copy = nbformat.read(written[0], as_version=4)
-    nbformat.validate(copy)
-    code = [c for c in copy.cells if c.cell_type == "code"]
-    assert "BEGIN SOLUTION" not in copy.cells[2].source and "raise NotImplementedError()" in code[1].source
-    assert all(c.outputs == [] and c.execution_count is None for c in code)
-    assert copy.cells[0].source == "# Title"
-    # The teacher's notebook is untouched.
-    assert "### BEGIN SOLUTION" in nbformat.read(src / "01_a.ipynb", as_version=4).cells[2].source
-
-
-def test_an_unmatched_marker_names_the_notebook_and_cell_and_writes_nothing(tmp_path):
-    src = tmp_path / "src"
-    src.mkdir()
-    nbformat.write(notebook_with("x = 1", "y = 2\n### BEGIN SOLUTION\nz = 3"), src / "03_c.ipynb")
-    with pytest.raises(SolutionMarkerError, match=r"03_c\.ipynb, cell 3, line 2"):
-        make_student_copies(src, tmp_path / "out")
-    assert not (tmp_path / "out").exists()
-
-
-def test_command_line_writes_the_copies_and_reports_errors(tmp_path):
-    src = tmp_path / "src"
-    src.mkdir()
-    nbformat.write(notebook_with(SOLVED), src / "01_a.ipynb")
+    cell = nbformat.v4.new_code_cell(SOLVED)
+    cell.metadata.nbgrader = {"grade": False, "grade_id": "double", "locked": False, "schema_version": 3,
+                              "solution": True, "task": False}
+    nbformat.write(notebook_with(cell), src / "01_a.ipynb")
     done = subprocess.run([sys.executable, "-m", "fanorona.exercises", str(src), str(tmp_path / "out")],
                           capture_output=True, text=True, check=True)
     assert done.stdout.startswith("Wrote 1 student notebooks to ")
-    assert (tmp_path / "out" / "01_a.ipynb").exists()
+    copy = nbformat.read(tmp_path / "out" / "01_a.ipynb", as_version=4)
+    assert copy.cells[1].source == "def double(x):\n    # YOUR CODE HERE\n    raise NotImplementedError()"
+    nbformat.write(notebook_with(nbformat.v4.new_code_cell(SOLVED)), src / "01_a.ipynb")
+    failed = subprocess.run([sys.executable, "-m", "fanorona.exercises", str(src), str(tmp_path / "x")],
+                            capture_output=True, text=True)
+    assert failed.returncode == 1 and "Solution region detected in a non-solution cell" in failed.stderr
+    assert not (tmp_path / "x").exists()
     empty = tmp_path / "empty"
     empty.mkdir()
     failed = subprocess.run([sys.executable, "-m", "fanorona.exercises", str(empty), str(tmp_path / "x")],

@@ -14,12 +14,13 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from fanorona.exercises import BEGIN, END, make_student_copies
+from fanorona.exercises import make_student_copies
 
 NOTEBOOK_DIR = Path(__file__).resolve().parent.parent / "notebooks"
 NOTEBOOKS = sorted(NOTEBOOK_DIR.glob("*.ipynb"))
 START = NOTEBOOK_DIR / "00_start_here.ipynb"
 TEXT_MIME = "text/plain"
+BEGIN, END = "### BEGIN SOLUTION", "### END SOLUTION"
 
 
 def read(path):
@@ -171,4 +172,21 @@ def test_student_copies_have_no_solutions_and_stay_valid(tmp_path):
             assert cell.outputs == [] and cell.execution_count is None
             exercises += "raise NotImplementedError()" in cell.source
         assert BEGIN not in path.read_text(encoding="utf-8")
-    assert exercises >= 2   # 01 and 02 have one each
+    assert exercises >= 8   # one per checker at least
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_solutions_and_checkers_carry_nbgrader_metadata(path):
+    """nbgrader grades a checker cell only if it says so, and releases a solution only from a solution cell."""
+    ids = []
+    for n, cell in code_cells(read(path)):
+        meta = cell.metadata.get("nbgrader", {})
+        if BEGIN in cell.source:
+            assert meta.get("solution") is True, f"{path.name} cell {n}: a solution without nbgrader metadata"
+        if re.search(r"^cases = check_\w+\(", cell.source, re.M):
+            assert meta.get("grade") is True and meta.get("points", 0) > 0 and meta.get("locked") is True, \
+                f"{path.name} cell {n}: a checker cell that nbgrader would not grade"
+        if meta:
+            assert meta["schema_version"] == 3
+            ids.append(meta["grade_id"])
+    assert len(ids) == len(set(ids)), f"{path.name}: grade ids repeat"

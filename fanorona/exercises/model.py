@@ -257,9 +257,12 @@ def _apply_hint(case, expected, actual):
     board, origin, destination, capture = case.args
     mover = board.to_move.value
     other = {"approach": "withdrawal", "withdrawal": "approach"}.get(capture)
-    if other and Step(origin, destination, other) in board.legal_steps() \
-            and actual == _apply_step(board, origin, destination, other):
-        return f"You removed the {other} string, not the {capture} string: approach and withdrawal are swapped."
+    if other:
+        moved = {p: c for p, c in {**stones_of(board), destination: mover}.items()
+                 if p != origin and p not in _captures(board, origin, destination)[other]}
+        if actual == moved:
+            return (f"You removed what a {other} would take, not the {capture} string: approach and withdrawal "
+                    f"are swapped.")
     if origin in actual:
         return f"The stone must leave {origin}: the point is empty after the step."
     if actual.get(destination) != mover:

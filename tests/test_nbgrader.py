@@ -1,0 +1,111 @@
+"""The course works with real nbgrader as committed: it releases the notebooks without solutions,
+and autogrades a correct, a wrong and an unfinished submission of one exercise notebook with the
+scores a teacher expects (full points, none, none), with feedback whose images carry alt text."""
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+
+pytest.importorskip("nbgrader")
+from nbgrader.api import Gradebook  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+NOTEBOOK = "01_board_graph.ipynb"
+ASSIGNMENT = "graph"
+WRONG = '''def neighbours(width, height, point):
+    """Every point around, diagonals everywhere."""
+    col, row = ord(point[0]) - ord("a"), int(point[1:]) - 1
+    return {name(col + dc, row + dr) for dc in (-1, 0, 1) for dr in (-1, 0, 1)
+            if (dc, dr) != (0, 0) and 0 <= col + dc < width and 0 <= row + dr < height}'''
+
+
+BIN = str(Path(sys.executable).parent)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def alembic_on_the_path():
+    """nbgrader's gradebook runs the ``alembic`` command, installed next to this Python."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("PATH", BIN + os.pathsep + os.environ.get("PATH", ""))
+        yield
+
+
+def nbgrader(root, *args):
+    done = subprocess.run([sys.executable, "-m", "nbgrader", *args, f"--CourseDirectory.root={root}"],
+                          cwd=root, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return done
+
+
+def solution_cell(nb, grade_id):
+    return next(c for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade_id") == grade_id)
+
+
+def without_markers(source):
+    """The teacher's solution as a student who solved it would hand it in."""
+    return "\n".join(line for line in source.splitlines()
+                     if line.strip() not in ("### BEGIN SOLUTION", "### END SOLUTION"))
+
+
+@pytest.fixture(scope="module")
+def course(tmp_path_factory):
+    """A course folder with the notebook released and three students' submissions autograded."""
+    root = tmp_path_factory.mktemp("course")
+    source = root / "source" / ASSIGNMENT
+    source.mkdir(parents=True)
+    shutil.copy(ROOT / "notebooks" / NOTEBOOK, source / NOTEBOOK)
+    nbgrader(root, "generate_assignment", ASSIGNMENT)
+    released = nbformat.read(root / "release" / ASSIGNMENT / NOTEBOOK, as_version=4)
+    teacher = nbformat.read(source / NOTEBOOK, as_version=4)
+    answers = {"correct": without_markers(solution_cell(teacher, "neighbours").source), "wrong": WRONG,
+               "unfinished": None}
+    for student, answer in answers.items():
+        nb = nbformat.read(root / "release" / ASSIGNMENT / NOTEBOOK, as_version=4)
+        if answer is not None:
+            solution_cell(nb, "neighbours").source = answer
+        folder = root / "submitted" / student / ASSIGNMENT
+        folder.mkdir(parents=True)
+        nbformat.write(nb, folder / NOTEBOOK)
+    nbgrader(root, "autograde", ASSIGNMENT, "--create")
+    nbgrader(root, "generate_feedback", ASSIGNMENT)
+    return root, released
+
+
+def test_the_release_has_no_solution_and_a_locked_graded_checker(course):
+    root, released = course
+    text = (root / "release" / ASSIGNMENT / NOTEBOOK).read_text()
+    assert "BEGIN SOLUTION" not in text and "int(point[1:]) - 1\n    found" not in text
+    assert "raise NotImplementedError()" in solution_cell(released, "neighbours").source
+    checker = solution_cell(released, "check_neighbours")
+    assert checker.metadata.nbgrader["points"] == 2 and checker.metadata.editable is False
+
+
+@pytest.mark.parametrize("student, score", [("correct", 2), ("wrong", 0), ("unfinished", 0)])
+def test_autograde_gives_the_three_submissions_their_scores(course, student, score):
+    root, _ = course
+    with Gradebook(f"sqlite:///{root / 'gradebook.db'}") as gradebook:
+        submission = gradebook.find_submission(ASSIGNMENT, student)
+        assert submission.max_score == 2
+        assert submission.score == score
+
+
+def test_the_wrong_answer_is_explained_in_the_feedback_with_alt_text_on_its_picture(course):
+    root, _ = course
+    html = (root / "feedback" / "wrong" / ASSIGNMENT / NOTEBOOK.replace(".ipynb", ".html")).read_text()
+    assert "Your answer:" in html and "ExerciseFailed" in html and "weak point, without diagonals" in html
+    images = re.findall(r"<img[^>]*>", html)
+    assert images and all(re.search(r'alt="The neighbours: neighbours\(', img) for img in images
+                          if "image/png" in img and "neighbours" in img)
+    assert any('alt="The neighbours: neighbours(' in img for img in images)
+
+
+def test_the_unfinished_submission_gets_one_sentence_not_a_traceback(course):
+    root, _ = course
+    html = (root / "feedback" / "unfinished" / ASSIGNMENT / NOTEBOOK.replace(".ipynb", ".html")).read_text()
+    assert "Write the function first" in html
+    assert "most recent call last" not in html and "checking.py" not in html
