@@ -9,6 +9,7 @@ draws the position and prints three lines (input, expected, yours) and then stop
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import wraps
 from typing import Any, Callable, Iterable
 
 from ..board import Board
@@ -222,8 +223,6 @@ class Checker:
 
 def checked_unfinished(run: Callable):
     """For checkers written as plain functions: an unfinished answer gets the one sentence."""
-    from functools import wraps
-
     @wraps(run)
     def check(*args, **kwargs):
         try:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 
 from .. import positions
-from ..board import Board, Step
+from ..board import Board
 from ..controller import Controller
 from ..rules import Rules
 from .checking import ExerciseFailed, board_code, checked_unfinished, fmt, show, unfinished_guard, _Unfinished

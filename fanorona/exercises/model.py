@@ -2,11 +2,13 @@
 step, the end of the simple game, and the two extensions of the course assignment."""
 from __future__ import annotations
 
+import re
+
 from ..board import Board, Step, Turn
-from ..geometry import DIRECTION_NAMES, DIRECTIONS, LINE_DIRECTIONS, geometry, opposite
+from ..geometry import DIRECTION_NAMES, LINE_DIRECTIONS, geometry, opposite
 from ..rules import Rules
-from .checking import (Case, Checker, ExerciseFailed, board_code, checked_unfinished, differences, fmt,
-                       iterable, point_set, show, unfinished_guard, wrong_shape)
+from .checking import (Case, Checker, checked_unfinished, differences, fmt,
+                       iterable, point_set, unfinished_guard, wrong_shape)
 from .samples import NEIGHBOUR_SIZES, ended_game_fens, sample_boards
 
 CAPTURE_KINDS = ("approach", "withdrawal")
@@ -361,18 +363,16 @@ def _turns_of(board):
     return {str(t) for t in board.legal_turns()}
 
 
-def _path(board: Board, text: str) -> tuple[str, ...]:
+def _path(text: str) -> tuple[str, ...]:
     """The points of a turn's text in order, its start first (read without the rules)."""
-    import re
     return tuple(re.findall(r"[a-z]\d+", text))
 
 
 def _turns_hint(case, expected, actual):
-    board = case.args[0]
     extra, missing = actual - expected, expected - actual
     diff = differences(expected, actual)
     for text in sorted(extra):
-        path = _path(board, text)
+        path = _path(text)
         if len(set(path)) < len(path):
             again = next(p for i, p in enumerate(path) if p in path[:i])
             return f"{diff} In {text} the stone comes back to {again}: a chain never returns to a point it stood on this turn."
@@ -380,7 +380,7 @@ def _turns_hint(case, expected, actual):
         return f"{diff} Capture is compulsory: while any turn captures, no quiet step is allowed."
     if any(any(a.startswith(m) for a in actual) for m in missing):
         return f"{diff} Going on is optional: a chain may stop after every capture, and each stopping point is a turn of its own."
-    if missing and any(len(_path(board, m)) > 2 for m in missing):
+    if missing and any(len(_path(m)) > 2 for m in missing):
         return (f"{diff} After a capture the same stone may capture again, in any direction (these rules have no "
                 f"direction rule), as long as it never returns to a point it stood on this turn.")
     return f"{diff} A turn is a step, or a capture followed by the same stone's further captures."
