@@ -609,7 +609,7 @@ def test_each_checker_says_an_exercise_is_unfinished_in_one_sentence(checker):
     ("check_strings_through", strings_through_forgetting_corners,
      "No grid line runs north-west to south-east through a1 (a corner)"),
     ("check_captures", captures_jumping_gaps, "unbroken run"),
-    ("check_captures", captures_without_withdrawal, "withdrawal"),
+    ("check_captures", captures_without_withdrawal, "captures by withdrawal as well"),
     ("check_captures", capped_walk(lambda board: 5), "however long it is"),
     ("check_captures", capped_walk(lambda board: board.size[1]), "however long it is"),
     ("check_captures", captures_swapped, "Approach and withdrawal are swapped"),

@@ -153,7 +153,12 @@ def _captures_hint(case, expected, actual):
                                                                       "withdrawal": expected["approach"]}:
         return ("Approach and withdrawal are swapped: approach takes the string just beyond the destination "
                 "(the stone runs into it), withdrawal the string just behind the origin (it moves away).")
+    _board, origin, destination = case.args
     for kind in CAPTURE_KINDS:
+        if expected[kind] and not actual[kind]:
+            where = "just beyond the destination" if kind == "approach" else "just behind the origin"
+            return (f"{origin}-{destination} captures by {kind} as well: the opponent's string {where}, along "
+                    f"the line of the step, goes.")
         if actual[kind] < expected[kind]:
             return (f"The {kind} misses {fmt(expected[kind] - actual[kind])}: a capture takes the whole string, "
                     f"up to the first point that is empty, holds the mover's colour or is off the board, however "
