@@ -868,3 +868,10 @@ def test_command_line_releases_through_nbgrader_and_reports_its_refusal(tmp_path
     failed = subprocess.run([sys.executable, "-m", "fanorona.exercises", str(empty), str(tmp_path / "x")],
                             capture_output=True, text=True)
     assert failed.returncode == 1 and "no notebooks" in failed.stderr
+
+
+def test_the_view_checker_reads_the_packages_own_drawing_as_right():
+    """draw_board draws with a LineCollection, scatter stones in off-white and near-black, a board
+    patch and highlight rings: a different way of drawing that the reader must understand."""
+    from fanorona.draw import draw_board
+    assert exercises.check_view(lambda board, ax: draw_board(board, ax, highlight=board.points[:2])) >= 25
