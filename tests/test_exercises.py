@@ -601,6 +601,19 @@ def test_each_checker_says_an_exercise_is_unfinished_in_one_sentence(checker):
     assert info.value._render_traceback_() == [f"\x1b[1;31mExerciseFailed\x1b[0m: {exercises.UNFINISHED}"]
 
 
+def test_a_class_with_one_method_still_the_stub_is_unfinished():
+    class HalfClicks(Clicks):
+        def end_turn(self):
+            raise NotImplementedError()
+
+    class HalfGame(MyGame):
+        def outcome(self):
+            raise NotImplementedError()
+    for checker, half in (("check_control", HalfClicks), ("check_model", HalfGame)):
+        with pytest.raises(ExerciseFailed, match="^Write the function first"):
+            getattr(exercises, checker)(half)
+
+
 @pytest.mark.parametrize("checker, mistake, words", [
     ("check_neighbours", neighbours_with_diagonals_everywhere, "weak point"),
     ("check_neighbours", neighbours_one_digit_row, "the row number of a10 has two digits"),

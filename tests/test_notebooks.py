@@ -5,6 +5,7 @@ solutions in the student copy.
 
 Running the notebooks themselves is nbval's job: ``pytest --nbval --nbval-current-env notebooks``.
 """
+import ast
 import io
 import json
 import re
@@ -173,6 +174,25 @@ def test_student_copies_have_no_solutions_and_stay_valid(tmp_path):
             exercises += "raise NotImplementedError()" in cell.source
         assert BEGIN not in path.read_text(encoding="utf-8")
     assert exercises >= 8   # one per checker at least
+
+
+def stubs_at_class_level(source):
+    """Lines where a student copy raises in a class body itself: the class could not even be defined,
+    so its checker would fail with a NameError instead of saying the exercise is unfinished."""
+    tree = ast.parse(python_only(source))
+    return [node.lineno for cls in ast.walk(tree) if isinstance(cls, ast.ClassDef)
+            for node in cls.body if isinstance(node, ast.Raise)]
+
+
+def test_the_class_level_stub_detector():
+    assert stubs_at_class_level("class A:\n    def f(self):\n        raise NotImplementedError()") == []
+    assert stubs_at_class_level("class A:\n    x = 1\n    raise NotImplementedError()") == [3]
+
+
+def test_student_copies_leave_every_class_and_function_definable(tmp_path):
+    for path in make_student_copies(NOTEBOOK_DIR, tmp_path):
+        for n, cell in code_cells(read(path)):
+            assert stubs_at_class_level(cell.source) == [], f"{path.name} cell {n}: put the solution inside methods"
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
