@@ -888,3 +888,46 @@ def test_the_view_checker_reads_the_packages_own_drawing_as_right():
     patch and highlight rings: a different way of drawing that the reader must understand."""
     from fanorona.draw import draw_board
     assert exercises.check_view(lambda board, ax: draw_board(board, ax, highlight=board.points[:2])) >= 25
+
+
+def test_the_control_scripts_cover_every_kind_of_click():
+    """Each thing the control must get right happens in the checker's scripts, several times."""
+    seen = {}
+
+    def saw(kind):
+        seen[kind] = seen.get(kind, 0) + 1
+
+    class Spy(Clicks):
+        def click(self, point):
+            before = (self.model.fen(), self.selected, self.pending, len(self.model.chain))
+            super().click(point)
+            if before[2] and self.pending is None and self.model.fen() != before[0]:
+                saw("string clicked to choose")
+            elif before[2] and self.pending is None:
+                saw("choice cancelled")
+            elif self.pending and not before[2]:
+                saw("two-way step waits")
+            elif self.model.chain and len(self.model.chain) > before[3] > 0:
+                saw("chain continued")
+            elif self.model.fen() != before[0]:
+                saw("step")
+            elif self.selected != before[1]:
+                saw("selected" if self.selected else "deselected")
+            else:
+                saw("refused")
+
+        def choose(self, kind):
+            waiting = self.pending
+            super().choose(kind)
+            saw("choose()" if waiting else "choose() refused")
+
+        def end_turn(self):
+            chain = bool(self.model.chain)
+            super().end_turn()
+            saw("chain stopped" if chain else "end_turn() refused")
+
+    exercises.check_control(Spy)
+    assert set(seen) == {"string clicked to choose", "choice cancelled", "two-way step waits", "chain continued",
+                         "step", "selected", "deselected", "refused", "choose()", "choose() refused",
+                         "chain stopped", "end_turn() refused"}
+    assert min(seen.values()) >= 3, sorted(seen.items(), key=lambda kv: kv[1])

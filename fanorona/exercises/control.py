@@ -22,6 +22,7 @@ from .checking import ExerciseFailed, board_code, checked_unfinished, fmt, show,
 from .samples import random_game_fens
 
 ACTIONS_PER_SCRIPT = 30
+SCRIPTS_PER_START = 3
 TEACHING = ("both-ways", "long-chain", "direction-rule", "no-revisit", "compulsory-capture", "approach",
             "withdrawal", "strings", "long-string")
 
@@ -37,30 +38,40 @@ def _control_starts() -> list[Board]:
 
 def _next_action(c: Controller, rng: random.Random):
     """An action a player might take now, read off the reference controller's state: mostly sensible
-    (a stone that can move, a destination, a string to choose), sometimes anything at all."""
+    (a stone that can move, a destination, a string to choose, with steps that capture both ways
+    preferred), sometimes anything at all."""
     model, roll = c.model, rng.random()
     steps = model.legal_steps()
     anywhere = ("click", rng.choice(model.points))
+    pairs = [(s.origin, s.destination) for s in steps]
+    two_way = sorted({pair for pair in pairs if pairs.count(pair) == 2})
     if c.pending:
         strings = [p for stones in c.choice_strings().values() for p in stones]
-        options = [("click", rng.choice(strings)), ("choose", rng.choice(("approach", "withdrawal"))),
-                   ("click", c.pending[0]), anywhere]
-        return options[min(int(roll * 5), 3)]
+        if roll < 0.35:
+            return ("click", rng.choice(strings))
+        if roll < 0.6:
+            return ("choose", rng.choice(("approach", "withdrawal")))
+        return ("click", c.pending[0]) if roll < 0.75 else anywhere
     if c.selected:
         targets = sorted({s.destination for s in steps if s.origin == c.selected})
-        if targets and roll < 0.6:
+        doubles = [d for o, d in two_way if o == c.selected]
+        if doubles and roll < 0.5:
+            return ("click", rng.choice(doubles))
+        if targets and roll < 0.65:
             return ("click", rng.choice(targets))
-        if roll < 0.72:
+        if roll < 0.75:
             return ("click", c.selected)
-        if roll < 0.8:
+        if roll < 0.82:
             return ("end_turn",)
         return anywhere
     movable = sorted({s.origin for s in steps})
-    if movable and roll < 0.55:
+    if two_way and roll < 0.3:
+        return ("click", rng.choice(two_way)[0])
+    if movable and roll < 0.6:
         return ("click", rng.choice(movable))
-    if roll < 0.65:
+    if roll < 0.68:
         return ("end_turn",)
-    if roll < 0.7:
+    if roll < 0.73:
         return ("choose", rng.choice(("approach", "withdrawal")))
     return anywhere
 
@@ -114,7 +125,7 @@ def check_control(make) -> int:
     own controller, on seeded scripts of actions from positions with two-way captures and chains."""
     make = unfinished_guard(make)
     n = 0
-    for number, start in enumerate(_control_starts()):
+    for number, start in enumerate(_control_starts() * SCRIPTS_PER_START):
         rng = random.Random(number)
         reference = Controller(start.copy())
         try:
