@@ -36,12 +36,6 @@ LARGE_SCALE = 1.4
 STYLE = "<style>" + (Path(__file__).with_name("widget.css")).read_text(encoding="utf-8") + "</style>"
 
 
-def _close_tree(widget) -> None:
-    for child in getattr(widget, "children", ()):
-        _close_tree(child)
-    widget.close()
-
-
 def _setting(name: str, setter: str, doc: str) -> property:
     """A property read from the controller and set through its checking setter."""
     return property(lambda self: getattr(self.controller, name),
@@ -67,7 +61,7 @@ class _BlitFigure(Figure):
             for artist in self.changing:
                 artist.draw(renderer)
 
-    def forget_frame(self) -> None:
+    def forget_frame(self) -> None:   # a new size or frame: the next picture is drawn whole
         self._kept = None
 
     def blit_changes(self, canvas) -> None:
@@ -173,7 +167,11 @@ class BoardWidget:
         """Stop the computer and close every widget (a closed board cannot be shown again)."""
         with self.controller.lock:
             self.controller.runner.cancel()
-        _close_tree(self.ui)
+        boxes = [self.ui]
+        while boxes:
+            box = boxes.pop()
+            boxes += getattr(box, "children", ())
+            box.close()
 
     # -- what it shows ---------------------------------------------------------------------------
 
@@ -204,7 +202,7 @@ class BoardWidget:
                 pixels[f"{chr(ord('a') + c)}{r + 1}"] = (round(float(x / width), 5), round(float(1 - y / height), 5))
         return pixels
 
-    def _repr_mimebundle_(self, **kwargs):
+    def _repr_mimebundle_(self, **kwargs):    # a cell that ends with the board shows it
         return self.ui._repr_mimebundle_(**kwargs)
 
     # -- the view: bring every control and the picture up to date --------------------------------
@@ -220,9 +218,9 @@ class BoardWidget:
         self.controls["search"].value = f'<div class="fanorona-search">{html.escape(search)}</div>'
         lines = c.move_lines(lambda text: f'<span class="fanorona-shown">{text}</span>', html.escape)
         self.controls["moves"].value = f'<div class="fanorona-moves fanorona-text">{"<br>".join(lines)}</div>'
-        self.controls["legend"].value = "<br>".join(
+        self.controls["legend"].value = '<div class="fanorona-legend fanorona-text">' + "<br>".join(
             f'<span class="sym" style="color:{color}">{symbol}</span>{html.escape(t[key])}'
-            for mark, (key, symbol, color) in LEGEND.items() if self._scene.get(mark))
+            for mark, (key, symbol, color) in LEGEND.items() if self._scene.get(mark)) + "</div>"
         self._sync_controls()
 
     def _redraw(self) -> None:
@@ -240,7 +238,10 @@ class BoardWidget:
         """A new size or frame overlay: size the figure, draw the frame, publish the points' pixel places."""
         (w, h), names, strong, scale = key
         (self.ui.add_class if scale != 1 else self.ui.remove_class)("fanorona-large")
-        self.figure.set_size_inches(0.62 * w * scale + 0.7, 0.62 * h * scale + 0.85, forward=True)
+        width, height = 0.62 * w * scale + 0.6 * scale + 0.1, 0.62 * h * scale + 0.8 * scale   # inches, with
+        self.figure.set_size_inches(width, height, forward=True)   # room for the names and the title
+        self.ax.set_position((0.45 * scale / width, 0.32 * scale / height, 1 - 0.55 * scale / width,
+                              1 - 0.77 * scale / height))
         self.ax.clear()
         self.figure.forget_frame()
         self._picture = BoardPicture(self.ax, geometry, strong=strong, point_names=names, scale=scale)
@@ -269,13 +270,12 @@ class BoardWidget:
                                     if v == "custom" else str(v), v) for v in c.levels()], value=c.level),
             "language": dict(value=c.language), "delay": dict(value=c.delay), "position": dict(),
             "replay": dict(max=total, value=total if c.shown is None else c.shown),
-            "moves_title": dict(value=f"<b>{html.escape(t['moves'])}</b>")}
+            "moves_title": dict(value=f'<b class="fanorona-text">{html.escape(t["moves"])}</b>')}
         for name in ("size", "rules", "computer", "level", "language", "delay", "position", "replay"):
             settings[name]["description"] = t[name]
         settings["end_turn"]["disabled"] = not (live_person and self.board.chain)
         settings["approach"]["disabled"] = settings["withdrawal"]["disabled"] = not (live_person and c.pending)
-        settings["undo_step"]["disabled"] = not c.can_undo_step()
-        settings["redo"]["disabled"] = not c.can_redo()
+        settings["undo_step"]["disabled"], settings["redo"]["disabled"] = not c.can_undo_step(), not c.can_redo()
         for name in ("size", "rules", "computer", "level", "replay", "load", "load_diagram", "export", "import"):
             settings[name]["disabled"] = not isinstance(self.board, Board)
         with self._quiet():
@@ -292,7 +292,7 @@ class BoardWidget:
         before, self._syncing = self._syncing, True
         try:
             yield
-        finally:
+        finally:    # even if setting a control failed
             self._syncing = before
 
     # -- building and wiring ---------------------------------------------------------------------
