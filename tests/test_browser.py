@@ -111,7 +111,8 @@ CLIPPED = """
   for (const el of board.querySelectorAll(selector)) {
     const box = el.getBoundingClientRect();
     if (box.width === 0 || box.height === 0 || !el.checkVisibility()) continue;
-    const name = `${el.tagName.toLowerCase()}.${el.className} "${(el.innerText || el.value || '').trim().slice(0, 30)}"`;
+    const text = (el.innerText || el.value || '').trim().slice(0, 30);
+    const name = `${el.tagName.toLowerCase()}.${el.className} "${text}"`;
     let left = Math.max(box.left, 0), right = Math.min(box.right, viewport);
     for (let a = el.parentElement; a && a !== document.documentElement; a = a.parentElement) {
       if (getComputedStyle(a).overflowX !== 'visible') {
@@ -121,7 +122,8 @@ CLIPPED = """
       }
     }
     if (left > box.left + 1 || right < box.right - 1)
-      problems.push(`${name}: box ${box.left.toFixed(0)}..${box.right.toFixed(0)} px, visible ${left.toFixed(0)}..${right.toFixed(0)} px`);
+      problems.push(`${name}: box ${box.left.toFixed(0)}..${box.right.toFixed(0)} px,`
+                    + ` visible ${left.toFixed(0)}..${right.toFixed(0)} px`);
     if (el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).display !== 'inline')
       problems.push(`${name}: content ${el.scrollWidth} px wide in a box of ${el.clientWidth} px`);
     if (el.tagName === 'SELECT') {
