@@ -345,7 +345,8 @@ def play_a_step(page, board, name: str) -> None:
         fx, fy = points[point]
         page.mouse.click(box["x"] + fx * box["width"], box["y"] + fy * box["height"])
         page.wait_for_timeout(400)
-    page.wait_for_function("([el, old]) => el.innerText !== old", arg=[moves.element_handle(), moves_before])
+    page.wait_for_function("([root, old]) => root.querySelector('.fanorona-moves').innerText !== old",
+                           arg=[board.element_handle(), moves_before], timeout=ANSWER * 1000)
     assert "".join(STEP) in moves.inner_text().replace("\n", " ")
     deadline = time.monotonic() + 60
     after = canvas.screenshot()
@@ -367,9 +368,10 @@ def boards_displayed(path) -> int:
 
 def test_a_step_clicked_in_jupyterlab(lab, page):
     run_notebook_in_lab(page, lab, "06_interactive_board.ipynb")
+    page.wait_for_function("() => window.jupyterapp.shell.currentWidget.content.widgets"
+                           ".filter(cell => cell.model.type === 'code').every(cell => cell.model.executionCount)")
     boards = page.locator(".fanorona-board")
-    shown = boards_displayed(NOTEBOOKS / "06_interactive_board.ipynb")
-    page.wait_for_function(f"() => document.querySelectorAll('.fanorona-board').length >= {shown}")
+    boards.last.wait_for()     # the last cell's board: a new game
     try:
         play_a_step(page, boards.last, "lab")
     finally:
@@ -446,6 +448,16 @@ def test_the_language_chooser_relabels_the_board(voila, page):
     board.click("d3")
     assert "d3 er valgt" in board.status()                           # "d3 selected": sentences too
     board.shot("voila_danish")
+
+
+def test_a_voila_page_starts_in_the_language_of_its_address(voila, page):
+    from playwright.sync_api import expect
+    page.goto(f"{voila}/?lang=de")
+    board = OnPage(page, page.locator(".fanorona-board").first).ready()
+    expect(board.button("Zug beenden")).to_be_visible()             # End turn
+    expect(board.chooser("Sprache")).to_be_visible()                # Language
+    board.click("d3")
+    assert "d3 gewählt" in board.status()                            # "d3 selected"
 
 
 # White's f2 captures fifteen times in one turn, never with a choice to make: the longest turn
