@@ -1,0 +1,225 @@
+"""Exact results for every position of a few stones, for the search to look up instead of guess.
+
+``EndgameTable.build((9, 5), stones=3)`` lists every position of at most ``stones`` stones with
+both colours on the board, links each to the positions one whole turn on (captures only remove
+stones, so they stay in the set or end the game), and labels them with the solver's retrograde
+pass: win, loss or draw for the side to move and the turns to the end under best play.  Entries
+are positions between turns; mirror images share one.  Tables are kept in memory per process.
+"""
+from __future__ import annotations
+
+import time
+from array import array
+from bisect import bisect_left
+from collections import Counter
+from itertools import combinations
+from math import comb
+
+from .board import Board
+from .geometry import check_size, geometry
+from .movegen import bits, bitsets, generator
+from .rules import Rules
+from .solve import (_CODE, _NAME, DRAW, LOSS, WIN, _candidate_maps, _check_rules, _keeps_lines, _progress,
+                    _retrograde)
+
+__all__ = ["EndgameTable", "MAX_POSITIONS", "endgame_table"]
+
+#: Tables listing more positions than this (before symmetry) are refused: a pure-Python build
+#: handles a few million in minutes, not more.
+MAX_POSITIONS = 3_000_000
+
+
+class Symmetry:
+    """The solver's mirror images for positions of few stones: each stone is mapped on its own,
+    instead of through the solver's look-up tables of half boards (millions of entries on 9x5)."""
+
+    def __init__(self, g):
+        self.points = n = g.width * g.height
+        maps = [m for m in _candidate_maps(g) if _keeps_lines(g, m) and m != tuple(range(n))]
+        self._images = [[1 << m[p] for p in range(n)] + [1 << m[p] << n for p in range(n)] for m in maps]
+
+    def canonical(self, key: int) -> int:
+        """The smallest image of a packed key ``me | opp << points``."""
+        stones = list(bits(key))
+        return min([key] + [sum(images[p] for p in stones) for images in self._images])
+
+
+def _position_count(points: int, stones: int) -> int:
+    """Positions of at most ``stones`` stones, both colours present, one side to move."""
+    return sum(comb(points, mine) * comb(points - mine, theirs)
+               for mine in range(1, stones) for theirs in range(1, stones - mine + 1))
+
+
+class EndgameTable:
+    """Win, loss or draw and turns to the end for every position of at most ``stones`` stones."""
+
+    def __init__(self, size, rules: Rules, stones: int, keys: list[int], values: bytes, distances: array,
+                 seconds: float = 0.0):
+        self.size = check_size(size)
+        self.rules, self.stones, self.seconds = rules, stones, seconds
+        self.geometry = geometry(*self.size)
+        self.symmetry = Symmetry(self.geometry)
+        self._keys, self._values, self._distances = keys, values, distances
+        codes = Counter(values)
+        self.counts = {name: codes.get(code, 0) for name, code in _CODE.items()}
+
+    @classmethod
+    def build(cls, size=(9, 5), stones: int = 3, rules: Rules | None = None,
+              progress: bool = True) -> "EndgameTable":
+        """List and label every position of at most ``stones`` stones (both colours present)."""
+        width, height = check_size(size)
+        rules = _check_rules(Rules.solved() if rules is None else rules)
+        points = width * height
+        if isinstance(stones, bool) or not isinstance(stones, int) or not 2 <= stones <= points:
+            raise ValueError(f"stones is a whole number from 2 (one of each colour) to {points}; got {stones!r}")
+        count = _position_count(points, stones)
+        if count > MAX_POSITIONS:
+            raise ValueError(f"{stones} stones on {width}x{height} make {count:,} positions; this table "
+                             f"builds at most {MAX_POSITIONS:,}: ask for fewer stones")
+        started = time.perf_counter()
+        g = geometry(width, height)
+        symmetry = Symmetry(g)
+        keys = _canonical_positions(points, stones, symmetry, progress, f"{width}x{height}")
+        offsets, targets, keys = _link(g, rules, keys, symmetry, progress)
+        values, distances = _retrograde(offsets, targets, progress, f"{width}x{height} endgame")
+        full = (1 << points) - 1
+        order = sorted((i for i, key in enumerate(keys) if key & full and key >> points), key=keys.__getitem__)
+        return cls((width, height), rules, stones, [keys[i] for i in order],
+                   bytes(values[i] for i in order), array("i", (distances[i] for i in order)),
+                   time.perf_counter() - started)
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+    def __repr__(self) -> str:
+        w, h = self.size
+        return f"<EndgameTable {w}x{h}, at most {self.stones} stones: {len(self)} positions>"
+
+    def covers(self, board: Board) -> bool:
+        """Whether the table answers for ``board``: same size and rules, between turns, few enough
+        stones, both colours present."""
+        return (isinstance(board, Board) and board.size == self.size and board.rules == self.rules
+                and not board.chain and self.lookup(*bitsets(board)) is not None)
+
+    def value(self, board: Board) -> str:
+        """"win", "loss" or "draw" for the side to move, under best play by both sides."""
+        return _NAME[self._entry(board)[0]]
+
+    def distance(self, board: Board) -> int | None:
+        """Turns to the end under best play (fastest win, slowest loss); None for a draw."""
+        code, distance = self._entry(board)
+        return None if code == _CODE[DRAW] else distance
+
+    def lookup(self, me: int, opp: int) -> tuple[str, int | None] | None:
+        """For the search, on bit sets: (value, distance) of the side to move, or None when the
+        position is not in the table (too many stones, or a side without stones)."""
+        if not me or not opp or (me | opp).bit_count() > self.stones:
+            return None
+        key = self.symmetry.canonical(me | opp << self.symmetry.points)
+        i = bisect_left(self._keys, key)
+        if i == len(self._keys) or self._keys[i] != key:
+            return None
+        code = self._values[i]
+        return _NAME[code], None if code == _CODE[DRAW] else self._distances[i]
+
+    def boards(self, value: str | None = None):
+        """One board per entry (White to move), optionally only those of one value."""
+        n, (w, h) = self.symmetry.points, self.size
+        for key, code in zip(self._keys, self._values):
+            if value is not None and _NAME[code] != value:
+                continue
+            me, opp = key & ((1 << n) - 1), key >> n
+            rows = ("".join("W" if me >> (r * w + c) & 1 else "B" if opp >> (r * w + c) & 1 else "."
+                            for c in range(w)) for r in reversed(range(h)))
+            yield Board.from_diagram("\n".join(rows), "white", self.rules)
+
+    def _entry(self, board: Board) -> tuple[int, int]:
+        if not isinstance(board, Board):
+            raise TypeError(f"expected a fanorona.Board, got {board!r}")
+        w, h = self.size
+        if board.size != self.size:
+            bw, bh = board.size
+            raise ValueError(f"this table is for the {w}x{h} board; the board is {bw}x{bh}")
+        if board.rules != self.rules:
+            raise ValueError(f"this table is for {w}x{h} under {self.rules}; the board plays under {board.rules}")
+        if board.chain:
+            raise ValueError("the board is in the middle of a capture chain; the table holds positions "
+                             "between turns: finish the turn first (push a step or end_turn())")
+        me, opp = bitsets(board)
+        if not me or not opp:
+            raise ValueError("one side has no stones left: the game is over, there is nothing to look up")
+        stones = (me | opp).bit_count()
+        if stones > self.stones:
+            raise ValueError(f"the board has {stones} stones; this table holds positions of at most {self.stones}")
+        key = self.symmetry.canonical(me | opp << self.symmetry.points)
+        i = bisect_left(self._keys, key)
+        return self._values[i], self._distances[i]
+
+
+def _canonical_positions(points: int, stones: int, symmetry: Symmetry, progress: bool, label: str) -> list[int]:
+    """Every position of at most ``stones`` stones with both colours, one key per mirror class."""
+    canonical = symmetry.canonical
+    keys = []
+    with _progress(progress, total=_position_count(points, stones), desc=f"listing {label}",
+                   unit=" positions") as bar:
+        for mine in range(1, stones):
+            for my_points in combinations(range(points), mine):
+                me = sum(1 << p for p in my_points)
+                rest = [p for p in range(points) if not me >> p & 1]
+                for theirs in range(1, stones - mine + 1):
+                    for their_points in combinations(rest, theirs):
+                        key = me | sum(1 << p for p in their_points) << points
+                        if canonical(key) == key:
+                            keys.append(key)
+                    bar.update(comb(len(rest), theirs))
+    return keys
+
+
+def _link(g, rules: Rules, keys: list[int], symmetry: Symmetry, progress: bool):
+    """The successor graph in the solver's flat form.  Positions where the side to move has no
+    stones left (the other side took its last) are added as extra nodes without successors."""
+    successors, canonical = generator(g, rules).successor_keys, symmetry.canonical
+    index = {key: i for i, key in enumerate(keys)}
+    keys = list(keys)
+    listed = len(keys)
+    offsets, targets = array("q", [0]), array("i")
+    with _progress(progress, total=listed, desc="linking", unit=" positions") as bar:
+        for i in range(listed):
+            for child in {canonical(k) for k in successors(keys[i])}:
+                j = index.get(child)
+                if j is None:                    # the mover has lost its last stone
+                    j = index[child] = len(keys)
+                    keys.append(child)
+                targets.append(j)
+            offsets.append(len(targets))
+            if i % 4096 == 4095:
+                bar.update(4096)
+        bar.update(listed % 4096)
+    offsets.extend([len(targets)] * (len(keys) - listed))
+    return offsets, targets, keys
+
+
+_built: dict = {}
+
+
+def endgame_table(size=(9, 5), stones: int = 3, rules: Rules | None = None, progress: bool = False) -> EndgameTable:
+    """The table of ``size`` and ``stones``, built once per process and then shared."""
+    rules = _check_rules(Rules.solved() if rules is None else rules)
+    key = (check_size(size), stones, rules)
+    if key not in _built:
+        _built[key] = EndgameTable.build(size, stones, rules, progress)
+    return _built[key]
+
+
+def bench() -> None:
+    """The ``endgame`` section of ``python -m fanorona.bench``: the 9x5 tables built from scratch."""
+    print("9x5 endgame tables built from scratch, rules of the published solution")
+    print(f"{'stones':>6} {'entries':>8} {'won':>7} {'lost':>7} {'drawn':>6} {'longest':>8} {'wall s':>7} {'CPU s':>6}")
+    for stones in (2, 3):
+        cpu = time.process_time()
+        table = EndgameTable.build((9, 5), stones, progress=False)
+        cpu = time.process_time() - cpu
+        c = table.counts
+        longest = max((d for d, code in zip(table._distances, table._values) if code != _CODE[DRAW]), default=0)
+        print(f"{stones:>6} {len(table):>8} {c[WIN]:>7} {c[LOSS]:>7} {c[DRAW]:>6} {longest:>8} "
+              f"{table.seconds:>7.2f} {cpu:>6.2f}")
