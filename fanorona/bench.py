@@ -208,6 +208,7 @@ SECTIONS = {
     "techniques": techniques_section,
     "widget": in_module("fanorona.bench_widget"),
     "solve": in_module("fanorona.solve"),
+    "endgame": in_module("fanorona.endgame"),
     "records": in_module("fanorona.game"),
 }
 

@@ -1,0 +1,211 @@
+"""Endgame tables: checked against the small-board solver, against the rules one turn on, and in play."""
+import random
+
+import pytest
+
+import fanorona as fa
+from fanorona.ai import AlphaBetaPlayer
+from fanorona.endgame import EndgameTable, endgame_table
+from fanorona.solve import solve
+
+SOLVED = fa.Rules.solved()
+
+
+@pytest.fixture(scope="module", autouse=True)
+def cache(tmp_path_factory):
+    """The solver's tables of this module live in a fresh directory."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("FANORONA_CACHE_DIR", str(tmp_path_factory.mktemp("endgame-cache")))
+        yield
+
+
+@pytest.fixture(scope="module")
+def table9x5():
+    return endgame_table((9, 5), 3)
+
+
+@pytest.fixture(scope="module")
+def boards9x5(table9x5):
+    return list(table9x5.boards())
+
+
+def stone_count(board):
+    return len(board.stones("white")) + len(board.stones("black"))
+
+
+@pytest.mark.parametrize("size, stones", [((3, 3), 8), ((3, 5), 4)])
+def test_table_agrees_with_the_solver_on_every_position_both_hold(size, stones):
+    """The solver labels every position reachable from the start; the endgame table every position
+    of few stones.  Where both answer, value and distance must be the same."""
+    full, table = solve(size, progress=False), EndgameTable.build(size, stones, progress=False)
+    compared = set()
+    for board in table.boards():
+        try:
+            expected = full.value(board), full.distance(board)
+        except ValueError:             # not reachable from the start
+            continue
+        assert (table.value(board), table.distance(board)) == expected, board.fen()
+        compared.add(expected[0])
+    assert compared == {"win", "loss", "draw"}
+
+
+def check_one_turn_on(table, board):
+    """The retrograde rule, replayed with the public Board API."""
+    value, distance = table.value(board), table.distance(board)
+    turns = board.legal_turns()
+    if not turns:
+        assert (value, distance) == ("loss", 0), board.fen()
+        return
+    results = []
+    for turn in turns:
+        child = board.after(turn)
+        if child.outcome() is not None:      # the mover took the last stone
+            results.append(("loss", 0))
+        else:
+            results.append((table.value(child), table.distance(child)))
+    if value == "win":
+        assert distance == 1 + min(d for v, d in results if v == "loss"), board.fen()
+    elif value == "loss":
+        assert all(v == "win" for v, _ in results), board.fen()
+        assert distance == 1 + max(d for _, d in results), board.fen()
+    else:
+        assert distance is None
+        assert all(v != "loss" for v, _ in results) and any(v == "draw" for v, _ in results), board.fen()
+
+
+def test_every_two_stone_position_follows_from_the_positions_one_turn_on():
+    table = EndgameTable.build((9, 5), 2, progress=False)
+    boards = list(table.boards())
+    assert len(boards) == len(table) > 0
+    for board in boards:
+        check_one_turn_on(table, board)
+
+
+def test_sampled_three_stone_positions_follow_from_the_positions_one_turn_on(table9x5, boards9x5):
+    boards = boards9x5
+    rng = random.Random(11)
+    sample = rng.sample(boards, 300)
+    sample += [b for b in boards if table9x5.distance(b) is not None and table9x5.distance(b) >= 6][:30]
+    for board in sample:
+        check_one_turn_on(table9x5, board)
+
+
+def won_within(board, turns, memo):
+    """Plain depth-bounded search over the rules: can the side to move win within ``turns`` turns?"""
+    key = (board.fen(), turns)
+    if key not in memo:
+        memo[key] = False
+        if turns > 0:
+            for turn in board.legal_turns():
+                child = board.after(turn)
+                if child.outcome() is not None or lost_within(child, turns - 1, memo):
+                    memo[key] = True
+                    break
+    return memo[key]
+
+
+def lost_within(board, turns, memo):
+    """Does the side to move lose within ``turns`` turns whatever it plays?"""
+    return all(won_within(board.after(t), turns - 1, memo) for t in board.legal_turns()) if turns > 0 \
+        else not board.legal_turns()
+
+
+def test_short_wins_and_losses_agree_with_a_plain_search(table9x5, boards9x5):
+    """A win in d is a win within d turns but not within d - 2; a loss in d a loss within d only."""
+    rng = random.Random(5)
+    boards = [b for b in boards9x5 if (table9x5.distance(b) or 99) <= 3]
+    memo = {}
+    for board in rng.sample(boards, 40):
+        value, distance = table9x5.value(board), table9x5.distance(board)
+        if value == "win":
+            assert won_within(board, distance, memo) and not won_within(board, distance - 2, memo), board.fen()
+        else:
+            assert lost_within(board, distance, memo), board.fen()
+            assert distance < 2 or not lost_within(board, distance - 2, memo), board.fen()
+
+
+def test_both_colours_to_move_give_the_same_answer(table9x5):
+    """The table stores the mover's stones; a board with Black to move is looked up the same way."""
+    white = fa.Board.from_diagram(".........\n.........\n....W....\n.........\nB...B....", "white", SOLVED)
+    black = fa.Board.from_diagram(".........\n.........\n....B....\n.........\nW...W....", "black", SOLVED)
+    assert (table9x5.value(white), table9x5.distance(white)) == (table9x5.value(black), table9x5.distance(black))
+    mirrored = fa.Board.from_diagram(".........\n.........\n....W....\n.........\n....B...B", "white", SOLVED)
+    assert (table9x5.value(white), table9x5.distance(white)) == (table9x5.value(mirrored),
+                                                                 table9x5.distance(mirrored))
+
+
+def test_the_three_stone_table_holds_every_position_once(table9x5, boards9x5):
+    assert len({b.fen() for b in boards9x5}) == len(table9x5)
+    assert all(stone_count(b) <= 3 and b.outcome() is None for b in boards9x5)
+    assert sum(table9x5.counts.values()) == len(table9x5)
+
+
+@pytest.fixture(scope="module")
+def long_wins(table9x5, boards9x5):
+    """Won 2-against-1 positions that take at least five turns."""
+    return [b for b in boards9x5 if len(b.stones("white")) == 2 and len(b.stones("black")) == 1
+            and table9x5.value(b) == "win" and table9x5.distance(b) >= 5]
+
+
+@pytest.mark.parametrize("rules", [SOLVED, fa.Rules()], ids=["no draw rule", "50-turn draw rule"])
+def test_the_player_wins_a_won_two_against_one_within_the_tables_distance(table9x5, long_wins, rules):
+    defender = AlphaBetaPlayer(depth=2, seed=3)
+    for start in long_wins[:4]:
+        distance = table9x5.distance(start)
+        board = fa.Board.from_fen(start.fen(), rules)
+        player = AlphaBetaPlayer(depth=1, seed=1, endgame=table9x5)
+        for turn in range(distance):
+            mover = player if turn % 2 == 0 else defender
+            board.push(mover.choose_turn(board))
+            if board.outcome() is not None:
+                break
+        assert board.outcome() is not None and board.outcome().winner == start.to_move, start.fen()
+
+
+def test_without_the_table_a_shallow_search_misses_some_of_those_wins(table9x5, long_wins):
+    """The control of the test above: the table is what makes the difference."""
+    defender = AlphaBetaPlayer(depth=2, seed=3)
+    missed = 0
+    for start in long_wins[:4]:
+        board = start.copy()
+        player = AlphaBetaPlayer(depth=1, seed=1)
+        for turn in range(table9x5.distance(start)):
+            board.push((player if turn % 2 == 0 else defender).choose_turn(board))
+            if board.outcome() is not None:
+                break
+        missed += board.outcome() is None
+    assert missed > 0
+
+
+def test_the_player_scores_a_table_position_as_proven(table9x5, long_wins):
+    start = long_wins[0]
+    player = AlphaBetaPlayer(depth=1, endgame=table9x5, seed=0)
+    player.choose_turn(start)
+    assert player.last_search.score == 1_000_000 - table9x5.distance(start)
+    assert "endgame=3" in player.name
+
+
+def test_bad_requests_are_refused_with_a_sentence(table9x5):
+    with pytest.raises(ValueError, match="stones is a whole number"):
+        EndgameTable.build((9, 5), 1, progress=False)
+    with pytest.raises(ValueError, match="builds at most"):
+        EndgameTable.build((9, 5), 6, progress=False)
+    crowded = fa.Board((9, 5), SOLVED)
+    with pytest.raises(ValueError, match="at most 3"):
+        table9x5.value(crowded)
+    with pytest.raises(ValueError, match="9x5 board; the board is 3x3"):
+        table9x5.value(fa.Board((3, 3), SOLVED))
+    with pytest.raises(ValueError, match="endgame is a number of stones"):
+        AlphaBetaPlayer(depth=1, endgame=7)
+    small = fa.Board.from_diagram("W..\n...\n..B", "white", SOLVED)
+    with pytest.raises(ValueError, match="endgame table is for 9x5"):
+        AlphaBetaPlayer(depth=1, endgame=table9x5).choose_turn(small)
+
+
+def test_a_win_the_draw_rule_would_cut_short_is_not_taken_from_the_table(table9x5, long_wins):
+    """Under a 3-turn draw rule a win in five or more turns may be a draw: the search must not
+    score it as proven from the table (a table draw stays a draw, a long win does not)."""
+    start = fa.Board.from_fen(long_wins[0].fen(), fa.Rules().with_(quiet_draw=3))
+    player = AlphaBetaPlayer(depth=1, endgame=table9x5, seed=0)
+    player.choose_turn(start)
+    assert abs(player.last_search.score) < 1_000_000 - 10_000
