@@ -266,6 +266,13 @@ class AlphaBetaPlayer(_Player):
             return None
         return WIN - ply - distance if value == "win" else ply + distance - WIN
 
+    def _may_outlive_draw_rule(self, stored, quiet):
+        """Whether a stored proven score may end later than the draw rule allows from ``quiet``: the
+        table key leaves the quiet turns out while the draw rule is beyond the search depth, but a
+        win read from the endgame table can be longer than that."""
+        return (self._endgame is not None and self._quiet_draw is not None and abs(stored) >= PROVEN
+                and quiet + WIN - abs(stored) >= self._quiet_draw)
+
     def _search_root(self, me, opp, quiet, options, first, depth):
         ordered = sorted(options, key=lambda o: (o is not first, -_captured(opp, o[2])))
         alpha, best = -WIN - 1, ordered[0]
@@ -333,7 +340,7 @@ class AlphaBetaPlayer(_Player):
         original_alpha, best, best_move = alpha, -WIN - 1, None
         if entry is not None:
             stored_depth, stored, flag, best_move = entry
-            if stored_depth >= depth:
+            if stored_depth >= depth and not self._may_outlive_draw_rule(stored, quiet):
                 stored = _from_table(stored, ply)
                 if flag == EXACT or (flag == LOWER and stored >= beta) or (flag == UPPER and stored <= alpha):
                     return stored

@@ -209,3 +209,48 @@ def test_a_win_the_draw_rule_would_cut_short_is_not_taken_from_the_table(table9x
     player = AlphaBetaPlayer(depth=1, endgame=table9x5, seed=0)
     player.choose_turn(start)
     assert abs(player.last_search.score) < 1_000_000 - 10_000
+
+
+def forced_win(board, turns, memo):
+    """Plain search over the rules, draw rule included: can the side to move win within ``turns``?"""
+    key = ("win", board.fen(), board.quiet_turns, turns)
+    if key not in memo:
+        memo[key] = turns > 0 and any(
+            outcome.winner == board.to_move if (outcome := child.outcome()) is not None
+            else forced_loss(child, turns - 1, memo)
+            for child in map(board.after, board.legal_turns()))
+    return memo[key]
+
+
+def forced_loss(board, turns, memo):
+    """Does the side to move (of a game not over) lose within ``turns`` whatever it plays?"""
+    key = ("loss", board.fen(), board.quiet_turns, turns)
+    if key not in memo:
+        memo[key] = turns > 0 and all(
+            outcome.winner == board.to_move.other if (outcome := child.outcome()) is not None
+            else forced_win(child, turns - 1, memo)
+            for child in map(board.after, board.legal_turns()))
+    return memo[key]
+
+
+def test_under_a_short_draw_rule_every_win_the_player_claims_is_real(table9x5, boards9x5):
+    """Differential: with a 4-turn draw rule, a proven win or loss the search reports (read from the
+    table) is confirmed by a plain search that knows the draw rule; and some wins are not claimed."""
+    rules = fa.Rules().with_(quiet_draw=4)
+    rng = random.Random(2)
+    starts = rng.sample([b for b in boards9x5 if (table9x5.distance(b) or 99) <= 5 and stone_count(b) == 3], 30)
+    memo, claimed, declined = {}, 0, 0
+    for start in starts:
+        board = fa.Board.from_fen(start.fen(), rules)
+        player = AlphaBetaPlayer(depth=2, endgame=table9x5, seed=0)
+        player.choose_turn(board)
+        score = player.last_search.score
+        if score >= 1_000_000 - 10_000:
+            claimed += 1
+            assert forced_win(board, 1_000_000 - score, memo), board.fen()
+        elif score <= -(1_000_000 - 10_000):
+            claimed += 1
+            assert forced_loss(board, 1_000_000 + score, memo), board.fen()
+        else:
+            declined += table9x5.value(start) != "draw"
+    assert claimed and declined
