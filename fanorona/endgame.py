@@ -19,10 +19,9 @@ from .board import Board
 from .geometry import check_size, geometry
 from .movegen import bits, bitsets, generator
 from .rules import Rules
-from .solve import (_CODE, _NAME, DRAW, LOSS, WIN, _candidate_maps, _check_rules, _keeps_lines, _progress,
-                    _retrograde)
+from .solve import _CODE, _NAME, DRAW, LOSS, WIN, _candidate_maps, _check_rules, _keeps_lines, _progress, _retrograde
 
-__all__ = ["EndgameTable", "MAX_POSITIONS", "endgame_table"]
+__all__ = ["MAX_POSITIONS", "EndgameTable", "endgame_table"]
 
 #: Tables listing more positions than this (before symmetry) are refused: a pure-Python build
 #: handles a few million in minutes, not more.
@@ -65,7 +64,7 @@ class EndgameTable:
 
     @classmethod
     def build(cls, size=(9, 5), stones: int = 3, rules: Rules | None = None,
-              progress: bool = True) -> "EndgameTable":
+              progress: bool = True) -> EndgameTable:
         """List and label every position of at most ``stones`` stones (both colours present)."""
         width, height = check_size(size)
         rules = _check_rules(Rules.solved() if rules is None else rules)
@@ -95,12 +94,6 @@ class EndgameTable:
         w, h = self.size
         return f"<EndgameTable {w}x{h}, at most {self.stones} stones: {len(self)} positions>"
 
-    def covers(self, board: Board) -> bool:
-        """Whether the table answers for ``board``: same size and rules, between turns, few enough
-        stones, both colours present."""
-        return (isinstance(board, Board) and board.size == self.size and board.rules == self.rules
-                and not board.chain and self.lookup(*bitsets(board)) is not None)
-
     def value(self, board: Board) -> str:
         """"win", "loss" or "draw" for the side to move, under best play by both sides."""
         return _NAME[self._entry(board)[0]]
@@ -124,6 +117,8 @@ class EndgameTable:
 
     def boards(self, value: str | None = None):
         """One board per entry (White to move), optionally only those of one value."""
+        if value not in (None, WIN, LOSS, DRAW):
+            raise ValueError(f"a value is 'win', 'loss' or 'draw'; got {value!r}")
         n, (w, h) = self.symmetry.points, self.size
         for key, code in zip(self._keys, self._values):
             if value is not None and _NAME[code] != value:
@@ -212,14 +207,44 @@ def endgame_table(size=(9, 5), stones: int = 3, rules: Rules | None = None, prog
 
 
 def bench() -> None:
-    """The ``endgame`` section of ``python -m fanorona.bench``: the 9x5 tables built from scratch."""
+    """The ``endgame`` section of ``python -m fanorona.bench``: the 9x5 tables built from scratch
+    (4 stones take about half a minute), and what the 3-stone table does for the search."""
     print("9x5 endgame tables built from scratch, rules of the published solution")
     print(f"{'stones':>6} {'entries':>8} {'won':>7} {'lost':>7} {'drawn':>6} {'longest':>8} {'wall s':>7} {'CPU s':>6}")
-    for stones in (2, 3):
+    tables = {}
+    for stones in (2, 3, 4):
         cpu = time.process_time()
-        table = EndgameTable.build((9, 5), stones, progress=False)
+        table = tables[stones] = EndgameTable.build((9, 5), stones, progress=False)
         cpu = time.process_time() - cpu
         c = table.counts
         longest = max((d for d, code in zip(table._distances, table._values) if code != _CODE[DRAW]), default=0)
         print(f"{stones:>6} {len(table):>8} {c[WIN]:>7} {c[LOSS]:>7} {c[DRAW]:>6} {longest:>8} "
               f"{table.seconds:>7.2f} {cpu:>6.2f}")
+    _bench_play(tables[3])
+
+
+def _bench_play(table: EndgameTable, games: int = 20) -> None:
+    """Won 2-against-1 positions of at least five turns, played out by alpha-beta at depth 2 with and
+    without the table against alpha-beta at depth 2: games won within the table's distance."""
+    from statistics import median
+
+    from .ai import AlphaBetaPlayer
+    starts = [b for b in table.boards(WIN) if len(b.stones("white")) == 2 and len(b.stones("black")) == 1
+              and table.distance(b) >= 5][:games]
+    print(f"\n{len(starts)} won 2-against-1 positions (5 turns or more), depth 2 against depth 2")
+    print(f"{'player':>14} {'won in time':>12} {'median ms a turn':>17}")
+    for label, endgame in (("without table", None), ("with table", table)):
+        won, times = 0, []
+        for start in starts:
+            board, player, defender = start.copy(), AlphaBetaPlayer(depth=2, seed=1, endgame=endgame), \
+                AlphaBetaPlayer(depth=2, seed=2)
+            for turn in range(table.distance(start)):
+                mover = player if turn % 2 == 0 else defender
+                started = time.perf_counter()
+                board.push(mover.choose_turn(board))
+                if mover is player:
+                    times.append(time.perf_counter() - started)
+                if board.outcome() is not None:
+                    break
+            won += board.outcome() is not None and board.outcome().winner == start.to_move
+        print(f"{label:>14} {won:>5} of {len(starts):<4} {1000 * median(times):>17.1f}")

@@ -1,10 +1,12 @@
 """Endgame tables: checked against the small-board solver, against the rules one turn on, and in play."""
 import random
+import subprocess
+import sys
 
 import pytest
 
 import fanorona as fa
-from fanorona.ai import AlphaBetaPlayer
+from fanorona.ai import AlphaBetaPlayer, make_player
 from fanorona.endgame import EndgameTable, endgame_table
 from fanorona.solve import solve
 
@@ -185,7 +187,7 @@ def test_the_player_scores_a_table_position_as_proven(table9x5, long_wins):
     assert "endgame=3" in player.name
 
 
-def test_bad_requests_are_refused_with_a_sentence(table9x5):
+def test_bad_requests_are_refused_with_a_sentence(table9x5, boards9x5):
     with pytest.raises(ValueError, match="stones is a whole number"):
         EndgameTable.build((9, 5), 1, progress=False)
     with pytest.raises(ValueError, match="builds at most"):
@@ -195,6 +197,14 @@ def test_bad_requests_are_refused_with_a_sentence(table9x5):
         table9x5.value(crowded)
     with pytest.raises(ValueError, match="9x5 board; the board is 3x3"):
         table9x5.value(fa.Board((3, 3), SOLVED))
+    with pytest.raises(ValueError, match="the board plays under"):
+        table9x5.value(fa.Board.from_diagram(".........\n.........\n....W....\n.........\nB...B...."))
+    with pytest.raises(ValueError, match="'win', 'loss' or 'draw'"):
+        next(table9x5.boards("won"))
+    board = next(b for b in boards9x5 if any(len(t.steps) > 1 for t in b.legal_turns())).copy()
+    board.push(next(t for t in board.legal_turns() if len(t.steps) > 1).steps[0])
+    with pytest.raises(ValueError, match="middle of a capture chain"):
+        table9x5.value(board)
     with pytest.raises(ValueError, match="endgame is a number of stones"):
         AlphaBetaPlayer(depth=1, endgame=7)
     small = fa.Board.from_diagram("W..\n...\n..B", "white", SOLVED)
@@ -254,3 +264,19 @@ def test_under_a_short_draw_rule_every_win_the_player_claims_is_real(table9x5, b
         else:
             declined += table9x5.value(start) != "draw"
     assert claimed and declined
+
+
+def test_a_player_spec_names_the_table_and_it_is_built_on_the_first_turn(table9x5, long_wins):
+    """``alphabeta:endgame=3`` builds the board's table when it first plays (the same one the
+    process already holds here), not when the package or the player is made."""
+    player = make_player("alphabeta:depth=1,endgame=3")
+    assert player.name == "alphabeta:depth=1,endgame=3"
+    player.choose_turn(long_wins[0])
+    assert player.last_search.score == 1_000_000 - table9x5.distance(long_wins[0])
+
+
+def test_importing_the_package_builds_no_table():
+    code = "import sys, fanorona, fanorona.ai; fanorona.ai.AlphaBetaPlayer(endgame=3); " \
+           "print('fanorona.endgame' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
