@@ -162,6 +162,9 @@ class _Timeout(Exception):
     """Raised inside the search when the time limit is reached."""
 
 
+#: ``endgame=N`` builds its table only when a turn starts with at most this many stones more than N:
+#: from more, the search seldom reaches the table.
+ENDGAME_REACH = 3
 QUIESCENCE_TURNS = 2       # with quiescence, at most this many capturing turns are searched past the horizon
 
 
@@ -178,9 +181,10 @@ class AlphaBetaPlayer(_Player):
     that already beat the previous best at the new depth is kept.  Positions at the horizon are
     scored by ``evaluation`` (a name in ``EVALUATIONS``); with ``quiescence`` the search first goes
     on while the side to move can capture (off by default: at equal time it did not play better).
-    With ``endgame`` (a number of stones, or an ``EndgameTable``) positions of that few stones are
-    scored exactly from the table instead of searched; a number builds the board size's table on
-    the first turn (about a second for 3 stones on 9x5) and keeps it for the process.
+    With ``endgame`` (a number of stones, or an ``EndgameTable``; off by default) positions of that
+    few stones are scored exactly from the table instead of searched.  A number builds the board
+    size's table the first time a turn starts with at most ``ENDGAME_REACH`` stones more (about a
+    second for 3 stones on 9x5, half a minute for 4) and keeps it for the process.
     """
 
     def __init__(self, depth: int | None = None, time_limit: float = 1.0, seed=None, evaluation="threat",
@@ -201,7 +205,7 @@ class AlphaBetaPlayer(_Player):
         budget = f"depth={depth}" if depth is not None else f"time={time_limit:g}"
         self.name = (f"alphabeta:{budget}" + ("" if evaluation == "threat" else f",eval={evaluation}")
                      + (",quiescence=1" if self.quiescence else "")
-                     + (f",endgame={getattr(endgame, 'stones', endgame)}" if endgame else ""))
+                     + (f",endgame={getattr(endgame, 'stones', endgame)}" if self._endgame_option else ""))
         self.last_search: SearchInfo | None = None
 
     # -- the search, on bit sets -----------------------------------------------------------------
@@ -243,9 +247,10 @@ class AlphaBetaPlayer(_Player):
         if not option:
             return None
         if isinstance(option, int):
+            stones = board.count("white") + board.count("black")
+            if board.rules.opening_single_capture or stones > option + ENDGAME_REACH:
+                return None     # the tables know no opening turn; the search would seldom reach the table
             from .endgame import endgame_table
-            if board.rules.opening_single_capture:
-                return None     # the tables know no opening turn
             return endgame_table(board.size, option, board.rules.with_(quiet_draw=None))
         if option.size != board.size or option.rules != board.rules.with_(quiet_draw=None):
             w, h = option.size

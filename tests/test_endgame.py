@@ -170,7 +170,7 @@ def test_without_the_table_a_shallow_search_misses_some_of_those_wins(table9x5, 
     missed = 0
     for start in long_wins[:4]:
         board = start.copy()
-        player = AlphaBetaPlayer(depth=1, seed=1)
+        player = AlphaBetaPlayer(depth=1, seed=1, endgame=0)
         for turn in range(table9x5.distance(start)):
             board.push((player if turn % 2 == 0 else defender).choose_turn(board))
             if board.outcome() is not None:
@@ -266,17 +266,23 @@ def test_under_a_short_draw_rule_every_win_the_player_claims_is_real(table9x5, b
     assert claimed and declined
 
 
-def test_a_player_spec_names_the_table_and_it_is_built_on_the_first_turn(table9x5, long_wins):
-    """``alphabeta:endgame=3`` builds the board's table when it first plays (the same one the
-    process already holds here), not when the package or the player is made."""
+def test_a_player_spec_turns_the_table_on(table9x5, long_wins):
+    """``alphabeta:endgame=3`` builds the board's table when it first meets few stones (the same one
+    the process already holds here); without the option the search proves nothing that far."""
+    start = long_wins[0]
     player = make_player("alphabeta:depth=1,endgame=3")
     assert player.name == "alphabeta:depth=1,endgame=3"
-    player.choose_turn(long_wins[0])
-    assert player.last_search.score == 1_000_000 - table9x5.distance(long_wins[0])
+    player.choose_turn(start)
+    assert player.last_search.score == 1_000_000 - table9x5.distance(start)
+    without = make_player("alphabeta:depth=1")
+    without.choose_turn(start)
+    assert without.last_search.score < 1_000_000 - 10_000
 
 
-def test_importing_the_package_builds_no_table():
-    code = "import sys, fanorona, fanorona.ai; fanorona.ai.AlphaBetaPlayer(endgame=3); " \
-           "print('fanorona.endgame' in sys.modules)"
+def test_neither_importing_nor_an_opening_turn_builds_a_table():
+    """A player with ``endgame=3`` builds nothing while the board has many stones."""
+    code = ("import sys, fanorona, fanorona.ai\n"
+            "fanorona.ai.AlphaBetaPlayer(depth=1, endgame=3).choose_turn(fanorona.Board())\n"
+            "print('fanorona.endgame' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
