@@ -4,28 +4,57 @@
 both colours on the board, links each to the positions one whole turn on (captures only remove
 stones, so they stay in the set or end the game), and labels them with the solver's retrograde
 pass: win, loss or draw for the side to move and the turns to the end under best play.  Entries
-are positions between turns; mirror images share one.  Tables are kept in memory per process.
+are positions between turns; mirror images share one.  ``endgame_table`` keeps each table in
+memory and in the solver's cache directory, since 4 stones take half a minute to build.
 """
 from __future__ import annotations
 
+import hashlib
+import random
+import struct
+import sys
 import time
+import warnings
+import zlib
 from array import array
 from bisect import bisect_left
 from collections import Counter
-from itertools import combinations
+from itertools import combinations, pairwise
 from math import comb
 
 from .board import Board
 from .geometry import check_size, geometry
 from .movegen import bits, bitsets, generator
 from .rules import Rules
-from .solve import _CODE, _NAME, DRAW, LOSS, WIN, _candidate_maps, _check_rules, _keeps_lines, _progress, _retrograde
+from .solve import (
+    _CODE,
+    _NAME,
+    DRAW,
+    LOSS,
+    WIN,
+    SolveCacheWarning,
+    _candidate_maps,
+    _check_rules,
+    _file_stamp,
+    _keeps_lines,
+    _progress,
+    _read_regular_file,
+    _remove_stale_parts,
+    _retrograde,
+    _write_cache,
+    cache_dir,
+)
 
 __all__ = ["MAX_POSITIONS", "EndgameTable", "endgame_table"]
 
 #: Tables listing more positions than this (before symmetry) are refused: a pure-Python build
 #: handles a few million in minutes, not more.
 MAX_POSITIONS = 3_000_000
+#: Bumped whenever the cache file layout or the meaning of its contents changes.
+FORMAT_VERSION = 1
+MAGIC = b"FANENDGM"
+_HEADER = struct.Struct("<8sH32s")        # magic, format version, sha256 of the payload
+_PAYLOAD_HEAD = struct.Struct("<HHHIH")    # width, height, stones, entries, length of the rules text
 
 
 class Symmetry:
@@ -128,6 +157,78 @@ class EndgameTable:
                             for c in range(w)) for r in reversed(range(h)))
             yield Board.from_diagram("\n".join(rows), "white", self.rules)
 
+    # -- bytes on disk -------------------------------------------------------------------------
+
+    def to_bytes(self) -> bytes:
+        """The cache file: magic, format version, sha256 of the payload, then the zlib payload."""
+        rules, width = repr(self.rules).encode(), _key_bytes(self.symmetry.points)
+        keys = b"".join(key.to_bytes(width, "little") for key in self._keys)
+        distances = array("i", self._distances)
+        if sys.byteorder == "big":
+            distances.byteswap()
+        payload = zlib.compress(_PAYLOAD_HEAD.pack(*self.size, self.stones, len(self), len(rules)) + rules + keys
+                                + self._values + distances.tobytes(), 6)
+        return _HEADER.pack(MAGIC, FORMAT_VERSION, hashlib.sha256(payload).digest()) + payload
+
+    @classmethod
+    def from_bytes(cls, data: bytes, size, stones: int, rules: Rules) -> EndgameTable:
+        """Read a cache file, refusing (ValueError) anything that is not exactly what was written."""
+        if len(data) < _HEADER.size:
+            raise ValueError("the file is shorter than its header")
+        magic, version, digest = _HEADER.unpack_from(data)
+        if magic != MAGIC:
+            raise ValueError("the file is not an endgame table")
+        if version != FORMAT_VERSION:
+            raise ValueError(f"the file has format version {version}, this code reads version {FORMAT_VERSION}")
+        payload = data[_HEADER.size:]
+        if hashlib.sha256(payload).digest() != digest:
+            raise ValueError("the checksum does not match (the file is damaged or truncated)")
+        raw = zlib.decompress(payload)
+        width, height, found_stones, count, rules_length = _PAYLOAD_HEAD.unpack_from(raw)
+        at = _PAYLOAD_HEAD.size
+        if (width, height, found_stones) != (*size, stones) or raw[at:at + rules_length] != repr(rules).encode():
+            raise ValueError("the file holds another board size, number of stones or rules")
+        at += rules_length
+        key_width = _key_bytes(width * height)
+        if len(raw) != at + count * (key_width + 5):
+            raise ValueError("the payload has the wrong length")
+        keys = [int.from_bytes(raw[i:i + key_width], "little") for i in range(at, at + count * key_width, key_width)]
+        at += count * key_width
+        values, distances = raw[at:at + count], array("i", raw[at + count:])
+        if sys.byteorder == "big":
+            distances.byteswap()
+        if values.translate(None, bytes(sorted(_NAME))) or any(d < 0 for d in distances):
+            raise ValueError("the table holds a value code or a distance that means nothing")
+        if any(a >= b for a, b in pairwise(keys)):
+            raise ValueError("the table's positions are not in increasing order")
+        table = cls(size, rules, stones, keys, values, distances)
+        table._check_sample(random.Random(digest))
+        return table
+
+    def _check_sample(self, rng: random.Random, samples: int = 48) -> None:
+        """Replay the retrograde rule on some entries: a table written wrongly fails this even with a
+        valid checksum."""
+        successors, n = generator(self.geometry, self.rules).successor_keys, self.symmetry.points
+        for i in (rng.randrange(len(self)) for _ in range(samples)):
+            key = self._keys[i]
+            if self.symmetry.canonical(key) != key or not key & ((1 << n) - 1) or not key >> n \
+                    or key.bit_count() > self.stones:
+                raise ValueError(f"entry {i} is not a position of the table")
+            results = [("loss", 0) if not child & ((1 << n) - 1) else self.lookup(child & ((1 << n) - 1), child >> n)
+                       for child in successors(key)]
+            if None in results:
+                raise ValueError(f"entry {i} leads to a position the table lacks")
+            wins = [d + 1 for v, d in results if v == LOSS]
+            code, distance = self._values[i], self._distances[i]
+            if code == _CODE[WIN]:
+                fits = bool(wins) and distance == min(wins)
+            elif code == _CODE[LOSS]:
+                fits = all(v == WIN for v, _ in results) and distance == max((d + 1 for _, d in results), default=0)
+            else:
+                fits = not wins and any(v == DRAW for v, _ in results)
+            if not fits:
+                raise ValueError(f"entry {i} does not follow from the positions one turn on")
+
     def _entry(self, board: Board) -> tuple[int, int]:
         if not isinstance(board, Board):
             raise TypeError(f"expected a fanorona.Board, got {board!r}")
@@ -194,23 +295,51 @@ def _link(g, rules: Rules, keys: list[int], symmetry: Symmetry, progress: bool):
     return offsets, targets, keys
 
 
-_built: dict = {}
+def _key_bytes(points: int) -> int:
+    return (2 * points + 7) // 8
+
+
+def cache_path(size, stones: int, rules: Rules | None = None):
+    """The file that holds the table of ``size`` and ``stones`` under ``rules``."""
+    width, height = check_size(size)
+    rules = _check_rules(Rules.solved() if rules is None else rules)
+    tag = rules.name() or hashlib.sha256(repr(rules).encode()).hexdigest()[:12]
+    return cache_dir() / f"endgame-{width}x{height}-{stones}-{tag}.bin"
+
+
+_loaded: dict = {}
 
 
 def endgame_table(size=(9, 5), stones: int = 3, rules: Rules | None = None, progress: bool = False) -> EndgameTable:
-    """The table of ``size`` and ``stones``, built once per process and then shared."""
+    """The table of ``size`` and ``stones``, from memory, else from the cache file, else built (and
+    saved).  A damaged cache file is rebuilt, with a warning."""
     rules = _check_rules(Rules.solved() if rules is None else rules)
-    key = (check_size(size), stones, rules)
-    if key not in _built:
-        _built[key] = EndgameTable.build(size, stones, rules, progress)
-    return _built[key]
+    size = check_size(size)
+    path = cache_path(size, stones, rules)
+    stamp = _file_stamp(path)
+    if path in _loaded and _loaded[path][0] == stamp:
+        return _loaded[path][1]
+    _remove_stale_parts(path)
+    table = None
+    if stamp is not None:
+        try:
+            table = EndgameTable.from_bytes(_read_regular_file(path), size, stones, rules)
+        except (OSError, ValueError, zlib.error, struct.error) as problem:
+            warnings.warn(f"cannot use the cached endgame table {path}: {problem}; building it again",
+                          SolveCacheWarning, stacklevel=2)
+    if table is None:
+        table = EndgameTable.build(size, stones, rules, progress)
+        _write_cache(path, table)
+    _loaded[path] = (_file_stamp(path), table)
+    return table
 
 
 def bench() -> None:
     """The ``endgame`` section of ``python -m fanorona.bench``: the 9x5 tables built from scratch
     (4 stones take about half a minute), and what the 3-stone table does for the search."""
     print("9x5 endgame tables built from scratch, rules of the published solution")
-    print(f"{'stones':>6} {'entries':>8} {'won':>7} {'lost':>7} {'drawn':>6} {'longest':>8} {'wall s':>7} {'CPU s':>6}")
+    print(f"{'stones':>6} {'entries':>8} {'won':>7} {'lost':>7} {'drawn':>6} {'longest':>8} {'wall s':>7} {'CPU s':>6} "
+          f"{'file KB':>8} {'load s':>7}")
     tables = {}
     for stones in (2, 3, 4):
         cpu = time.process_time()
@@ -218,8 +347,12 @@ def bench() -> None:
         cpu = time.process_time() - cpu
         c = table.counts
         longest = max((d for d, code in zip(table._distances, table._values) if code != _CODE[DRAW]), default=0)
+        data = table.to_bytes()
+        load = time.perf_counter()
+        EndgameTable.from_bytes(data, (9, 5), stones, table.rules)
+        load = time.perf_counter() - load
         print(f"{stones:>6} {len(table):>8} {c[WIN]:>7} {c[LOSS]:>7} {c[DRAW]:>6} {longest:>8} "
-              f"{table.seconds:>7.2f} {cpu:>6.2f}")
+              f"{table.seconds:>7.2f} {cpu:>6.2f} {len(data) / 1000:>8.0f} {load:>7.2f}")
     _bench_play(tables[3])
 
 

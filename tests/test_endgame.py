@@ -7,8 +7,8 @@ import pytest
 
 import fanorona as fa
 from fanorona.ai import AlphaBetaPlayer, make_player
-from fanorona.endgame import EndgameTable, endgame_table
-from fanorona.solve import solve
+from fanorona.endgame import EndgameTable, cache_path, endgame_table
+from fanorona.solve import SolveCacheWarning, solve
 
 SOLVED = fa.Rules.solved()
 
@@ -286,3 +286,31 @@ def test_neither_importing_nor_an_opening_turn_builds_a_table():
             "print('fanorona.endgame' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_a_table_comes_back_from_its_cache_file_unchanged():
+    built = endgame_table((3, 5), 3)
+    again = EndgameTable.from_bytes(cache_path((3, 5), 3).read_bytes(), (3, 5), 3, SOLVED)
+    assert len(again) == len(built) > 0
+    assert all((again.value(b), again.distance(b)) == (built.value(b), built.distance(b)) for b in built.boards())
+
+
+def test_a_damaged_cache_file_is_rebuilt_with_a_warning():
+    endgame_table((3, 3), 3)
+    path = cache_path((3, 3), 3)
+    data = bytearray(path.read_bytes())
+    data[-5] ^= 0xFF
+    path.write_bytes(bytes(data))
+    with pytest.warns(SolveCacheWarning, match="checksum"):
+        table = endgame_table((3, 3), 3)
+    assert EndgameTable.from_bytes(path.read_bytes(), (3, 3), 3, SOLVED).counts == table.counts
+
+
+def test_a_wrongly_labelled_table_is_refused_even_with_a_valid_checksum():
+    table = EndgameTable.build((3, 3), 3, progress=False)
+    flipped = bytes(2 if code == 1 else 1 if code == 2 else code for code in table._values)
+    wrong = EndgameTable((3, 3), SOLVED, 3, table._keys, flipped, table._distances)
+    with pytest.raises(ValueError, match="does not follow"):
+        EndgameTable.from_bytes(wrong.to_bytes(), (3, 3), 3, SOLVED)
+    with pytest.raises(ValueError, match="another board size"):
+        EndgameTable.from_bytes(table.to_bytes(), (3, 3), 4, SOLVED)
