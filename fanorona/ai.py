@@ -251,7 +251,8 @@ class AlphaBetaPlayer(_Player):
             if board.rules.opening_single_capture or stones > option + ENDGAME_REACH:
                 return None     # the tables know no opening turn; the search would seldom reach the table
             from .endgame import endgame_table
-            return endgame_table(board.size, option, board.rules.with_(quiet_draw=None))
+            # a 4-stone table takes half a minute the first time: that shows a progress bar
+            return endgame_table(board.size, option, board.rules.with_(quiet_draw=None), progress=option > 3)
         if option.size != board.size or option.rules != board.rules.with_(quiet_draw=None):
             w, h = option.size
             raise ValueError(f"the endgame table is for {w}x{h} under {option.rules}; the board is "

@@ -45,7 +45,7 @@ from .solve import (
     cache_dir,
 )
 
-__all__ = ["MAX_POSITIONS", "EndgameTable", "endgame_table"]
+__all__ = ["MAX_POSITIONS", "EndgameTable", "cache_path", "endgame_table"]
 
 #: Tables listing more positions than this (before symmetry) are refused: a pure-Python build
 #: handles a few million in minutes, not more.
