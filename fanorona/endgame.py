@@ -35,6 +35,7 @@ from .solve import (
     SolveCacheWarning,
     _candidate_maps,
     _check_rules,
+    _checked_payload,
     _file_stamp,
     _keeps_lines,
     _progress,
@@ -173,17 +174,7 @@ class EndgameTable:
     @classmethod
     def from_bytes(cls, data: bytes, size, stones: int, rules: Rules) -> EndgameTable:
         """Read a cache file, refusing (ValueError) anything that is not exactly what was written."""
-        if len(data) < _HEADER.size:
-            raise ValueError("the file is shorter than its header")
-        magic, version, digest = _HEADER.unpack_from(data)
-        if magic != MAGIC:
-            raise ValueError("the file is not an endgame table")
-        if version != FORMAT_VERSION:
-            raise ValueError(f"the file has format version {version}, this code reads version {FORMAT_VERSION}")
-        payload = data[_HEADER.size:]
-        if hashlib.sha256(payload).digest() != digest:
-            raise ValueError("the checksum does not match (the file is damaged or truncated)")
-        raw = zlib.decompress(payload)
+        raw = _checked_payload(data, MAGIC, FORMAT_VERSION, "an endgame table")
         width, height, found_stones, count, rules_length = _PAYLOAD_HEAD.unpack_from(raw)
         at = _PAYLOAD_HEAD.size
         if (width, height, found_stones) != (*size, stones) or raw[at:at + rules_length] != repr(rules).encode():
@@ -202,7 +193,7 @@ class EndgameTable:
         if any(a >= b for a, b in pairwise(keys)):
             raise ValueError("the table's positions are not in increasing order")
         table = cls(size, rules, stones, keys, values, distances)
-        table._check_sample(random.Random(digest))
+        table._check_sample(random.Random(data[:_HEADER.size]))   # seeded by the file's checksum
         return table
 
     def _check_sample(self, rng: random.Random, samples: int = 48) -> None:

@@ -277,6 +277,22 @@ def _solve_now(width: int, height: int, rules: Rules, progress: bool) -> "Table"
 # ---------------------------------------------------------------------------------------------
 # The table.
 
+def _checked_payload(data: bytes, magic: bytes, format_version: int, what: str) -> bytes:
+    """The unpacked payload of a cache file written as header (magic, version, sha256) + zlib payload;
+    ValueError saying what is wrong with anything else."""
+    if len(data) < _HEADER.size:
+        raise ValueError("the file is shorter than its header")
+    found, version, digest = _HEADER.unpack_from(data)
+    if found != magic:
+        raise ValueError(f"the file is not {what}")
+    if version != format_version:
+        raise ValueError(f"the file has format version {version}, this code reads version {format_version}")
+    payload = data[_HEADER.size:]
+    if hashlib.sha256(payload).digest() != digest:
+        raise ValueError("the checksum does not match (the file is damaged or truncated)")
+    return zlib.decompress(payload)
+
+
 class Table:
     """Win, loss or draw for the side to move, and turns to the end, for every reachable position.
 
@@ -402,17 +418,7 @@ class Table:
     @classmethod
     def from_bytes(cls, data: bytes, size, rules: Rules) -> "Table":
         """Read a cache file, refusing (ValueError) anything that is not exactly what was written."""
-        if len(data) < _HEADER.size:
-            raise ValueError("the file is shorter than its header")
-        magic, version, digest = _HEADER.unpack_from(data)
-        if magic != MAGIC:
-            raise ValueError("the file is not a solved-board table")
-        if version != FORMAT_VERSION:
-            raise ValueError(f"the file has format version {version}, this code reads version {FORMAT_VERSION}")
-        payload = data[_HEADER.size:]
-        if hashlib.sha256(payload).digest() != digest:
-            raise ValueError("the checksum does not match (the file is damaged or truncated)")
-        raw = zlib.decompress(payload)
+        raw = _checked_payload(data, MAGIC, FORMAT_VERSION, "a solved-board table")
         width, height, count, rules_length = _PAYLOAD_HEAD.unpack_from(raw)
         at = _PAYLOAD_HEAD.size
         if (width, height) != tuple(size) or raw[at:at + rules_length] != repr(rules).encode():
@@ -425,7 +431,7 @@ class Table:
         distances = _from_little("i", raw[at + 9 * count:])
         _check_arrays(width * height, keys, values, distances)
         table = cls(size, rules, keys, values, distances)
-        table._check_sample(random.Random(digest))
+        table._check_sample(random.Random(data[:_HEADER.size]))   # seeded by the file's checksum
         return table
 
     def _check_sample(self, rng: random.Random, samples: int = 48) -> None:

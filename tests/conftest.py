@@ -23,6 +23,18 @@ def positions_from_random_games(count, size=(9, 5), rules=None, seed=0, every=3,
     return found
 
 
+def random_position(size, rules, seed, plies):
+    """A position from a random game: up to ``plies`` seeded random turns from the start (fewer if it ends)."""
+    rng = random.Random(seed)
+    board = fa.Board(size, rules)
+    for _ in range(plies):
+        turns = board.legal_turns()
+        if not turns:
+            break
+        board.push(rng.choice(turns))
+    return board
+
+
 @pytest.fixture(scope="session")
 def positions():
     """The factory ``positions(count, size=(9, 5), rules=None, seed=0, every=3)``."""

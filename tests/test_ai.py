@@ -1,28 +1,16 @@
 """The computer players: legal answers, the search's value against plain minimax, forced wins, replays."""
-import random
 
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 import fanorona as fa
+from conftest import random_position
 from fanorona import Rules, ai
 
 SIZES = [(3, 3), (5, 3), (3, 5), (5, 5), (9, 5)]
 FAST_PLAYERS = ["random", "greedy", "alphabeta:depth=1", "alphabeta:depth=2", "alphabeta:time=0.05",
                 "alphabeta:depth=2,quiescence=1",
                 "mcts:playouts=20", "level3"]
-
-
-def random_position(size, rules, seed, plies):
-    """A position from a random game: up to ``plies`` random turns from the start (fewer if it ends)."""
-    rng = random.Random(seed)
-    board = fa.Board(size, rules)
-    for _ in range(plies):
-        turns = board.legal_turns()
-        if not turns:
-            break
-        board.push(rng.choice(turns))
-    return board
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])

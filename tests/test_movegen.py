@@ -1,10 +1,10 @@
 """The bit-set generator: perft, and agreement with the generator it replaced and between its own views."""
-import random
 
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 import fanorona as fa
+from conftest import random_position
 from fanorona import bench_baseline
 from fanorona.movegen import ChainRule, bitsets, generator
 
@@ -22,22 +22,11 @@ def test_perft_from_the_start(depth, expected):
     assert fa.perft(fa.Board(), depth) == expected
 
 
-def random_board(size, rules, seed, plies):
-    rng = random.Random(seed)
-    board = fa.Board(size, rules)
-    for _ in range(plies):
-        turns = board.legal_turns()
-        if not turns:
-            break
-        board.push(rng.choice(turns))
-    return board
-
-
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(size=st.sampled_from(SIZES), rules=st.sampled_from(RULE_SETS), seed=st.integers(0, 10**6),
        plies=st.integers(0, 40))
 def test_turns_equal_those_of_the_generator_it_replaced(size, rules, seed, plies):
-    board = random_board(size, rules, seed, plies)
+    board = random_position(size, rules, seed, plies)
     if board.is_game_over():
         return
     me, opp = bitsets(board)
@@ -50,7 +39,7 @@ def test_turns_equal_those_of_the_generator_it_replaced(size, rules, seed, plies
 @given(size=st.sampled_from(SIZES), rules=st.sampled_from(RULE_SETS), seed=st.integers(0, 10**6),
        plies=st.integers(0, 40))
 def test_counts_results_and_children_agree_with_the_turns(size, rules, seed, plies):
-    board = random_board(size, rules, seed, plies)
+    board = random_position(size, rules, seed, plies)
     me, opp = bitsets(board)
     gen = generator(board.geometry, rules)
     single = gen.single(len(board.turns))
@@ -69,7 +58,7 @@ def test_counts_results_and_children_agree_with_the_turns(size, rules, seed, pli
 @given(size=st.sampled_from(SIZES), rules=st.sampled_from(RULE_SETS), seed=st.integers(0, 10**6),
        plies=st.integers(0, 40), depth=st.integers(1, 3))
 def test_perft_equals_the_generator_it_replaced(size, rules, seed, plies, depth):
-    board = random_board(size, rules, seed, plies)
+    board = random_position(size, rules, seed, plies)
     assert fa.perft(board, depth) == bench_baseline.perft(board, depth)
 
 
