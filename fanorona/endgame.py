@@ -2,49 +2,31 @@
 
 ``EndgameTable.build((9, 5), stones=3)`` lists every position of at most ``stones`` stones with
 both colours on the board, links each to the positions one whole turn on (captures only remove
-stones, so they stay in the set or end the game), and labels them with the solver's retrograde
-pass: win, loss or draw for the side to move and the turns to the end under best play.  Entries
-are positions between turns; mirror images share one.  ``endgame_table`` keeps each table in
-memory and in the solver's cache directory, since 4 stones take half a minute to build.
+stones, so they stay in the set or end the game), and labels them with the retrograde pass
+shared with the solver (``retrograde``): win, loss or draw for the side to move and the turns to
+the end under best play.  Entries are positions between turns; mirror images share one.
+``endgame_table`` keeps each table in memory and in the solver's cache directory
+(``tablefile``), since 4 stones take half a minute to build.
 """
 from __future__ import annotations
 
-import hashlib
 import random
 import struct
-import sys
 import time
-import warnings
-import zlib
 from array import array
 from bisect import bisect_left
 from collections import Counter
-from itertools import combinations, pairwise
+from itertools import combinations
 from math import comb
 
 from .board import Board
 from .geometry import check_size, geometry
 from .movegen import bits, bitsets, generator
+from .retrograde import (CODE, DRAW, LOSS, NAME, OPPOSITE, WIN, follows, graph_rules, label_positions, progress_bar,
+                         value_code)
 from .rules import Rules
-from .solve import (
-    _CODE,
-    _NAME,
-    DRAW,
-    LOSS,
-    WIN,
-    SolveCacheWarning,
-    _candidate_maps,
-    _check_rules,
-    _checked_payload,
-    _file_stamp,
-    _keeps_lines,
-    _progress,
-    _read_regular_file,
-    _remove_stale_parts,
-    _retrograde,
-    _write_cache,
-    cache_dir,
-)
+from .tablefile import (HEADER, cache_file, check_entries, checked_payload, from_little_endian, little_endian,
+                        load_or_build, packed)
 
 __all__ = ["MAX_POSITIONS", "EndgameTable", "cache_path", "endgame_table"]
 
@@ -54,7 +36,6 @@ MAX_POSITIONS = 3_000_000
 #: Bumped whenever the cache file layout or the meaning of its contents changes.
 FORMAT_VERSION = 1
 MAGIC = b"FANENDGM"
-_HEADER = struct.Struct("<8sH32s")        # magic, format version, sha256 of the payload
 _PAYLOAD_HEAD = struct.Struct("<HHHIH")    # width, height, stones, entries, length of the rules text
 
 
@@ -64,7 +45,7 @@ class Symmetry:
 
     def __init__(self, g):
         self.points = n = g.width * g.height
-        maps = [m for m in _candidate_maps(g) if _keeps_lines(g, m) and m != tuple(range(n))]
+        maps = [m for m in g.symmetries() if m != tuple(range(n))]
         self._images = [[1 << m[p] for p in range(n)] + [1 << m[p] << n for p in range(n)] for m in maps]
 
     def canonical(self, key: int) -> int:
@@ -90,14 +71,14 @@ class EndgameTable:
         self.symmetry = Symmetry(self.geometry)
         self._keys, self._values, self._distances = keys, values, distances
         codes = Counter(values)
-        self.counts = {name: codes.get(code, 0) for name, code in _CODE.items()}
+        self.counts = {name: codes.get(code, 0) for name, code in CODE.items()}
 
     @classmethod
     def build(cls, size=(9, 5), stones: int = 3, rules: Rules | None = None,
               progress: bool = True) -> EndgameTable:
         """List and label every position of at most ``stones`` stones (both colours present)."""
         width, height = check_size(size)
-        rules = _check_rules(Rules.solved() if rules is None else rules)
+        rules = graph_rules(rules)
         points = width * height
         if isinstance(stones, bool) or not isinstance(stones, int) or not 2 <= stones <= points:
             raise ValueError(f"stones is a whole number from 2 (one of each colour) to {points}; got {stones!r}")
@@ -110,7 +91,7 @@ class EndgameTable:
         symmetry = Symmetry(g)
         keys = _canonical_positions(points, stones, symmetry, progress, f"{width}x{height}")
         offsets, targets, keys = _link(g, rules, keys, symmetry, progress)
-        values, distances = _retrograde(offsets, targets, progress, f"{width}x{height} endgame")
+        values, distances = label_positions(offsets, targets, progress, f"{width}x{height} endgame")
         full = (1 << points) - 1
         order = sorted((i for i, key in enumerate(keys) if key & full and key >> points), key=keys.__getitem__)
         return cls((width, height), rules, stones, [keys[i] for i in order],
@@ -126,12 +107,12 @@ class EndgameTable:
 
     def value(self, board: Board) -> str:
         """"win", "loss" or "draw" for the side to move, under best play by both sides."""
-        return _NAME[self._entry(board)[0]]
+        return NAME[self._entry(board)[0]]
 
     def distance(self, board: Board) -> int | None:
         """Turns to the end under best play (fastest win, slowest loss); None for a draw."""
         code, distance = self._entry(board)
-        return None if code == _CODE[DRAW] else distance
+        return None if code == CODE[DRAW] else distance
 
     def lookup(self, me: int, opp: int) -> tuple[str, int | None] | None:
         """For the search, on bit sets: (value, distance) of the side to move, or None when the
@@ -143,15 +124,14 @@ class EndgameTable:
         if i == len(self._keys) or self._keys[i] != key:
             return None
         code = self._values[i]
-        return _NAME[code], None if code == _CODE[DRAW] else self._distances[i]
+        return NAME[code], None if code == CODE[DRAW] else self._distances[i]
 
     def boards(self, value: str | None = None):
         """One board per entry (White to move), optionally only those of one value."""
-        if value not in (None, WIN, LOSS, DRAW):
-            raise ValueError(f"a value is 'win', 'loss' or 'draw'; got {value!r}")
+        wanted = None if value is None else value_code(value)
         n, (w, h) = self.symmetry.points, self.size
         for key, code in zip(self._keys, self._values):
-            if value is not None and _NAME[code] != value:
+            if wanted is not None and code != wanted:
                 continue
             me, opp = key & ((1 << n) - 1), key >> n
             rows = ("".join("W" if me >> (r * w + c) & 1 else "B" if opp >> (r * w + c) & 1 else "."
@@ -164,17 +144,13 @@ class EndgameTable:
         """The cache file: magic, format version, sha256 of the payload, then the zlib payload."""
         rules, width = repr(self.rules).encode(), _key_bytes(self.symmetry.points)
         keys = b"".join(key.to_bytes(width, "little") for key in self._keys)
-        distances = array("i", self._distances)
-        if sys.byteorder == "big":
-            distances.byteswap()
-        payload = zlib.compress(_PAYLOAD_HEAD.pack(*self.size, self.stones, len(self), len(rules)) + rules + keys
-                                + self._values + distances.tobytes(), 6)
-        return _HEADER.pack(MAGIC, FORMAT_VERSION, hashlib.sha256(payload).digest()) + payload
+        return packed(MAGIC, FORMAT_VERSION, _PAYLOAD_HEAD.pack(*self.size, self.stones, len(self), len(rules)) + rules
+                      + keys + self._values + little_endian(array("i", self._distances)))
 
     @classmethod
     def from_bytes(cls, data: bytes, size, stones: int, rules: Rules) -> EndgameTable:
         """Read a cache file, refusing (ValueError) anything that is not exactly what was written."""
-        raw = _checked_payload(data, MAGIC, FORMAT_VERSION, "an endgame table")
+        raw = checked_payload(data, MAGIC, FORMAT_VERSION, "an endgame table")
         width, height, found_stones, count, rules_length = _PAYLOAD_HEAD.unpack_from(raw)
         at = _PAYLOAD_HEAD.size
         if (width, height, found_stones) != (*size, stones) or raw[at:at + rules_length] != repr(rules).encode():
@@ -185,15 +161,10 @@ class EndgameTable:
             raise ValueError("the payload has the wrong length")
         keys = [int.from_bytes(raw[i:i + key_width], "little") for i in range(at, at + count * key_width, key_width)]
         at += count * key_width
-        values, distances = raw[at:at + count], array("i", raw[at + count:])
-        if sys.byteorder == "big":
-            distances.byteswap()
-        if values.translate(None, bytes(sorted(_NAME))) or any(d < 0 for d in distances):
-            raise ValueError("the table holds a value code or a distance that means nothing")
-        if any(a >= b for a, b in pairwise(keys)):
-            raise ValueError("the table's positions are not in increasing order")
+        values, distances = raw[at:at + count], from_little_endian("i", raw[at + count:])
+        check_entries(width * height, keys, values, distances)
         table = cls(size, rules, stones, keys, values, distances)
-        table._check_sample(random.Random(data[:_HEADER.size]))   # seeded by the file's checksum
+        table._check_sample(random.Random(data[:HEADER.size]))   # seeded by the file's checksum
         return table
 
     def _check_sample(self, rng: random.Random, samples: int = 48) -> None:
@@ -205,19 +176,12 @@ class EndgameTable:
             if self.symmetry.canonical(key) != key or not key & ((1 << n) - 1) or not key >> n \
                     or key.bit_count() > self.stones:
                 raise ValueError(f"entry {i} is not a position of the table")
-            results = [("loss", 0) if not child & ((1 << n) - 1) else self.lookup(child & ((1 << n) - 1), child >> n)
+            results = [(LOSS, 0) if not child & ((1 << n) - 1) else self.lookup(child & ((1 << n) - 1), child >> n)
                        for child in successors(key)]
             if None in results:
                 raise ValueError(f"entry {i} leads to a position the table lacks")
-            wins = [d + 1 for v, d in results if v == LOSS]
-            code, distance = self._values[i], self._distances[i]
-            if code == _CODE[WIN]:
-                fits = bool(wins) and distance == min(wins)
-            elif code == _CODE[LOSS]:
-                fits = all(v == WIN for v, _ in results) and distance == max((d + 1 for _, d in results), default=0)
-            else:
-                fits = not wins and any(v == DRAW for v, _ in results)
-            if not fits:
+            outcomes = [(OPPOSITE[v], None if d is None else d + 1) for v, d in results]
+            if not follows(NAME[self._values[i]], self._distances[i], outcomes):
                 raise ValueError(f"entry {i} does not follow from the positions one turn on")
 
     def _entry(self, board: Board) -> tuple[int, int]:
@@ -247,7 +211,7 @@ def _canonical_positions(points: int, stones: int, symmetry: Symmetry, progress:
     """Every position of at most ``stones`` stones with both colours, one key per mirror class."""
     canonical = symmetry.canonical
     keys = []
-    with _progress(progress, total=_position_count(points, stones), desc=f"listing {label}",
+    with progress_bar(progress, total=_position_count(points, stones), desc=f"listing {label}",
                    unit=" positions") as bar:
         for mine in range(1, stones):
             for my_points in combinations(range(points), mine):
@@ -270,7 +234,7 @@ def _link(g, rules: Rules, keys: list[int], symmetry: Symmetry, progress: bool):
     keys = list(keys)
     listed = len(keys)
     offsets, targets = array("q", [0]), array("i")
-    with _progress(progress, total=listed, desc="linking", unit=" positions") as bar:
+    with progress_bar(progress, total=listed, desc="linking", unit=" positions") as bar:
         for i in range(listed):
             for child in {canonical(k) for k in successors(keys[i])}:
                 j = index.get(child)
@@ -293,9 +257,7 @@ def _key_bytes(points: int) -> int:
 def cache_path(size, stones: int, rules: Rules | None = None):
     """The file that holds the table of ``size`` and ``stones`` under ``rules``."""
     width, height = check_size(size)
-    rules = _check_rules(Rules.solved() if rules is None else rules)
-    tag = rules.name() or hashlib.sha256(repr(rules).encode()).hexdigest()[:12]
-    return cache_dir() / f"endgame-{width}x{height}-{stones}-{tag}.bin"
+    return cache_file(f"endgame-{width}x{height}-{stones}", graph_rules(rules))
 
 
 _loaded: dict = {}
@@ -304,25 +266,11 @@ _loaded: dict = {}
 def endgame_table(size=(9, 5), stones: int = 3, rules: Rules | None = None, progress: bool = False) -> EndgameTable:
     """The table of ``size`` and ``stones``, from memory, else from the cache file, else built (and
     saved).  A damaged cache file is rebuilt, with a warning."""
-    rules = _check_rules(Rules.solved() if rules is None else rules)
+    rules = graph_rules(rules)
     size = check_size(size)
-    path = cache_path(size, stones, rules)
-    stamp = _file_stamp(path)
-    if path in _loaded and _loaded[path][0] == stamp:
-        return _loaded[path][1]
-    _remove_stale_parts(path)
-    table = None
-    if stamp is not None:
-        try:
-            table = EndgameTable.from_bytes(_read_regular_file(path), size, stones, rules)
-        except (OSError, ValueError, zlib.error, struct.error) as problem:
-            warnings.warn(f"cannot use the cached endgame table {path}: {problem}; building it again",
-                          SolveCacheWarning, stacklevel=2)
-    if table is None:
-        table = EndgameTable.build(size, stones, rules, progress)
-        _write_cache(path, table)
-    _loaded[path] = (_file_stamp(path), table)
-    return table
+    return load_or_build(cache_path(size, stones, rules), _loaded,
+                         lambda data: EndgameTable.from_bytes(data, size, stones, rules),
+                         lambda: EndgameTable.build(size, stones, rules, progress), "endgame table")
 
 
 def bench() -> None:
@@ -337,7 +285,7 @@ def bench() -> None:
         table = tables[stones] = EndgameTable.build((9, 5), stones, progress=False)
         cpu = time.process_time() - cpu
         c = table.counts
-        longest = max((d for d, code in zip(table._distances, table._values) if code != _CODE[DRAW]), default=0)
+        longest = max((d for d, code in zip(table._distances, table._values) if code != CODE[DRAW]), default=0)
         data = table.to_bytes()
         load = time.perf_counter()
         EndgameTable.from_bytes(data, (9, 5), stones, table.rules)

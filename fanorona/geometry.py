@@ -133,6 +133,24 @@ class Geometry:
         return [(p, q) for p in range(self.width * self.height)
                 for d in range(4) if (q := self.neighbour[p][d]) >= 0]
 
+    def symmetries(self) -> list[tuple[int, ...]]:
+        """The mirror images and turns of the grid that send lines to lines, as permutations of the
+        points, the identity first: they send legal turns to legal turns.
+
+        >>> len(geometry(9, 5).symmetries()), len(geometry(3, 3).symmetries())
+        (4, 8)
+        """
+        w, h = self.width, self.height
+        moves = [lambda c, r: (c, r), lambda c, r: (w - 1 - c, r),
+                 lambda c, r: (c, h - 1 - r), lambda c, r: (w - 1 - c, h - 1 - r)]
+        if w == h:
+            moves += [lambda c, r: (r, c), lambda c, r: (w - 1 - r, c),
+                      lambda c, r: (r, w - 1 - c), lambda c, r: (w - 1 - r, w - 1 - c)]
+        edges = {frozenset(e) for e in self.edges()}
+        maps = [tuple(row * w + column for column, row in (move(*self.coordinates(p)) for p in range(w * h)))
+                for move in moves]
+        return [m for m in maps if {frozenset((m[p], m[q])) for p, q in edges} == edges]
+
 
 @lru_cache(maxsize=None)
 def geometry(width: int, height: int) -> Geometry:

@@ -10,80 +10,35 @@ stones), so a colour swap costs nothing; mirror images of a position share one e
 """
 from __future__ import annotations
 
-import glob
-import hashlib
-import operator
-import os
 import random
-import stat
 import struct
-import sys
-import tempfile
-import time
-import warnings
-import zlib
 from array import array
 from bisect import bisect_left
 from collections import Counter
-from itertools import islice
 from pathlib import Path
 
 from .board import Board, Turn, turn_of
 from .geometry import Geometry, check_size, geometry
 from .movegen import bitsets, generator
+from .retrograde import (CODE, DRAW, LOSS, NAME, OPPOSITE, WIN, follows, graph_rules, label_positions, progress_bar,
+                         value_code)
 from .rules import Rules
-
-WIN, LOSS, DRAW = "win", "loss", "draw"
-_CODE = {DRAW: 0, WIN: 1, LOSS: 2}
-_NAME = {code: name for name, code in _CODE.items()}
+from .tablefile import (HEADER, cache_file, check_entries, checked_payload, from_little_endian, little_endian,
+                        load_or_build, packed)
+from .tablefile import STALE_PART_SECONDS, SolveCacheWarning, cache_dir  # noqa: F401  (still importable from here)
 
 #: Bumped whenever the cache file layout or the meaning of its contents changes.
 FORMAT_VERSION = 1
 MAGIC = b"FANSOLVE"
-_HEADER = struct.Struct("<8sH32s")           # magic, format version, sha256 of the payload
 _PAYLOAD_HEAD = struct.Struct("<HHIH")        # width, height, positions, length of the rules text
 #: Boards with more points are refused: their tables would not fit a pure-Python solver.
 MAX_POINTS = 21
 
 
-class SolveCacheWarning(UserWarning):
-    """A cache file could not be used (damaged, truncated, another format) and is rebuilt."""
-
-
-def cache_dir() -> Path:
-    """Where solved tables are kept: $FANORONA_CACHE_DIR, else the user's cache directory."""
-    override = os.environ.get("FANORONA_CACHE_DIR")
-    if override:
-        return Path(override)
-    from platformdirs import user_cache_dir
-    return Path(user_cache_dir("fanorona"))
-
-
 def cache_path(size, rules: Rules | None = None) -> Path:
     """The file that holds the table of ``size`` under ``rules``."""
     width, height = check_size(size)
-    rules = _check_rules(Rules.solved() if rules is None else rules)
-    tag = rules.name() or hashlib.sha256(repr(rules).encode()).hexdigest()[:12]
-    return cache_dir() / f"solved-{width}x{height}-{tag}.bin"
-
-
-def _check_rules(rules) -> Rules:
-    """Only rules whose positions need no turn counter can be solved on a graph of positions."""
-    if not isinstance(rules, Rules):
-        raise ValueError(f"rules must be a fanorona.Rules, e.g. Rules.solved(); got {rules!r}")
-    if rules.quiet_draw is not None:
-        raise ValueError("the solver's positions carry no count of quiet turns, so it cannot use a "
-                         f"{rules.quiet_draw}-turn draw rule: use Rules.solved() or rules.with_(quiet_draw=None)")
-    if rules.opening_single_capture:
-        raise ValueError("the solver's positions do not know whose first turn it is, so it cannot use "
-                         "opening_single_capture: use rules.with_(opening_single_capture=False)")
-    return rules
-
-
-def _code(value: str) -> int:
-    if value not in _CODE:
-        raise ValueError(f"a value is 'win', 'loss' or 'draw'; got {value!r}")
-    return _CODE[value]
+    return cache_file(f"solved-{width}x{height}", graph_rules(rules))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -98,7 +53,7 @@ class Symmetry:
 
     def __init__(self, g: Geometry):
         self.points = n = g.width * g.height
-        self.maps = [m for m in _candidate_maps(g) if _keeps_lines(g, m)]
+        self.maps = g.symmetries()
         self._low_bits = (n + 1) // 2
         self._tables = [(_chunk_table(m, 0, self._low_bits), _chunk_table(m, self._low_bits, n))
                         for m in self.maps if m != tuple(range(n))]
@@ -117,26 +72,6 @@ class Symmetry:
             if image < best:
                 best = image
         return best
-
-
-def _candidate_maps(g: Geometry) -> list[tuple[int, ...]]:
-    """Point permutations for the mirror images and turns of the grid (eight on a square)."""
-    w, h = g.width, g.height
-    moves = [lambda c, r: (c, r), lambda c, r: (w - 1 - c, r),
-             lambda c, r: (c, h - 1 - r), lambda c, r: (w - 1 - c, h - 1 - r)]
-    if w == h:
-        moves += [lambda c, r: (r, c), lambda c, r: (w - 1 - r, c),
-                  lambda c, r: (r, w - 1 - c), lambda c, r: (w - 1 - r, w - 1 - c)]
-    return [tuple(_point(w, *move(*g.coordinates(p))) for p in range(w * h)) for move in moves]
-
-
-def _point(width: int, column: int, row: int) -> int:
-    return row * width + column
-
-
-def _keeps_lines(g: Geometry, perm: tuple[int, ...]) -> bool:
-    edges = {frozenset(e) for e in g.edges()}
-    return {frozenset((perm[p], perm[q])) for p, q in edges} == edges
 
 
 def _chunk_table(perm: tuple[int, ...], first: int, stop: int) -> list[int]:
@@ -168,11 +103,6 @@ class Successors:
 # ---------------------------------------------------------------------------------------------
 # The solver.
 
-def _progress(progress: bool, **options):
-    from tqdm.auto import tqdm
-    return tqdm(disable=not progress, mininterval=0.5, **options)
-
-
 def _explore(g: Geometry, rules: Rules, start: int, symmetry: Symmetry, progress: bool):
     """Every position reachable from ``start`` (up to symmetry), in order of first discovery.
 
@@ -185,7 +115,7 @@ def _explore(g: Geometry, rules: Rules, start: int, symmetry: Symmetry, progress
     index = {start: 0}
     keys = [start]
     offsets, targets = array("q", [0]), array("i")
-    with _progress(progress, desc=f"exploring {g.width}x{g.height}", unit=" positions") as bar:
+    with progress_bar(progress, desc=f"exploring {g.width}x{g.height}", unit=" positions") as bar:
         i = 0
         while i < len(keys):
             key = keys[i]
@@ -203,72 +133,14 @@ def _explore(g: Geometry, rules: Rules, start: int, symmetry: Symmetry, progress
     return keys, offsets, targets
 
 
-def _predecessors(count: int, offsets, targets):
-    """The reversed graph, in the same flat form."""
-    degree = array("q", bytes(8 * (count + 1)))
-    for j in targets:
-        degree[j + 1] += 1
-    for j in range(count):
-        degree[j + 1] += degree[j]
-    fill = array("q", degree)
-    sources = array("i", bytes(4 * len(targets)))
-    for i in range(count):
-        for t in range(offsets[i], offsets[i + 1]):
-            j = targets[t]
-            sources[fill[j]] = i
-            fill[j] += 1
-    return degree, sources
-
-
-def _retrograde(offsets, targets, progress: bool, label: str):
-    """Label every position: losses with no move first, then outward one turn at a time.
-
-    A position is a win as soon as one successor is a loss (found first at the smallest
-    distance, since losses come out of the queue in order of distance); it is a loss once every
-    successor is a win (the last one found being the longest).  What is never labelled is a draw.
-    """
-    count = len(offsets) - 1
-    back_offsets, sources = _predecessors(count, offsets, targets)
-    unresolved = array("i", (offsets[i + 1] - offsets[i] for i in range(count)))
-    values = bytearray(count)
-    distances = array("i", bytes(4 * count))
-    queue = array("i", (i for i in range(count) if unresolved[i] == 0))
-    for i in queue:
-        values[i] = _CODE[LOSS]
-    win, loss = _CODE[WIN], _CODE[LOSS]
-    with _progress(progress, total=count, desc=f"labelling {label}", unit=" positions") as bar:
-        head = 0
-        while head < len(queue):
-            j = queue[head]
-            head += 1
-            distance = distances[j] + 1
-            j_lost = values[j] == loss
-            for t in range(back_offsets[j], back_offsets[j + 1]):
-                i = sources[t]
-                if values[i]:
-                    continue
-                if j_lost:
-                    values[i] = win
-                else:
-                    unresolved[i] -= 1
-                    if unresolved[i]:
-                        continue
-                    values[i] = loss
-                distances[i] = distance
-                queue.append(i)
-            if head % 4096 == 0:
-                bar.update(4096)
-        bar.update(head % 4096)
-    return values, distances
-
-
 def _solve_now(width: int, height: int, rules: Rules, progress: bool) -> "Table":
+    """The table of a board built from scratch: explored from the start, then labelled."""
     board = Board((width, height), rules)
     g = board.geometry
     symmetry = Symmetry(g)
     me, opp = bitsets(board)
     keys, offsets, targets = _explore(g, rules, me | opp << symmetry.points, symmetry, progress)
-    values, distances = _retrograde(offsets, targets, progress, f"{width}x{height}")
+    values, distances = label_positions(offsets, targets, progress, f"{width}x{height}")
     order = sorted(range(len(keys)), key=keys.__getitem__)
     return Table((width, height), rules, array("q", (keys[i] for i in order)),
                  bytes(values[i] for i in order), array("i", (distances[i] for i in order)))
@@ -276,22 +148,6 @@ def _solve_now(width: int, height: int, rules: Rules, progress: bool) -> "Table"
 
 # ---------------------------------------------------------------------------------------------
 # The table.
-
-def _checked_payload(data: bytes, magic: bytes, format_version: int, what: str) -> bytes:
-    """The unpacked payload of a cache file written as header (magic, version, sha256) + zlib payload;
-    ValueError saying what is wrong with anything else."""
-    if len(data) < _HEADER.size:
-        raise ValueError("the file is shorter than its header")
-    found, version, digest = _HEADER.unpack_from(data)
-    if found != magic:
-        raise ValueError(f"the file is not {what}")
-    if version != format_version:
-        raise ValueError(f"the file has format version {version}, this code reads version {format_version}")
-    payload = data[_HEADER.size:]
-    if hashlib.sha256(payload).digest() != digest:
-        raise ValueError("the checksum does not match (the file is damaged or truncated)")
-    return zlib.decompress(payload)
-
 
 class Table:
     """Win, loss or draw for the side to move, and turns to the end, for every reachable position.
@@ -312,7 +168,7 @@ class Table:
         self.start_value = self.value(start)
         self.start_distance = self.distance(start)
         codes = Counter(values)
-        self.counts = {name: codes.get(code, 0) for name, code in _CODE.items()}
+        self.counts = {name: codes.get(code, 0) for name, code in CODE.items()}
 
     def __len__(self) -> int:
         return len(self._keys)
@@ -323,12 +179,12 @@ class Table:
 
     def value(self, board: Board) -> str:
         """"win", "loss" or "draw" for the side to move, under best play by both sides."""
-        return _NAME[self._values[self._index(board)]]
+        return NAME[self._values[self._index(board)]]
 
     def distance(self, board: Board) -> int | None:
         """Turns to the end under best play (fastest win, slowest loss); None for a draw."""
         i = self._index(board)
-        return None if self._values[i] == _CODE[DRAW] else self._distances[i]
+        return None if self._values[i] == CODE[DRAW] else self._distances[i]
 
     def outcomes(self, board: Board) -> list[tuple[Turn, str, int | None]]:
         """Each legal turn with its result for the side playing it and the turns to the end."""
@@ -339,16 +195,16 @@ class Table:
             i = self._find(opp2 | me2 << self.symmetry.points)
             turn = turn_of(self.geometry, steps)
             code = self._values[i]
-            result = {_CODE[WIN]: LOSS, _CODE[LOSS]: WIN, _CODE[DRAW]: DRAW}[code]
-            out.append((turn, result, None if code == _CODE[DRAW] else self._distances[i] + 1))
+            result = OPPOSITE[NAME[code]]
+            out.append((turn, result, None if code == CODE[DRAW] else self._distances[i] + 1))
         return out
 
     def boards(self, value: str | None = None, distance: int | None = None):
         """One board per entry (White to move, its stones the mover's), optionally of one value and distance."""
-        code = None if value is None else _code(value)
+        code = None if value is None else value_code(value)
         return self._boards_at(i for i, (found, d) in enumerate(zip(self._values, self._distances))
                                if (code is None or found == code)
-                               and (distance is None or (d == distance and found != _CODE[DRAW])))
+                               and (distance is None or (d == distance and found != CODE[DRAW])))
 
     def _boards_at(self, indices):
         """The boards of some entries, White to move as the mover."""
@@ -364,8 +220,8 @@ class Table:
 
     def distance_counts(self, value: str) -> dict[int, int]:
         """How many entries of a value ("win" or "loss") lie at each distance from the end."""
-        code = _code(value)
-        if code == _CODE[DRAW]:
+        code = value_code(value)
+        if code == CODE[DRAW]:
             raise ValueError("a draw has no distance to the end; ask for 'win' or 'loss'")
         counts = Counter(d for found, d in zip(self._values, self._distances) if found == code)
         return dict(sorted(counts.items()))
@@ -411,14 +267,13 @@ class Table:
         """The cache file: magic, format version, sha256 of the payload, then the zlib payload."""
         rules = repr(self.rules).encode()
         parts = [_PAYLOAD_HEAD.pack(*self.size, len(self), len(rules)), rules,
-                 _little(self._keys), self._values, _little(self._distances)]
-        payload = zlib.compress(b"".join(parts), 6)
-        return _HEADER.pack(MAGIC, FORMAT_VERSION, hashlib.sha256(payload).digest()) + payload
+                 little_endian(self._keys), self._values, little_endian(self._distances)]
+        return packed(MAGIC, FORMAT_VERSION, b"".join(parts))
 
     @classmethod
     def from_bytes(cls, data: bytes, size, rules: Rules) -> "Table":
         """Read a cache file, refusing (ValueError) anything that is not exactly what was written."""
-        raw = _checked_payload(data, MAGIC, FORMAT_VERSION, "a solved-board table")
+        raw = checked_payload(data, MAGIC, FORMAT_VERSION, "a solved-board table")
         width, height, count, rules_length = _PAYLOAD_HEAD.unpack_from(raw)
         at = _PAYLOAD_HEAD.size
         if (width, height) != tuple(size) or raw[at:at + rules_length] != repr(rules).encode():
@@ -426,12 +281,12 @@ class Table:
         at += rules_length
         if len(raw) != at + 8 * count + count + 4 * count:
             raise ValueError("the payload has the wrong length")
-        keys = _from_little("q", raw[at:at + 8 * count])
+        keys = from_little_endian("q", raw[at:at + 8 * count])
         values = raw[at + 8 * count:at + 9 * count]
-        distances = _from_little("i", raw[at + 9 * count:])
-        _check_arrays(width * height, keys, values, distances)
+        distances = from_little_endian("i", raw[at + 9 * count:])
+        check_entries(width * height, keys, values, distances)
         table = cls(size, rules, keys, values, distances)
-        table._check_sample(random.Random(data[:_HEADER.size]))   # seeded by the file's checksum
+        table._check_sample(random.Random(data[:HEADER.size]))   # seeded by the file's checksum
         return table
 
     def _check_sample(self, rng: random.Random, samples: int = 48) -> None:
@@ -442,63 +297,15 @@ class Table:
         chosen = [start, *self._boards_at([rng.randrange(len(self)) for _ in range(samples)])]
         for board in chosen:
             value, distance = self.value(board), self.distance(board)
-            results = [(result, d) for _turn, result, d in self.outcomes(board)]
-            wins = [d for result, d in results if result == WIN]
-            if value == WIN:
-                fits = bool(wins) and distance == min(wins)
-            elif value == LOSS:
-                fits = (all(result == LOSS for result, _ in results)
-                        and distance == max((d for _, d in results), default=0))
-            else:
-                fits = not wins and any(result == DRAW for result, _ in results)
-            if not fits:
+            if not follows(value, distance, [(result, d) for _turn, result, d in self.outcomes(board)]):
                 raise ValueError(f"the entry for {board.fen()} says {value} in {distance}, which does not follow "
                                  "from the positions one turn on")
-
-
-def _check_arrays(points: int, keys: array, values: bytes, distances: array) -> None:
-    """What every table holds: entries, value codes 0-2, keys in increasing order and within the
-    board, distances from 0 up."""
-    if not keys:
-        raise ValueError("the table has no entries")
-    if values.translate(None, bytes(sorted(_NAME))):
-        bad = next(code for code in values if code not in _NAME)
-        raise ValueError(f"the table holds the value code {bad}, which means nothing (codes are 0, 1 and 2)")
-    if not all(map(operator.lt, keys, islice(keys, 1, None))):
-        raise ValueError("the table's positions are not in increasing order")
-    if keys[0] < 0 or keys[-1] >> 2 * points:
-        raise ValueError("the table holds positions that do not fit the board")
-    high_bytes = distances.tobytes()[3 if sys.byteorder == "little" else 0::4]
-    if high_bytes.translate(None, bytes(range(128))):       # a sign bit set: min() takes seconds on 7x3
-        raise ValueError("the table holds a negative distance")
-
-
-def _little(numbers: array) -> bytes:
-    if sys.byteorder == "big":
-        numbers = array(numbers.typecode, numbers)
-        numbers.byteswap()
-    return numbers.tobytes()
-
-
-def _from_little(typecode: str, data: bytes) -> array:
-    numbers = array(typecode, data)
-    if sys.byteorder == "big":
-        numbers.byteswap()
-    return numbers
 
 
 # ---------------------------------------------------------------------------------------------
 # Solving with the cache.
 
 _loaded: dict[Path, tuple[object, Table]] = {}
-
-
-def _file_stamp(path: Path):
-    try:
-        stat = path.stat()
-    except OSError:
-        return None
-    return (stat.st_mtime_ns, stat.st_size)
 
 
 def solve(size, rules: Rules | None = None, progress: bool = True) -> Table:
@@ -508,98 +315,13 @@ def solve(size, rules: Rules | None = None, progress: bool = True) -> Table:
     that is damaged, truncated or of another format version is rebuilt, with a warning.
     """
     width, height = check_size(size)
-    rules = _check_rules(Rules.solved() if rules is None else rules)
+    rules = graph_rules(rules)
     if width * height > MAX_POINTS:
         raise ValueError(f"the {width}x{height} board has {width * height} points; this solver handles at most "
                          f"{MAX_POINTS} (3x7 or 7x3): bigger boards have far too many positions for it")
-    path = cache_path((width, height), rules)
-    stamp = _file_stamp(path)
-    if path in _loaded and _loaded[path][0] == stamp:
-        return _loaded[path][1]
-    _remove_stale_parts(path)
-    table = _read_cache(path, (width, height), rules) if stamp is not None else None
-    if table is None:
-        table = _solve_now(width, height, rules, progress)
-        _write_cache(path, table)
-    _loaded[path] = (_file_stamp(path), table)
-    return table
-
-
-def _read_cache(path: Path, size, rules: Rules) -> Table | None:
-    try:
-        return Table.from_bytes(_read_regular_file(path), size, rules)
-    except (OSError, ValueError, zlib.error, struct.error) as problem:
-        warnings.warn(f"cannot use the cached table {path}: {problem}; solving again", SolveCacheWarning,
-                      stacklevel=3)
-        return None
-
-
-def _read_regular_file(path: Path) -> bytes:
-    """The bytes of ``path`` if it is a regular file; opening never blocks (a FIFO would)."""
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise ValueError("it is not a regular file")
-        with os.fdopen(fd, "rb", closefd=False) as file:
-            return file.read()
-    finally:
-        os.close(fd)
-
-
-def _write_cache(path: Path, table: Table) -> None:
-    """Write atomically, so a run stopped half way never leaves half a file behind.
-
-    Each writer (process or thread) writes its own ``.part`` file, named after its process so
-    that one left by a killed process can be recognised and removed (``_remove_stale_parts``).
-    """
-    partial = None
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        data = table.to_bytes()
-        fd, partial = tempfile.mkstemp(dir=path.parent, prefix=f"{path.name}.{os.getpid()}.", suffix=".part")
-        with os.fdopen(fd, "wb") as file:
-            file.write(data)
-        os.replace(partial, path)
-        partial = None
-    except OSError as problem:
-        warnings.warn(f"cannot save the solved table to {path}: {problem}", SolveCacheWarning, stacklevel=3)
-    finally:
-        if partial is not None:
-            Path(partial).unlink(missing_ok=True)
-
-
-#: A ``.part`` file untouched for this long is left over, whoever wrote it (writing takes seconds).
-STALE_PART_SECONDS = 3600
-
-
-def _remove_stale_parts(path: Path) -> None:
-    """Remove the ``.part`` files of ``path`` whose writer is gone or that are an hour old."""
-    now = time.time()
-    try:
-        parts = list(path.parent.glob(f"{glob.escape(path.name)}.*.part"))
-    except OSError:
-        return
-    for part in parts:
-        pid = part.name[len(path.name) + 1:].split(".")[0]
-        try:
-            old = now - part.lstat().st_mtime > STALE_PART_SECONDS
-            if old or (pid.isdigit() and int(pid) != os.getpid() and not _running(int(pid))):
-                part.unlink()
-        except OSError:
-            pass    # gone already, or not ours to remove
-
-
-def _running(pid: int) -> bool:
-    """Whether a process of this machine has the id (always True where that cannot be asked)."""
-    if os.name != "posix":
-        return True
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:
-        return True
-    return True
+    return load_or_build(cache_path((width, height), rules), _loaded,
+                         lambda data: Table.from_bytes(data, (width, height), rules),
+                         lambda: _solve_now(width, height, rules, progress), "solved table")
 
 
 # ---------------------------------------------------------------------------------------------

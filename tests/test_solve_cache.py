@@ -12,7 +12,9 @@ from array import array
 import pytest
 
 from fanorona import solve as solver
+from fanorona.retrograde import CODE, WIN
 from fanorona.solve import SolveCacheWarning, solve
+from fanorona.tablefile import HEADER, STALE_PART_SECONDS, write_file
 
 SIZE = (3, 3)
 
@@ -27,7 +29,7 @@ def cache(tmp_path, monkeypatch):
 
 def payload_parts(data: bytes):
     """A cache file taken apart: head fields, rules text, keys, values, distances."""
-    raw = zlib.decompress(data[solver._HEADER.size:])
+    raw = zlib.decompress(data[HEADER.size:])
     width, height, count, rules_length = solver._PAYLOAD_HEAD.unpack_from(raw)
     at = solver._PAYLOAD_HEAD.size
     rules, at = raw[at:at + rules_length], at + rules_length
@@ -42,7 +44,7 @@ def packed(width, height, rules, keys, values, distances) -> bytes:
     raw = (solver._PAYLOAD_HEAD.pack(width, height, len(keys), len(rules)) + rules + keys.tobytes()
            + bytes(values) + distances.tobytes())
     payload = zlib.compress(raw)
-    return solver._HEADER.pack(solver.MAGIC, solver.FORMAT_VERSION, hashlib.sha256(payload).digest()) + payload
+    return HEADER.pack(solver.MAGIC, solver.FORMAT_VERSION, hashlib.sha256(payload).digest()) + payload
 
 
 def rebuilt_after(change):
@@ -71,7 +73,7 @@ def test_impossible_value_codes_are_refused_not_a_key_error():
 
 def test_a_table_where_every_position_is_won_is_refused():
     def all_won(parts):
-        parts[4] = bytearray([solver._CODE[solver.WIN]]) * len(parts[4])
+        parts[4] = bytearray([CODE[WIN]]) * len(parts[4])
     assert "does not follow" in rebuilt_after(all_won)
 
 
@@ -144,7 +146,7 @@ def test_part_files_left_by_killed_writers_are_removed(cache):
     other_table = cache / f"solved-5x3-solved.bin.{dead_pid()}.x5.part"   # another file's: not touched here
     for part in (stale_writer, old, fresh, mine, other_table):
         part.write_bytes(b"half a table")
-    hour_ago = time.time() - solver.STALE_PART_SECONDS - 60
+    hour_ago = time.time() - STALE_PART_SECONDS - 60
     os.utime(old, (hour_ago, hour_ago))
     solve(SIZE, progress=False)
     assert not stale_writer.exists() and not old.exists()
@@ -179,7 +181,8 @@ def test_each_writing_thread_has_its_own_part_file(cache, monkeypatch):
     import warnings
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        threads = [threading.Thread(target=solver._write_cache, args=(path, table)) for _ in range(writers)]
+        threads = [threading.Thread(target=write_file, args=(path, table.to_bytes(), "solved table"))
+                   for _ in range(writers)]
         for t in threads:
             t.start()
         for t in threads:
@@ -196,5 +199,5 @@ def test_a_failed_write_leaves_no_part_file(cache, monkeypatch):
         raise PermissionError("read-only")
     monkeypatch.setattr(os, "replace", refuse)
     with pytest.warns(SolveCacheWarning, match="cannot save"):
-        solver._write_cache(solver.cache_path(SIZE), table)
+        write_file(solver.cache_path(SIZE), table.to_bytes(), "solved table")
     assert not list(cache.glob("*.part"))

@@ -1,0 +1,202 @@
+"""The cache files of the solved boards and the endgame tables: where they live, their checksummed
+layout, what every table read back must hold, and writing them so that several processes, or one
+killed half way, never leave a damaged file behind.
+"""
+from __future__ import annotations
+
+import glob
+import hashlib
+import operator
+import os
+import stat
+import struct
+import sys
+import tempfile
+import time
+import warnings
+import zlib
+from array import array
+from itertools import islice
+from pathlib import Path
+
+from .retrograde import NAME
+from .rules import Rules
+
+#: Every cache file starts with this: magic, format version, sha256 of the (compressed) payload.
+HEADER = struct.Struct("<8sH32s")
+#: A ``.part`` file untouched for this long is left over, whoever wrote it (writing takes seconds).
+STALE_PART_SECONDS = 3600
+
+
+class SolveCacheWarning(UserWarning):
+    """A cache file could not be used (damaged, truncated, another format) and is rebuilt."""
+
+
+def cache_dir() -> Path:
+    """Where solved tables are kept: $FANORONA_CACHE_DIR, else the user's cache directory."""
+    override = os.environ.get("FANORONA_CACHE_DIR")
+    if override:
+        return Path(override)
+    from platformdirs import user_cache_dir
+    return Path(user_cache_dir("fanorona"))
+
+
+def cache_file(stem: str, rules: Rules) -> Path:
+    """The file ``stem-<rules>.bin`` in the cache directory, the rules named or else hashed."""
+    tag = rules.name() or hashlib.sha256(repr(rules).encode()).hexdigest()[:12]
+    return cache_dir() / f"{stem}-{tag}.bin"
+
+
+def packed(magic: bytes, format_version: int, raw: bytes) -> bytes:
+    """A cache file: ``HEADER`` then ``raw`` compressed with zlib."""
+    payload = zlib.compress(raw, 6)
+    return HEADER.pack(magic, format_version, hashlib.sha256(payload).digest()) + payload
+
+
+def checked_payload(data: bytes, magic: bytes, format_version: int, what: str) -> bytes:
+    """The unpacked payload of a file written by ``packed``; ValueError saying what is wrong with
+    anything else.
+
+    >>> checked_payload(packed(b"EXAMPLE!", 1, b"raw"), b"EXAMPLE!", 1, "an example")
+    b'raw'
+    """
+    if len(data) < HEADER.size:
+        raise ValueError("the file is shorter than its header")
+    found, version, digest = HEADER.unpack_from(data)
+    if found != magic:
+        raise ValueError(f"the file is not {what}")
+    if version != format_version:
+        raise ValueError(f"the file has format version {version}, this code reads version {format_version}")
+    payload = data[HEADER.size:]
+    if hashlib.sha256(payload).digest() != digest:
+        raise ValueError("the checksum does not match (the file is damaged or truncated)")
+    return zlib.decompress(payload)
+
+
+def check_entries(points: int, keys, values: bytes, distances: array) -> None:
+    """What every table read back holds: entries, value codes 0-2, keys ``me | opp << points`` in
+    increasing order and within the board, distances from 0 up; ValueError otherwise."""
+    if not keys:
+        raise ValueError("the table has no entries")
+    if values.translate(None, bytes(sorted(NAME))):
+        bad = next(code for code in values if code not in NAME)
+        raise ValueError(f"the table holds the value code {bad}, which means nothing (codes are 0, 1 and 2)")
+    if not all(map(operator.lt, keys, islice(keys, 1, None))):
+        raise ValueError("the table's positions are not in increasing order")
+    if keys[0] < 0 or keys[-1] >> 2 * points:
+        raise ValueError("the table holds positions that do not fit the board")
+    high_bytes = distances.tobytes()[3 if sys.byteorder == "little" else 0::4]
+    if high_bytes.translate(None, bytes(range(128))):       # a sign bit set: min() takes seconds on 7x3
+        raise ValueError("the table holds a negative distance")
+
+
+def little_endian(numbers: array) -> bytes:
+    """The bytes of an array, least significant first whatever the machine."""
+    if sys.byteorder == "big":
+        numbers = array(numbers.typecode, numbers)
+        numbers.byteswap()
+    return numbers.tobytes()
+
+
+def from_little_endian(typecode: str, data: bytes) -> array:
+    """The array that ``little_endian`` turned into ``data``."""
+    numbers = array(typecode, data)
+    if sys.byteorder == "big":
+        numbers.byteswap()
+    return numbers
+
+
+def load_or_build(path: Path, loaded: dict, read, build, what: str):
+    """The table of ``path``: from ``loaded`` (a memory of path -> (file stamp, table)) while the
+    file is unchanged, else ``read(bytes of the file)``, else ``build()`` and saved.  A file that
+    ``read`` refuses is rebuilt, with a ``SolveCacheWarning`` naming the ``what``."""
+    stamp = _file_stamp(path)
+    if path in loaded and loaded[path][0] == stamp:
+        return loaded[path][1]
+    _remove_stale_parts(path)
+    table = None
+    if stamp is not None:
+        try:
+            table = read(_read_regular_file(path))
+        except (OSError, ValueError, zlib.error, struct.error) as problem:
+            warnings.warn(f"cannot use the cached {what} {path}: {problem}; building it again", SolveCacheWarning,
+                          stacklevel=3)      # the caller of solve() or endgame_table()
+    if table is None:
+        table = build()
+        write_file(path, table.to_bytes(), what)
+    loaded[path] = (_file_stamp(path), table)
+    return table
+
+
+def _file_stamp(path: Path):
+    """(modification time, size) of the file, or None where there is none."""
+    try:
+        found = path.stat()
+    except OSError:
+        return None
+    return (found.st_mtime_ns, found.st_size)
+
+
+def _read_regular_file(path: Path) -> bytes:
+    """The bytes of ``path`` if it is a regular file; opening never blocks (a FIFO would)."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise ValueError("it is not a regular file")
+        with os.fdopen(fd, "rb", closefd=False) as file:
+            return file.read()
+    finally:
+        os.close(fd)
+
+
+def write_file(path: Path, data: bytes, what: str) -> None:
+    """Write atomically, so a run stopped half way never leaves half a file behind; a failure is
+    a ``SolveCacheWarning``, not an error.
+
+    Each writer (process or thread) writes its own ``.part`` file, named after its process so
+    that one left by a killed process can be recognised and removed (``_remove_stale_parts``).
+    """
+    partial = None
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, partial = tempfile.mkstemp(dir=path.parent, prefix=f"{path.name}.{os.getpid()}.", suffix=".part")
+        with os.fdopen(fd, "wb") as file:
+            file.write(data)
+        os.replace(partial, path)
+        partial = None
+    except OSError as problem:
+        warnings.warn(f"cannot save the {what} to {path}: {problem}", SolveCacheWarning,
+                      stacklevel=4)      # the caller of solve() or endgame_table()
+    finally:
+        if partial is not None:
+            Path(partial).unlink(missing_ok=True)
+
+
+def _remove_stale_parts(path: Path) -> None:
+    """Remove the ``.part`` files of ``path`` whose writer is gone or that are an hour old."""
+    now = time.time()
+    try:
+        parts = list(path.parent.glob(f"{glob.escape(path.name)}.*.part"))
+    except OSError:
+        return
+    for part in parts:
+        pid = part.name[len(path.name) + 1:].split(".")[0]
+        try:
+            old = now - part.lstat().st_mtime > STALE_PART_SECONDS
+            if old or (pid.isdigit() and int(pid) != os.getpid() and not _running(int(pid))):
+                part.unlink()
+        except OSError:
+            pass    # gone already, or not ours to remove
+
+
+def _running(pid: int) -> bool:
+    """Whether a process of this machine has the id (always True where that cannot be asked)."""
+    if os.name != "posix":
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True
+    return True
