@@ -14,6 +14,7 @@ import time
 from dataclasses import dataclass, field
 
 from .board import Board, Turn, turn_of
+from . import compiled as fast
 from .movegen import Generator, bitsets, generator
 
 __all__ = ["AlphaBetaPlayer", "EVALUATIONS", "GreedyPlayer", "LEVELS", "MCTSPlayer", "PerfectPlayer",
@@ -188,7 +189,7 @@ class AlphaBetaPlayer(_Player):
     """
 
     def __init__(self, depth: int | None = None, time_limit: float = 1.0, seed=None, evaluation="threat",
-                 quiescence: bool = False, endgame=None):
+                 quiescence: bool = False, endgame=None, compiled: bool | None = None):
         super().__init__(seed)
         if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or depth < 1):
             raise ValueError(f"depth is a whole number of turns, at least 1; got {depth!r}")
@@ -207,6 +208,11 @@ class AlphaBetaPlayer(_Player):
                      + (",quiescence=1" if self.quiescence else "")
                      + (f",endgame={getattr(endgame, 'stones', endgame)}" if self._endgame_option else ""))
         self.last_search: SearchInfo | None = None
+        if compiled and not fast.available():
+            raise ValueError("the compiled search needs numba: pip install 'fanorona[fast]' "
+                             "(and FANORONA_COMPILED not set to 0)")
+        self.compiled = fast.available() if compiled is None else bool(compiled)
+        self._fast_search = None
 
     # -- the search, on bit sets -----------------------------------------------------------------
 
@@ -218,6 +224,7 @@ class AlphaBetaPlayer(_Player):
         self._quiet_draw = board.rules.quiet_draw
         self._endgame = self._endgame_for(board)
         self._nodes, self._next_check, self._table, self._scores, self._sorted_children = 0, 16, {}, {}, {}
+        self._fast = self._compiled_search(board)
         self.rng.shuffle(options)            # equal turns keep this random order when sorted
         if len(options) == 1:
             self.last_search = SearchInfo(0, 0, time.perf_counter() - started, 0.0,
@@ -233,13 +240,30 @@ class AlphaBetaPlayer(_Player):
                 if self._partial is not None:     # a turn that already beat the previous best at this depth
                     best, score = self._partial
                 break
+            except OverflowError:                 # a position with more turns than the compiled buffer holds
+                self._fast = None
+                continue
             reached = depth
             if abs(score) >= PROVEN:
                 break   # a proven win or loss: deeper search cannot change it
         elapsed = time.perf_counter() - started
+        if self._fast is not None:
+            self._nodes += self._fast.nodes
         self.last_search = SearchInfo(reached, self._nodes, elapsed, score,
                                       self._principal_variation(board, best, max(reached, 1)))
         return best
+
+    def _compiled_search(self, board):
+        """The compiled twin of this search (``fanorona.compiled``), or None: not installed, switched
+        off, a board over 62 points, or an endgame table (which only the Python search reads)."""
+        if not self.compiled or self._endgame is not None:
+            return None
+        if self._fast_search is None or self._fast_search.generator is not self._gen:
+            twin = fast.compiled_generator(self._gen)
+            if twin is None:
+                return None
+            self._fast_search = fast.CompiledSearch(twin, self.evaluation, self.quiescence, QUIESCENCE_TURNS)
+        return self._fast_search.start(self._root_ply, self._deadline)
 
     def _endgame_for(self, board):
         """The endgame table for this board, or None; a table given for another board is refused."""
@@ -282,13 +306,26 @@ class AlphaBetaPlayer(_Player):
     def _search_root(self, me, opp, quiet, options, first, depth):
         ordered = sorted(options, key=lambda o: (o is not first, -_captured(opp, o[2])))
         alpha, best = -WIN - 1, ordered[0]
+        child = self._child if self._fast is None else self._fast_child
         for option in ordered:
-            score = self._child(option[1], option[2], opp, depth, alpha, WIN + 1, 0, quiet, option is not ordered[0])
+            score = child(option[1], option[2], opp, depth, alpha, WIN + 1, 0, quiet, option is not ordered[0])
             if score > alpha:
                 alpha, best = score, option
             self._partial = (best, alpha)
-        self._table[self._key(me, opp, 0, quiet, depth)] = (depth, alpha, EXACT, (best[1], best[2]))
+        if self._fast is None:
+            self._table[self._key(me, opp, 0, quiet, depth)] = (depth, alpha, EXACT, (best[1], best[2]))
+        else:
+            self._fast.store_root(me, opp, quiet, depth, alpha, (best[1], best[2]))
         return best, alpha
+
+    def _fast_child(self, *arguments):
+        """``_child`` on the compiled path: the same value, or the same ``_Timeout``."""
+        score = self._fast.child(*arguments)
+        if self._fast.overflowed:
+            raise OverflowError("more turns than the compiled buffer holds")
+        if self._fast.timed_out:
+            raise _Timeout
+        return score
 
     def _key(self, me, opp, ply, quiet, depth):
         """The table key: stones, side to move, the opening rule's turn, and the quiet turns when the
@@ -361,8 +398,9 @@ class AlphaBetaPlayer(_Player):
                 children.sort(key=lambda c: c[1].bit_count())
             if not children:
                 return ply - WIN
+            stored_move = best_move
             for me2, opp2 in children:
-                if (me2, opp2) == best_move:
+                if (me2, opp2) == stored_move:      # searched already
                     continue
                 score = self._child(me2, opp2, opp, depth, alpha, beta, ply, quiet, best > -WIN - 1)
                 if score > best:
@@ -420,14 +458,25 @@ class AlphaBetaPlayer(_Player):
             b.push(turn)
             if b.outcome() is not None:
                 break
-            entry = next((self._table[k] for depth in range(length, -1, -1)
-                          if (k := self._key(*bitsets(b), len(line), b.quiet_turns, depth)) in self._table), None)
-            if entry is None or entry[3] is None:
+            reply = self._stored_reply(*bitsets(b), len(line), b.quiet_turns, length)
+            if reply is None:
                 break
-            turn = next((_as_turn(b, raw) for raw, me2, opp2, _ in _options(b) if (me2, opp2) == entry[3]), None)
+            turn = next((_as_turn(b, raw) for raw, me2, opp2, _ in _options(b) if (me2, opp2) == reply), None)
             if turn is None:
                 break
         return line
+
+
+    def _stored_reply(self, me, opp, ply, quiet, length):
+        """The best reply the table holds for a position, as ``(me, opp)`` after it, or None."""
+        for depth in range(length, -1, -1):
+            if self._fast is not None:
+                found = self._fast.stored_reply(me, opp, ply, quiet, depth)
+                if found is not False:
+                    return found
+            elif (key := self._key(me, opp, ply, quiet, depth)) in self._table:
+                return self._table[key][3]
+        return None
 
 
 def _check_endgame(endgame):
@@ -560,7 +609,7 @@ _KINDS = {
     "greedy": (GreedyPlayer, {}),
     "alphabeta": (AlphaBetaPlayer, {"depth": ("depth", int), "time": ("time_limit", float),
                                     "eval": ("evaluation", str), "quiescence": ("quiescence", int),
-                                    "endgame": ("endgame", int)}),
+                                    "endgame": ("endgame", int), "compiled": ("compiled", int)}),
     "mcts": (MCTSPlayer, {"playouts": ("playouts", int), "time": ("time_limit", float),
                           "cap": ("max_turns", int)}),
 }

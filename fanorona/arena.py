@@ -21,7 +21,7 @@ from .board import Board
 from .game import play_game
 from .rules import PRESETS, Rules
 
-__all__ = ["GameResult", "MatchResult", "run_match", "main"]
+__all__ = ["GameResult", "MatchResult", "arena_player", "run_match", "main"]
 
 Z95 = 1.959964   # the normal quantile of a two-sided 95% interval
 
@@ -191,10 +191,29 @@ class _Timed:
         return turn
 
 
+def arena_player(spec: str, seed=None):
+    """A player from its spec (``ai.make_player``), or ``baseline:time=1.8`` (``depth=``): the frozen
+    search of ``bench_baseline``, the level 5 of before issue 11, for measuring the gain against it."""
+    kind, _, options = spec.strip().partition(":")
+    if kind != "baseline":
+        return make_player(spec, seed)
+    from .bench_baseline import BaselineAlphaBeta
+    kwargs = {}
+    for item in filter(None, options.split(",")):
+        key, _, value = item.partition("=")
+        if key.strip() not in ("time", "depth"):
+            raise ValueError(f"{spec!r}: baseline takes time= or depth=, not {key.strip()!r}")
+        try:
+            kwargs["time_limit" if key.strip() == "time" else "depth"] = (float if key.strip() == "time" else int)(value)
+        except ValueError:
+            raise ValueError(f"{spec!r}: {key.strip()} must be a number; got {value.strip()!r}") from None
+    return BaselineAlphaBeta(seed=seed, **kwargs)
+
+
 def _player(spec, seed):
     """A fresh player for one game: built from its spec, or a copy of the given player object."""
     if isinstance(spec, str):
-        return make_player(spec, seed)
+        return arena_player(spec, seed)
     return copy.deepcopy(spec)
 
 
@@ -237,7 +256,7 @@ def run_match(a, b, games: int, size=(9, 5), rules="standard", jobs: int = 1, se
     rules = Rules.named(rules) if isinstance(rules, str) else rules
     for spec in (a, b):
         if isinstance(spec, str):
-            make_player(spec)                      # a bad spec fails here, not in a worker
+            arena_player(spec)                     # a bad spec fails here, not in a worker
     seed = random.SystemRandom().randrange(10**6) if seed is None else seed
     openings = [str(t) for t in Board(size, rules).legal_turns()]
     random.Random(seed).shuffle(openings)
@@ -279,7 +298,7 @@ def _size(text: str) -> tuple[int, int]:
 
 def _spec(text: str) -> str:
     try:
-        make_player(text)
+        arena_player(text)
     except ValueError as e:
         raise argparse.ArgumentTypeError(str(e)) from None
     return text
@@ -288,7 +307,8 @@ def _spec(text: str) -> str:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m fanorona.arena", description=__doc__.split("\n\n")[0])
     parser.add_argument("a", type=_spec, metavar="PLAYER",
-                        help="random, greedy, alphabeta:depth=3, alphabeta:time=0.5, mcts:playouts=200, level1..level5")
+                        help="random, greedy, alphabeta:depth=3, alphabeta:time=0.5, mcts:playouts=200, level1..level5, "
+                             "baseline:time=1.8 (the search before issue 11)")
     parser.add_argument("b", type=_spec, metavar="PLAYER")
     parser.add_argument("--games", type=int, default=10, help="number of games (default 10; even is fairest)")
     parser.add_argument("--size", type=_size, default=(9, 5), help="board size, e.g. 9x5 (default), 5x5, 3x3")

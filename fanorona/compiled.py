@@ -1,0 +1,728 @@
+"""The optional compiled path: the generator of ``movegen`` and the alpha-beta of ``ai``, compiled
+by numba when it is installed (``pip install 'fanorona[fast]'``), for boards of up to 62 points.
+
+Nothing here is a new rule: each function is a line-by-line twin of a pure-Python one, which stays
+the reference (the tests compare perft, the turns of random games and whole searches, node for
+node).  The twins work on ``int64`` bit sets and numpy tables made from a ``Generator``; a chain is
+walked point by point along its precomputed rays.  ``FANORONA_COMPILED=0`` switches the path off.
+The first use compiles (about half a minute, shown by a progress bar); numba caches the result on
+disk, so later processes load it in about a second.
+"""
+from __future__ import annotations
+
+import os
+import sys
+import time
+
+from .geometry import DIRECTIONS
+
+try:
+    import numba
+    import numpy as np
+except ImportError:          # the optional extra is not installed: everything runs in pure Python
+    numba = np = None
+
+__all__ = ["available", "compiled_generator", "CompiledGenerator", "CompiledSearch", "MAX_POINTS", "warm_up"]
+
+MAX_POINTS = 62                  # bit sets are signed 64-bit integers; two bits spare keep shifts safe
+WIN = 1_000_000                  # the same scores as ai: a win in n turns scores WIN - n
+PROVEN = WIN - 10_000
+EXACT, LOWER, UPPER = 0, 1, 2
+EVALUATION_CODES = {"material": 0, "strong": 1, "mobility": 2, "threat": 3}
+RESULTS_CAPACITY = 1 << 18       # positions the turn buffer holds across the whole search stack
+TABLE_BITS = 20                  # transposition table slots: 2**20, probed four at a time
+PROBES = 4
+CHECK_EVERY = 1024               # nodes between looks at the clock
+
+# parameters, one int64 array: indexes
+(N, FULL, KEEP, CHAINS, MANDATORY, MUST_CONTINUE, SINGLE_OPENING, QUIET_DRAW, STRONG, EVAL, QUIESCENCE,
+ QUIESCENCE_TURNS, ROOT_PLY, LONGEST) = range(14)
+# search state, one int64 array: indexes
+NODES, NEXT_CHECK, TIMED_OUT, OVERFLOW, HAS_DEADLINE, GENERATION = range(6)
+
+
+def available() -> bool:
+    """Whether the compiled path is installed and not switched off by ``FANORONA_COMPILED=0``."""
+    return numba is not None and os.environ.get("FANORONA_COMPILED", "1") != "0"
+
+
+if numba is not None:
+    jit = numba.njit(cache=True, nogil=True)
+
+    @jit
+    def _popcount(x):
+        x = x - ((x >> 1) & 0x5555555555555555)
+        x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
+        x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
+        return (x * 0x0101010101010101) >> 56
+
+    @jit
+    def _index(low):
+        """The point number of a single set bit."""
+        return _popcount(low - 1)
+
+    @jit
+    def _shift(x, s):
+        """``x`` moved ``s`` points up (s > 0) or down; bits pushed past 63 are gone."""
+        if s >= 0:
+            return x << s if s < 64 else 0
+        return x >> -s if -s < 64 else 0
+
+    @jit
+    def _take(ray, opp):
+        """The unbroken opponent stones at the start of a ray (its points in order, -1 ending it)."""
+        taken = 0
+        for k in range(ray.shape[0]):
+            p = ray[k]
+            if p < 0 or not (opp >> p) & 1:
+                break
+            taken |= 1 << p
+        return taken
+
+    @jit
+    def _first(ray):
+        return 1 << ray[0] if ray[0] >= 0 else 0
+
+    @jit
+    def _push(me, opp, buf_me, buf_opp, pos):
+        if pos < buf_me.shape[0]:
+            buf_me[pos] = me
+            buf_opp[pos] = opp
+        return pos + 1
+
+    @jit
+    def _chain_results(me, opp, at, points, directions, T, buf_me, buf_opp, pos):
+        """movegen.Generator._chain_results: the positions where a chain landing on ``at`` may end."""
+        P, NB, RAY, NEAR, REACH, AFTER = T[0], T[1], T[2], T[3], T[4], T[5]
+        free = NEAR[at] & ~(me | opp | points)
+        if free == 0 or opp & REACH[at] == 0:
+            return _push(me, opp, buf_me, buf_opp, pos)
+        more = False
+        for d in range(8):
+            q = NB[at, d]
+            if q < 0 or not (free >> q) & 1 or (directions >> d) & 1:
+                continue
+            back = (d + 4) % 8
+            ahead_first, behind_first = _first(RAY[q, d]), _first(RAY[at, back])
+            if opp & (ahead_first | behind_first) == 0:
+                continue
+            more = True
+            target = 1 << q
+            me2 = me ^ (1 << at) ^ target
+            points2 = (points | target) & P[KEEP]
+            directions2 = AFTER[directions, d]
+            if opp & ahead_first:
+                pos = _chain_results(me2, opp ^ _take(RAY[q, d], opp), q, points2, directions2, T,
+                                     buf_me, buf_opp, pos)
+            if opp & behind_first:
+                pos = _chain_results(me2, opp ^ _take(RAY[at, back], opp), q, points2, directions2, T,
+                                     buf_me, buf_opp, pos)
+        if not (more and P[MUST_CONTINUE]):
+            pos = _push(me, opp, buf_me, buf_opp, pos)
+        return pos
+
+    @jit
+    def _movers(me, opp, d, T):
+        """The stones that can step in direction ``d``, those approaching and those withdrawing."""
+        DS, CAN, TWICE, BOTH = T[6], T[7], T[8], T[9]
+        s = DS[d]
+        empty = T[0][FULL] & ~(me | opp)
+        movers = me & CAN[d] & _shift(empty, -s)
+        approach = movers & TWICE[d] & _shift(opp, -2 * s)
+        withdraw = movers & BOTH[d] & _shift(opp, s)
+        return movers, approach, withdraw
+
+    @jit
+    def _results(me, opp, single, T, buf_me, buf_opp, pos):
+        """movegen.Generator.results: the position after each turn, written from ``pos`` on; returns
+        the end (past the buffer's length when it overflowed)."""
+        P, RAY, DS = T[0], T[2], T[6]
+        chains = P[CHAINS] and not single
+        start = pos
+        for d in range(8):
+            s = DS[d]
+            movers, approach, withdraw = _movers(me, opp, d, T)
+            captures = approach | withdraw
+            while captures:
+                origin = captures & -captures
+                captures ^= origin
+                p = _index(origin)
+                q = p + s
+                target = 1 << q
+                for kind in range(2):
+                    if kind == 0:
+                        if not origin & approach:
+                            continue
+                        taken = _take(RAY[q, d], opp)
+                    else:
+                        if not origin & withdraw:
+                            continue
+                        taken = _take(RAY[p, (d + 4) % 8], opp)
+                    if chains:
+                        pos = _chain_results(me ^ origin ^ target, opp ^ taken, q, (origin | target) & P[KEEP],
+                                             T[5][0, d], T, buf_me, buf_opp, pos)
+                    else:
+                        pos = _push(me ^ origin ^ target, opp ^ taken, buf_me, buf_opp, pos)
+        if pos > start and P[MANDATORY]:
+            return pos
+        for d in range(8):
+            s = DS[d]
+            movers, approach, withdraw = _movers(me, opp, d, T)
+            paika = movers & ~(approach | withdraw)
+            while paika:
+                origin = paika & -paika
+                paika ^= origin
+                pos = _push(me ^ origin ^ _shift(origin, s), opp, buf_me, buf_opp, pos)
+        return pos
+
+    @jit
+    def _count_chain(me, opp, at, points, directions, T):
+        """movegen.Generator._count_chain: the ways to end a turn whose chain landed on ``at``."""
+        P, NB, RAY, NEAR, REACH, AFTER = T[0], T[1], T[2], T[3], T[4], T[5]
+        free = NEAR[at] & ~(me | opp | points)
+        if free == 0 or opp & REACH[at] == 0:
+            return 1
+        count, more = 0, False
+        for d in range(8):
+            q = NB[at, d]
+            if q < 0 or not (free >> q) & 1 or (directions >> d) & 1:
+                continue
+            back = (d + 4) % 8
+            ahead_first, behind_first = _first(RAY[q, d]), _first(RAY[at, back])
+            if opp & (ahead_first | behind_first) == 0:
+                continue
+            more = True
+            target = 1 << q
+            me2 = me ^ (1 << at) ^ target
+            points2 = (points | target) & P[KEEP]
+            directions2 = AFTER[directions, d]
+            if opp & ahead_first:
+                count += _count_chain(me2, opp ^ _take(RAY[q, d], opp), q, points2, directions2, T)
+            if opp & behind_first:
+                count += _count_chain(me2, opp ^ _take(RAY[at, back], opp), q, points2, directions2, T)
+        return count if more and P[MUST_CONTINUE] else count + 1
+
+    @jit
+    def _count_turns(me, opp, single, T):
+        """movegen.Generator.count_turns."""
+        P, RAY, DS = T[0], T[2], T[6]
+        chains = P[CHAINS] and not single
+        count = quiet = 0
+        for d in range(8):
+            s = DS[d]
+            movers, approach, withdraw = _movers(me, opp, d, T)
+            quiet += _popcount(movers & ~(approach | withdraw))
+            if not chains:
+                count += _popcount(approach) + _popcount(withdraw)
+                continue
+            captures = approach | withdraw
+            while captures:
+                origin = captures & -captures
+                captures ^= origin
+                p = _index(origin)
+                q = p + s
+                target = 1 << q
+                if origin & approach:
+                    count += _count_chain(me ^ origin ^ target, opp ^ _take(RAY[q, d], opp), q,
+                                          (origin | target) & P[KEEP], T[5][0, d], T)
+                if origin & withdraw:
+                    count += _count_chain(me ^ origin ^ target, opp ^ _take(RAY[p, (d + 4) % 8], opp), q,
+                                          (origin | target) & P[KEEP], T[5][0, d], T)
+        if count and P[MANDATORY]:
+            return count
+        return count + quiet
+
+    @jit
+    def _perft(me, opp, depth, ply, quiet, T, buf_me, buf_opp, pos):
+        """movegen.Generator.perft; -1 when the turn buffer overflowed."""
+        P = T[0]
+        if P[QUIET_DRAW] >= 0 and quiet >= P[QUIET_DRAW]:
+            return 0
+        single = P[SINGLE_OPENING] != 0 and ply < 2
+        if depth == 1:
+            return _count_turns(me, opp, single, T)
+        end = _results(me, opp, single, T, buf_me, buf_opp, pos)
+        if end > buf_me.shape[0]:
+            return -1
+        total = 0
+        for i in range(pos, end):
+            me2, opp2 = buf_me[i], buf_opp[i]
+            found = _perft(opp2, me2, depth - 1, ply + 1, quiet + 1 if opp2 == opp else 0, T, buf_me, buf_opp, end)
+            if found < 0:
+                return -1
+            total += found
+        return total
+
+    @jit
+    def _best_capture(me, opp, T):
+        """movegen.Generator.best_capture: the most stones one first step takes."""
+        DS, ROOM = T[6], T[10]
+        best = 0
+        for d in range(8):
+            s = DS[d]
+            back = (d + 4) % 8
+            movers, approach, withdraw = _movers(me, opp, d, T)
+            k = 1
+            while approach:
+                if k > best:
+                    best = k
+                k += 1
+                approach &= ROOM[d, k + 1] & _shift(opp, -(k + 1) * s)
+            k = 1
+            while withdraw:
+                if k > best:
+                    best = k
+                k += 1
+                withdraw &= ROOM[back, k] & _shift(opp, k * s)
+        return best
+
+    @jit
+    def _mobility(me, opp, T):
+        """movegen.Generator.mobility: first steps, a step capturing both ways counted twice."""
+        count = 0
+        for d in range(8):
+            movers, approach, withdraw = _movers(me, opp, d, T)
+            count += _popcount(movers) + _popcount(approach & withdraw)
+        return count
+
+    @jit
+    def _evaluate(me, opp, T):
+        """ai.EVALUATIONS, by code: material, strong points, mobility, threat."""
+        P = T[0]
+        score = 100 * (_popcount(me) - _popcount(opp))
+        code = P[EVAL]
+        if code == 1:
+            score += 10 * (_popcount(me & P[STRONG]) - _popcount(opp & P[STRONG]))
+        elif code == 2:
+            score += 3 * (_mobility(me, opp, T) - _mobility(opp, me, T))
+        elif code == 3:
+            score += 50 * _best_capture(me, opp, T)
+        return score
+
+    @jit
+    def _has_step(me, opp, T):
+        for d in range(8):
+            movers, approach, withdraw = _movers(me, opp, d, T)
+            if movers:
+                return True
+        return False
+
+    # -- the search ------------------------------------------------------------------------------
+
+    @numba.njit(cache=True)     # not nogil: the clock is read in object mode, which needs the lock
+    def _clock():
+        with numba.objmode(now="float64"):
+            now = time.perf_counter()
+        return now
+
+    @jit
+    def _out_of_time(S, deadline):
+        """Looks at the clock every CHECK_EVERY nodes; once late, stays late."""
+        if S[TIMED_OUT]:
+            return True
+        if S[HAS_DEADLINE] and S[NODES] >= S[NEXT_CHECK]:
+            S[NEXT_CHECK] = S[NODES] + CHECK_EVERY
+            if _clock() > deadline[0]:
+                S[TIMED_OUT] = 1
+                return True
+        return False
+
+    @jit
+    def _extra(ply, quiet, depth, T):
+        """ai.AlphaBetaPlayer._key beyond the stones: side to move, opening rule, quiet turns if near."""
+        P = T[0]
+        turn = P[ROOT_PLY] + ply
+        single = 1 if P[SINGLE_OPENING] and turn < 2 else 0
+        near = P[QUIET_DRAW] >= 0 and P[QUIET_DRAW] - quiet <= depth + P[QUIESCENCE_TURNS]
+        return (turn % 2) | single << 1 | ((quiet if near else -1) + 1) << 2
+
+    @jit
+    def _slot(me, opp, extra, TT, S):
+        """The table slot holding this key, or the slot to use for it (an empty one, else the first).
+        A slot written by an earlier search (another generation) counts as empty."""
+        keys = TT[0]
+        mask = keys.shape[0] - 1
+        h = (np.uint64(me) * np.uint64(0x9E3779B97F4A7C15)) ^ (np.uint64(opp) * np.uint64(0xC2B2AE3D27D4EB4F)) \
+            ^ (np.uint64(extra) * np.uint64(0x165667B19E3779F9))
+        first = np.int64(h >> np.uint64(64 - TABLE_BITS)) & mask
+        for k in range(PROBES):
+            i = (first + k) & mask
+            if keys[i, 3] != S[GENERATION] or (keys[i, 0] == me and keys[i, 1] == opp and keys[i, 2] == extra):
+                return i
+        return first
+
+    @jit
+    def _store(TT, S, i, me, opp, extra, depth, score, flag, best_me, best_opp):
+        keys, values = TT[0], TT[1]
+        keys[i, 0], keys[i, 1], keys[i, 2], keys[i, 3] = me, opp, extra, S[GENERATION]
+        values[i, 0], values[i, 1], values[i, 2], values[i, 3], values[i, 4] = depth, score, flag, best_me, best_opp
+
+    @jit
+    def _to_table(score, ply):
+        return score + ply if score >= PROVEN else score - ply if score <= -PROVEN else score
+
+    @jit
+    def _from_table(score, ply):
+        return score - ply if score >= PROVEN else score + ply if score <= -PROVEN else score
+
+    @jit
+    def _leaf(me2, opp2, ply, quiet2, T, S):
+        """The horizon of ai.AlphaBetaPlayer._child: the value of the turn leaving (me2, opp2), scored
+        without a search, for the side that moved."""
+        P = T[0]
+        S[NODES] += 1
+        if opp2 == 0:
+            return WIN - ply - 1
+        if P[QUIET_DRAW] >= 0 and quiet2 >= P[QUIET_DRAW]:
+            return 0
+        return -_evaluate(opp2, me2, T)
+
+    @jit
+    def _child(me2, opp2, opp, depth, alpha, beta, ply, quiet, null_window, T, TT, S, deadline, buf_me, buf_opp, pos):
+        """ai.AlphaBetaPlayer._child, for the root: the value, for the side that moved, of the turn
+        leaving (me2, opp2).  ``_negamax`` has the same lines inline: numba cannot cache two functions
+        that call each other."""
+        quiet2 = quiet + 1 if opp2 == opp else 0
+        if depth == 1 and not T[0][QUIESCENCE]:
+            return _leaf(me2, opp2, ply, quiet2, T, S)
+        if null_window:
+            score = -_negamax(opp2, me2, depth - 1, -alpha - 1, -alpha, ply + 1, quiet2, T, TT, S, deadline,
+                              buf_me, buf_opp, pos)
+            if not alpha < score < beta:
+                return score
+        return -_negamax(opp2, me2, depth - 1, -beta, -alpha, ply + 1, quiet2, T, TT, S, deadline, buf_me, buf_opp, pos)
+
+    @jit
+    def _children(me, opp, single, T, buf_me, buf_opp, pos, scratch):
+        """movegen.Generator.children sorted as the search wants them: distinct results, first seen
+        first, then (stably) fewest opponent stones left first.  Returns the end of the list."""
+        end = _results(me, opp, single, T, buf_me, buf_opp, pos)
+        if end > buf_me.shape[0]:
+            return end
+        distinct = pos
+        for i in range(pos, end):
+            seen = False
+            for j in range(pos, distinct):
+                if buf_me[j] == buf_me[i] and buf_opp[j] == buf_opp[i]:
+                    seen = True
+                    break
+            if not seen:
+                buf_me[distinct], buf_opp[distinct] = buf_me[i], buf_opp[i]
+                distinct += 1
+        if distinct + (distinct - pos) > buf_me.shape[0]:
+            return buf_me.shape[0] + 1
+        # a counting sort on the opponent's stones left, through the free space after the list:
+        # stable, like Python's sort
+        counts = scratch
+        counts[:] = 0
+        for i in range(pos, distinct):
+            counts[_popcount(buf_opp[i]) + 1] += 1
+        for c in range(1, counts.shape[0]):
+            counts[c] += counts[c - 1]
+        for i in range(pos, distinct):
+            c = _popcount(buf_opp[i])
+            k = distinct + counts[c]
+            counts[c] += 1
+            buf_me[k], buf_opp[k] = buf_me[i], buf_opp[i]
+        for k in range(distinct - pos):
+            buf_me[pos + k], buf_opp[pos + k] = buf_me[distinct + k], buf_opp[distinct + k]
+        return distinct
+
+    @jit
+    def _negamax(me, opp, depth, alpha, beta, ply, quiet, T, TT, S, deadline, buf_me, buf_opp, pos):
+        """ai.AlphaBetaPlayer._negamax, step for step (with no endgame table).  The stored best reply
+        is candidate ``pos - 1``, tried before the others are generated; each candidate's value is
+        ai's ``_child``, written inline."""
+        P = T[0]
+        S[NODES] += 1
+        if _out_of_time(S, deadline):
+            return 0
+        if me == 0:
+            return ply - WIN
+        if P[QUIET_DRAW] >= 0 and quiet >= P[QUIET_DRAW]:
+            return 0
+        if depth <= 0:
+            if P[QUIESCENCE]:
+                return _quiesce(me, opp, alpha, beta, ply, P[QUIESCENCE_TURNS], T, S, buf_me, buf_opp, pos)
+            return _evaluate(me, opp, T)
+        extra = _extra(ply, quiet, depth, T)
+        slot = _slot(me, opp, extra, TT, S)
+        keys, values = TT[0], TT[1]
+        original_alpha, best, stored_me, stored_opp = alpha, -WIN - 1, np.int64(-1), np.int64(-1)
+        if keys[slot, 3] == S[GENERATION] and keys[slot, 0] == me and keys[slot, 1] == opp and keys[slot, 2] == extra:
+            stored_depth, stored, flag = values[slot, 0], values[slot, 1], values[slot, 2]
+            stored_me, stored_opp = values[slot, 3], values[slot, 4]
+            if stored_depth >= depth:
+                stored = _from_table(stored, ply)
+                if flag == EXACT or (flag == LOWER and stored >= beta) or (flag == UPPER and stored <= alpha):
+                    return stored
+        best_me, best_opp = stored_me, stored_opp
+        end = pos
+        i = pos - 1 if stored_me >= 0 else pos
+        while True:
+            if i == pos - 1:                      # the stored best reply, with the full window
+                me2, opp2, null_window = stored_me, stored_opp, False
+            else:
+                if i == pos:                      # the others, generated only if the stored reply did not cut
+                    if alpha >= beta:
+                        break
+                    single = P[SINGLE_OPENING] != 0 and P[ROOT_PLY] + ply < 2
+                    end = _children(me, opp, single, T, buf_me, buf_opp, pos, T[12])
+                    if end > buf_me.shape[0]:
+                        S[OVERFLOW] = 1
+                        S[TIMED_OUT] = 1
+                        return 0
+                    if end == pos:
+                        return ply - WIN
+                if i >= end:
+                    break
+                me2, opp2, null_window = buf_me[i], buf_opp[i], best > -WIN - 1
+                if me2 == stored_me and opp2 == stored_opp:
+                    i += 1
+                    continue
+            i += 1
+            quiet2 = quiet + 1 if opp2 == opp else 0
+            if depth == 1 and not P[QUIESCENCE]:
+                score = _leaf(me2, opp2, ply, quiet2, T, S)
+            else:
+                again = True
+                if null_window:
+                    score = -_negamax(opp2, me2, depth - 1, -alpha - 1, -alpha, ply + 1, quiet2, T, TT, S, deadline,
+                                      buf_me, buf_opp, end)
+                    again = alpha < score < beta
+                if again and not S[TIMED_OUT]:
+                    score = -_negamax(opp2, me2, depth - 1, -beta, -alpha, ply + 1, quiet2, T, TT, S, deadline,
+                                      buf_me, buf_opp, end)
+            if S[TIMED_OUT]:
+                return 0
+            if i == pos:                          # the stored reply just searched
+                best = score
+                alpha = max(alpha, best)
+            elif score > best:
+                best, best_me, best_opp = score, me2, opp2
+                if score > alpha:
+                    alpha = score
+                    if alpha >= beta:
+                        break
+        flag = UPPER if best <= original_alpha else LOWER if best >= beta else EXACT
+        slot = _slot(me, opp, extra, TT, S)
+        _store(TT, S, slot, me, opp, extra, depth, _to_table(best, ply), flag, best_me, best_opp)
+        return best
+
+    @jit
+    def _quiesce(me, opp, alpha, beta, ply, turns_left, T, S, buf_me, buf_opp, pos):
+        """ai.AlphaBetaPlayer._quiesce: past the horizon, capturing turns only."""
+        P = T[0]
+        S[NODES] += 1
+        threat = _best_capture(me, opp, T)
+        if threat == 0:
+            if not _has_step(me, opp, T):
+                return ply - WIN
+            return _evaluate(me, opp, T)
+        if turns_left == 0:
+            return _evaluate(me, opp, T)
+        best = -WIN - 1
+        if not P[MANDATORY]:
+            best = _evaluate(me, opp, T)
+            if best >= beta:
+                return best
+            alpha = max(alpha, best)
+        single = P[SINGLE_OPENING] != 0 and P[ROOT_PLY] + ply < 2
+        end = _children(me, opp, single, T, buf_me, buf_opp, pos, T[12])
+        if end > buf_me.shape[0]:
+            S[OVERFLOW] = 1
+            S[TIMED_OUT] = 1
+            return 0
+        for i in range(pos, end):
+            me2, opp2 = buf_me[i], buf_opp[i]
+            if opp2 == opp:
+                continue
+            if opp2 == 0:
+                score = WIN - ply - 1
+            else:
+                score = -_quiesce(opp2, me2, -beta, -alpha, ply + 1, turns_left - 1, T, S, buf_me, buf_opp, end)
+            if score > best:
+                best = score
+                if score > alpha:
+                    alpha = score
+                    if alpha >= beta:
+                        break
+        return best
+
+    @jit
+    def _store_root(me, opp, quiet, depth, score, best_me, best_opp, T, TT, S):
+        extra = _extra(0, quiet, depth, T)
+        _store(TT, S, _slot(me, opp, extra, TT, S), me, opp, extra, depth, score, EXACT, best_me, best_opp)
+
+    @jit
+    def _stored_reply(me, opp, ply, quiet, depth, T, TT, S):
+        """The best reply stored for a position, as (me, opp) after it, or (-1, -1)."""
+        extra = _extra(ply, quiet, depth, T)
+        keys, values = TT[0], TT[1]
+        i = _slot(me, opp, extra, TT, S)
+        if keys[i, 3] == S[GENERATION] and keys[i, 0] == me and keys[i, 1] == opp and keys[i, 2] == extra:
+            return values[i, 3], values[i, 4]
+        return np.int64(-2), np.int64(-2)
+
+
+class CompiledGenerator:
+    """A ``movegen.Generator``'s tables as numpy arrays, with its counting and listing compiled."""
+
+    def __init__(self, gen):
+        g, rules, n = gen.geometry, gen.rules, gen.points
+        longest = max(g.width, g.height)
+        params = np.zeros(14, dtype=np.int64)
+        params[N], params[FULL], params[KEEP] = n, gen.full, -1 if rules.no_revisit else 0
+        params[CHAINS], params[MANDATORY], params[MUST_CONTINUE] = rules.chains, rules.mandatory_capture, rules.must_continue
+        params[SINGLE_OPENING] = rules.opening_single_capture
+        params[QUIET_DRAW] = -1 if rules.quiet_draw is None else rules.quiet_draw
+        params[STRONG] = sum(1 << i for i, strong in enumerate(g.strong) if strong)
+        params[EVAL], params[LONGEST] = EVALUATION_CODES["threat"], longest
+        ray = np.full((n, 8, longest), -1, dtype=np.int64)
+        for p in range(n):
+            for d in range(8):
+                ray[p, d, :len(g.ray[p][d])] = g.ray[p][d]
+        room = np.zeros((8, longest + 3), dtype=np.int64)
+        for d in range(8):
+            for k in range(longest + 1):
+                room[d, k] = sum(1 << p for p in range(n) if len(g.ray[p][d]) >= k)
+        shifts = np.array([dc + dr * g.width for dc, dr in DIRECTIONS], dtype=np.int64)
+
+        def mask(test):
+            return np.array([sum(1 << p for p in range(n) if test(p, d)) for d in range(8)], dtype=np.int64)
+
+        self.generator, self.params = gen, params
+        self.tables = (
+            params,
+            np.array(g.neighbour, dtype=np.int64),
+            ray,
+            np.array([sum(1 << q for q in g.neighbour[p] if q >= 0) for p in range(n)], dtype=np.int64),
+            np.array([sum(1 << r for d in range(8) for r in g.ray[p][d][:2]) for p in range(n)], dtype=np.int64),
+            np.array(gen.chain_rule.directions_after, dtype=np.int64),
+            shifts,
+            mask(lambda p, d: g.neighbour[p][d] >= 0),
+            mask(lambda p, d: len(g.ray[p][d]) >= 2),
+            mask(lambda p, d: g.neighbour[p][d] >= 0 and g.neighbour[p][(d + 4) % 8] >= 0),
+            room,
+            np.zeros(1, dtype=np.int64),            # unused slot, keeps indexes stable
+            np.zeros(n + 2, dtype=np.int64),        # scratch for the counting sort
+        )
+
+    def with_params(self, **changes) -> tuple:
+        """The tables with some parameters changed (a copy of the parameter array)."""
+        params = self.params.copy()
+        for name, value in changes.items():
+            params[globals()[name]] = value
+        return (params,) + self.tables[1:]
+
+    def _buffers(self):
+        """Room for the turns being listed: each call gets its own, so threads never share one."""
+        return np.empty(RESULTS_CAPACITY, dtype=np.int64), np.empty(RESULTS_CAPACITY, dtype=np.int64)
+
+    def results(self, me: int, opp: int, single: bool = False) -> list:
+        buf_me, buf_opp = self._buffers()
+        end = _results(me, opp, single, self.tables, buf_me, buf_opp, 0)
+        if end > RESULTS_CAPACITY:
+            raise OverflowError("more turns than the compiled buffer holds")
+        return list(zip(buf_me[:end].tolist(), buf_opp[:end].tolist()))
+
+    def count_turns(self, me: int, opp: int, single: bool = False) -> int:
+        return int(_count_turns(me, opp, single, self.tables))
+
+    def perft(self, me: int, opp: int, depth: int, ply: int = 0, quiet: int = 0) -> int:
+        found = int(_perft(me, opp, depth, ply, quiet, self.tables, *self._buffers(), 0))
+        if found < 0:
+            raise OverflowError("more turns than the compiled buffer holds")
+        return found
+
+    def best_capture(self, me: int, opp: int) -> int:
+        return int(_best_capture(me, opp, self.tables))
+
+    def mobility(self, me: int, opp: int) -> int:
+        return int(_mobility(me, opp, self.tables))
+
+
+class CompiledSearch:
+    """The compiled twin of one player's alpha-beta: its parameters, transposition table (kept from
+    search to search and emptied in no time by a new generation number), node count and clock."""
+
+    def __init__(self, compiled: CompiledGenerator, evaluation: str, quiescence: bool, quiescence_turns: int):
+        self.generator = compiled.generator
+        self.tables = compiled.with_params(EVAL=EVALUATION_CODES[evaluation], QUIESCENCE=int(quiescence),
+                                           QUIESCENCE_TURNS=quiescence_turns)
+        self.table = (np.zeros((1 << TABLE_BITS, 4), dtype=np.int64), np.zeros((1 << TABLE_BITS, 5), dtype=np.int64))
+        self.state = np.zeros(6, dtype=np.int64)
+        self.deadline = np.zeros(1)
+        self._buf_me, self._buf_opp = compiled._buffers()
+
+    def start(self, root_ply: int, deadline: float | None) -> CompiledSearch:
+        """Ready for a new search from a position ``root_ply`` turns into the game."""
+        generation = self.state[GENERATION] + 1
+        self.state[:] = 0
+        self.state[GENERATION], self.state[NEXT_CHECK], self.state[HAS_DEADLINE] = generation, CHECK_EVERY, deadline is not None
+        self.deadline[0] = deadline or 0.0
+        self.tables[0][ROOT_PLY] = root_ply
+        return self
+
+    @property
+    def nodes(self) -> int:
+        return int(self.state[NODES])
+
+    @property
+    def timed_out(self) -> bool:
+        return bool(self.state[TIMED_OUT])
+
+    @property
+    def overflowed(self) -> bool:
+        return bool(self.state[OVERFLOW])
+
+    def child(self, me2, opp2, opp, depth, alpha, beta, ply, quiet, null_window) -> int:
+        return int(_child(me2, opp2, opp, depth, alpha, beta, ply, quiet, null_window, self.tables, self.table,
+                          self.state, self.deadline, self._buf_me, self._buf_opp, 0))
+
+    def store_root(self, me, opp, quiet, depth, score, best) -> None:
+        _store_root(me, opp, quiet, depth, _to_table(score, 0), best[0], best[1], self.tables, self.table, self.state)
+
+    def stored_reply(self, me, opp, ply, quiet, depth):
+        """The stored best reply ``(me, opp)`` after it, None if there is none, False if not stored."""
+        m, o = _stored_reply(me, opp, ply, quiet, depth, self.tables, self.table, self.state)
+        return False if m == -2 else None if m == -1 else (int(m), int(o))
+
+
+_COMPILED: dict = {}
+
+
+def compiled_generator(gen):
+    """The compiled twin of a generator, or None when the path is unavailable or the board too big."""
+    if not available() or gen.points > MAX_POINTS:
+        return None
+    if gen not in _COMPILED:
+        warm_up()
+        _COMPILED[gen] = CompiledGenerator(gen)
+    return _COMPILED[gen]
+
+
+_warm = False
+
+
+def warm_up(progress: bool = True) -> None:
+    """Compile (or load from numba's cache) every function once, with a progress bar on stderr."""
+    global _warm
+    if _warm or not available():
+        return
+    from tqdm import tqdm
+
+    from .geometry import geometry
+    from .movegen import generator
+    from .rules import Rules
+
+    compiled = CompiledGenerator(generator(geometry(3, 3), Rules()))
+    steps = [("generator", lambda: compiled.perft(0b000000111, 0b111000000, 2)),
+             ("evaluation", lambda: compiled.best_capture(0b000000111, 0b111000000)),
+             ("search", lambda: CompiledSearch(compiled, "threat", True, 2).start(0, time.perf_counter() + 10)
+              .child(0b000001011, 0b111000000, 0b111000000, 2, -WIN - 1, WIN + 1, 0, 0, True))]
+    bar = tqdm(steps, desc="compiling the fast search (once)", unit="part", leave=False, file=sys.stderr,
+               disable=not progress)
+    for _name, step in bar:
+        step()
+    _warm = True
