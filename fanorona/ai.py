@@ -240,9 +240,6 @@ class AlphaBetaPlayer(_Player):
                 if self._partial is not None:     # a turn that already beat the previous best at this depth
                     best, score = self._partial
                 break
-            except OverflowError:                 # a position with more turns than the compiled buffer holds
-                self._fast = None
-                continue
             reached = depth
             if abs(score) >= PROVEN:
                 break   # a proven win or loss: deeper search cannot change it
@@ -306,9 +303,16 @@ class AlphaBetaPlayer(_Player):
     def _search_root(self, me, opp, quiet, options, first, depth):
         ordered = sorted(options, key=lambda o: (o is not first, -_captured(opp, o[2])))
         alpha, best = -WIN - 1, ordered[0]
-        child = self._child if self._fast is None else self._fast_child
         for option in ordered:
-            score = child(option[1], option[2], opp, depth, alpha, WIN + 1, 0, quiet, option is not ordered[0])
+            arguments = (option[1], option[2], opp, depth, alpha, WIN + 1, 0, quiet, option is not ordered[0])
+            if self._fast is None:
+                score = self._child(*arguments)
+            else:
+                try:
+                    score = self._fast_child(*arguments)
+                except OverflowError:         # more turns than the compiled buffer holds: Python from here on
+                    self._nodes, self._fast = self._nodes + self._fast.nodes, None
+                    score = self._child(*arguments)
             if score > alpha:
                 alpha, best = score, option
             self._partial = (best, alpha)

@@ -1,0 +1,204 @@
+"""The compiled path (``fanorona.compiled``, numba) against the pure-Python reference: the same
+turns in the same order, the same counts, and the same search node for node.
+
+Skipped as a whole where numba is not installed (``pip install 'fanorona[fast]'``); ``make test-fast``
+installs it and runs this file and the players' tests on the compiled path.
+"""
+import os
+import threading
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+pytest.importorskip("numba")
+if os.environ.get("FANORONA_COMPILED", "1") == "0":
+    pytest.skip("the compiled path is switched off by FANORONA_COMPILED=0", allow_module_level=True)
+
+import fanorona as fa                                     # noqa: E402
+from fanorona import compiled                             # noqa: E402
+from fanorona.ai import AlphaBetaPlayer, make_player      # noqa: E402
+from fanorona.bench import MIDDLE_GAME                    # noqa: E402
+from fanorona.movegen import bitsets, generator          # noqa: E402
+from fanorona.rules import PRESETS, Rules                 # noqa: E402
+
+from conftest import positions_from_random_games, random_position    # noqa: E402
+
+#: boards of every shape the rules allow, up to the 62 points of the compiled path: odd sizes,
+#: tall ones, the smallest and the one of the published solution
+SIZES = [(3, 3), (5, 3), (3, 5), (5, 5), (9, 5), (7, 7), (3, 13), (5, 11), (9, 3)]
+
+
+def both(board):
+    """The Python generator and its compiled twin for a board, and the board's bit sets."""
+    gen = generator(board.geometry, board.rules)
+    return gen, compiled.compiled_generator(gen), bitsets(board)
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_perft_from_the_start_is_the_same_under_every_rule_set(preset):
+    board = fa.Board((9, 5), Rules.named(preset))
+    gen, fast, (me, opp) = both(board)
+    for depth in range(1, 5):
+        assert fast.perft(me, opp, depth) == gen.perft(me, opp, depth), (preset, depth)
+
+
+def test_perft_5_from_the_start_matches_the_published_count():
+    gen, fast, (me, opp) = both(fa.Board())
+    assert fast.perft(me, opp, 5) == 431_852
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_perft_on_every_board_shape(size):
+    gen, fast, (me, opp) = both(fa.Board(size))
+    for depth in range(1, 4):
+        assert fast.perft(me, opp, depth) == gen.perft(me, opp, depth), (size, depth)
+
+
+def test_perft_counts_the_opening_rule_and_the_draw_rule_like_python():
+    """Mid-game perft with the quiet-turn count near the draw rule and the opening rule in force."""
+    rules = Rules.named("standard").with_(quiet_draw=3, opening_single_capture=True)
+    board = random_position((9, 5), rules, seed=4, plies=1)
+    gen, fast, (me, opp) = both(board)
+    for ply, quiet in ((0, 0), (1, 2), (5, 1)):
+        assert fast.perft(me, opp, 3, ply, quiet) == gen.perft(me, opp, 3, ply, quiet), (ply, quiet)
+
+
+@settings(max_examples=60, deadline=None)
+@given(size=st.sampled_from(SIZES), preset=st.sampled_from(PRESETS), seed=st.integers(0, 10**6),
+       plies=st.integers(0, 60), single=st.booleans())
+def test_random_positions_give_the_same_turns_in_the_same_order(size, preset, seed, plies, single):
+    """Along random games on every shape and rule set: the results of every turn, in order, and
+    the counts the evaluation uses, from both sides' point of view."""
+    board = random_position(size, Rules.named(preset), seed, plies)
+    gen, fast, (me, opp) = both(board)
+    for a, b in ((me, opp), (opp, me)):
+        assert fast.results(a, b, single) == gen.results(a, b, single)
+        assert fast.count_turns(a, b, single) == gen.count_turns(a, b, single)
+        assert fast.best_capture(a, b) == gen.best_capture(a, b)
+        assert fast.mobility(a, b) == gen.mobility(a, b)
+
+
+def test_long_chains_are_listed_like_python():
+    """Positions with the longest capture chains met in random games: the hardest walks."""
+    boards = positions_from_random_games(300, seed=3, every=1)
+    longest = sorted(boards, key=lambda b: -max((len(t.steps) for t in b.legal_turns()), default=0))[:10]
+    assert max(len(t.steps) for t in longest[0].legal_turns()) >= 4
+    for board in longest:
+        gen, fast, (me, opp) = both(board)
+        assert fast.results(me, opp) == gen.results(me, opp)
+
+
+def searches(board, **options):
+    """The same fixed-depth search on the Python and on the compiled path: what each reports."""
+    found = []
+    for path in (False, True):
+        player = AlphaBetaPlayer(seed=7, compiled=path, **options)
+        turn = player.choose_turn(board)
+        info = player.last_search
+        found.append((str(turn), info.score, info.nodes, info.depth, info.pv))
+    return found
+
+
+@pytest.mark.parametrize("evaluation", ["threat", "material", "mobility", "strong"])
+@pytest.mark.parametrize("quiescence", [False, True])
+def test_the_search_is_the_same_node_for_node(evaluation, quiescence):
+    for board in positions_from_random_games(6, seed=11, every=5):
+        python, fast = searches(board, depth=3, evaluation=evaluation, quiescence=quiescence)
+        assert fast == python, board.fen()
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_the_search_is_the_same_under_every_rule_set(preset):
+    """Without compulsory capture ("simple") quiescence may stand pat; "danish" frees the direction."""
+    rules = Rules.named(preset)
+    for board in positions_from_random_games(4, rules=rules, seed=13, every=6):
+        for quiescence in (False, True):
+            python, fast = searches(board, depth=3, quiescence=quiescence)
+            assert fast == python, (board.fen(), quiescence)
+
+
+def test_the_search_is_the_same_at_depth_5_in_the_middle_game():
+    python, fast = searches(fa.Board.from_fen(MIDDLE_GAME), depth=5)
+    assert fast == python
+
+
+def test_the_search_sees_the_draw_rule_and_the_opening_rule_like_python():
+    """A draw two quiet turns away changes the table key and the scores; the opening rule limits
+    the first two turns to one capture."""
+    rules = Rules.named("standard").with_(quiet_draw=4, opening_single_capture=True)
+    board = fa.Board((9, 5), rules)
+    python, fast = searches(board, depth=3)
+    assert fast == python
+    endgame = positions_from_random_games(40, rules=rules.with_(opening_single_capture=False), seed=2, every=7)[-1]
+    board = fa.Board.from_fen(endgame.fen(), rules.with_(opening_single_capture=False))
+    python, fast = searches(board, depth=4)
+    assert fast == python
+
+
+def test_a_small_board_is_searched_to_the_proven_end_like_python():
+    board = random_position((5, 3), Rules.named("solved"), seed=1, plies=3)
+    python, fast = searches(board, depth=8)
+    assert fast == python
+
+
+def test_the_compiled_search_is_the_default_and_can_be_switched_off():
+    assert AlphaBetaPlayer().compiled is True
+    assert make_player("alphabeta:time=1,compiled=0").compiled is False
+
+
+def test_asking_for_it_without_numba_says_what_to_install(monkeypatch):
+    monkeypatch.setenv("FANORONA_COMPILED", "0")
+    assert AlphaBetaPlayer().compiled is False
+    with pytest.raises(ValueError, match=r"needs numba: pip install 'fanorona\[fast\]'"):
+        AlphaBetaPlayer(compiled=True)
+
+
+def test_a_board_over_62_points_is_searched_in_python():
+    board = fa.Board((9, 7))
+    assert compiled.compiled_generator(generator(board.geometry, board.rules)) is None
+    player = AlphaBetaPlayer(depth=2, compiled=True, seed=0)
+    assert player.choose_turn(board) in board.legal_turns()
+    assert player._fast is None
+
+
+def test_a_position_too_big_for_the_buffer_falls_back_to_python(monkeypatch):
+    """With room for only a few turns, the compiled search gives up and the Python one answers:
+    the same answer as Python alone."""
+    board = fa.Board.from_fen(MIDDLE_GAME)
+    python = AlphaBetaPlayer(depth=3, seed=1, compiled=False)
+    expected = python.choose_turn(board)
+    compiled.warm_up()
+    monkeypatch.setattr(compiled, "RESULTS_CAPACITY", 4)
+    small = AlphaBetaPlayer(depth=3, seed=1, compiled=True)
+    assert small.choose_turn(board) == expected
+    assert small._fast is None and small.last_search.score == python.last_search.score
+
+
+def test_the_clock_stops_the_compiled_search():
+    player = AlphaBetaPlayer(time_limit=0.3, seed=0)
+    player.choose_turn(fa.Board())        # the first search may load the compiled code
+    player.choose_turn(fa.Board())
+    info = player.last_search
+    assert info.depth >= 1 and info.time < 0.3, info
+
+
+def test_two_searches_in_threads_do_not_share_their_buffers():
+    """The compiled search releases the interpreter lock: two at once must keep their own buffers
+    and tables and give what each gives alone."""
+    boards = positions_from_random_games(2, seed=9, every=6)
+    alone = [searches(b, depth=4)[1] for b in boards]
+    together = [None, None]
+
+    def run(i):
+        player = AlphaBetaPlayer(depth=4, seed=7, compiled=True)
+        turn = player.choose_turn(boards[i])
+        info = player.last_search
+        together[i] = (str(turn), info.score, info.nodes, info.depth, info.pv)
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert together == alone
