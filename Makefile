@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: lab test play student bench bench-browser clean
+.PHONY: lab test test-fast play student bench bench-browser clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -28,6 +28,13 @@ test: $(VENV)/.installed-test    ## the whole suite: package, notebooks, browser
 	$(BIN)/python -m pytest tests
 	$(BIN)/python -m pytest --doctest-modules fanorona
 	$(BIN)/python -m pytest -n 2 --dist loadfile --nbval --nbval-current-env notebooks
+
+$(VENV)/.installed-fast: pyproject.toml $(VENV)/.installed-test
+	$(BIN)/pip install --quiet -e '.[test,fast]'
+	touch $@
+
+test-fast: $(VENV)/.installed-fast   ## the compiled search (numba) against the pure-Python one, and the players on it
+	$(BIN)/python -m pytest tests/test_compiled.py tests/test_ai.py tests/test_arena.py tests/test_computer.py tests/test_endgame.py
 
 play: $(VENV)/.installed         ## the board alone, as a page served by Voila on localhost
 	$(SERVE) $(BIN)/voila notebooks/play.ipynb

@@ -252,15 +252,15 @@ class AlphaBetaPlayer(_Player):
 
     def _compiled_search(self, board):
         """The compiled twin of this search (``fanorona.compiled``), or None: not installed, switched
-        off, a board over 62 points, or an endgame table (which only the Python search reads)."""
-        if not self.compiled or self._endgame is not None:
+        off, or a board over 62 points."""
+        if not self.compiled:
             return None
         if self._fast_search is None or self._fast_search.generator is not self._gen:
             twin = fast.compiled_generator(self._gen)
             if twin is None:
                 return None
             self._fast_search = fast.CompiledSearch(twin, self.evaluation, self.quiescence, QUIESCENCE_TURNS)
-        return self._fast_search.start(self._root_ply, self._deadline)
+        return self._fast_search.start(self._root_ply, self._deadline, self._endgame)
 
     def _endgame_for(self, board):
         """The endgame table for this board, or None; a table given for another board is refused."""

@@ -17,6 +17,7 @@ RUNS = {1: 9, 2: 9, 3: 5, 4: 3, 5: 1}        # timing runs per depth (the median
 AEC_RUNS = {1: 5, 2: 3, 3: 1}                  # fanorona-aec is slow: perft(3) once
 TARGET_PERFT5_SECONDS = 5.0
 TARGET_SPEEDUP = 100
+TARGET_COMPILED_NODES = 500_000   # alpha-beta nodes a second with the compiled path, in the bench middle game
 TARGET_OVER_BASELINE = 3      # perft(5) through fa.perft against the generator it replaced (bench_baseline)
 
 
@@ -89,10 +90,16 @@ def perft_section() -> None:
 
     from . import bench_baseline
     from .board import Board, perft
+    from .movegen import bitsets
 
     counters = {"ours": lambda d: perft(Board(), d), "baseline": lambda d: bench_baseline.perft(Board(), d),
                 "aec": lambda d: aec_perft(AEC_START, d)}
-    jobs = [(who, d) for d in PERFT_EXPECTED for who in ("ours", "baseline")] + [("aec", d) for d in AEC_RUNS]
+    twin = compiled_twin(Board())
+    if twin is not None:
+        me, opp = bitsets(Board())
+        counters["compiled"] = lambda d: twin.perft(me, opp, d)
+    ours = [who for who in ("ours", "baseline", "compiled") if who in counters]
+    jobs = [(who, d) for d in PERFT_EXPECTED for who in ours] + [("aec", d) for d in AEC_RUNS]
     times: dict = {}
     for who, depth in tqdm(jobs, desc="perft", leave=False, file=sys.stderr):
         count, *seconds = median_time(lambda: counters[who](depth), (AEC_RUNS if who == "aec" else RUNS)[depth])
@@ -106,11 +113,14 @@ def print_perft_table(times: dict) -> None:
     """One row per depth; the ratio and speed-up compare CPU times taken in the same run."""
     print("perft from the 9x5 start, standard rules: median milliseconds, wall clock and CPU;")
     print("'before' is the generator movegen replaced (fanorona.bench_baseline), timed in this run")
+    print("'compiled' is the numba twin of fanorona.compiled ('-' when it is not installed)")
     print(f"{'depth':>5} {'turns':>8} {'ours wall':>10} {'ours CPU':>10} {'before CPU':>10} {'gain':>6}"
-          f" {'aec wall':>10} {'aec CPU':>10} {'speed-up':>9}")
+          f" {'compiled CPU':>12} {'gain':>6} {'aec wall':>10} {'aec CPU':>10} {'speed-up':>9}")
     for depth, count in PERFT_EXPECTED.items():
         (wall, cpu), before, theirs = times["ours", depth], times["baseline", depth], times.get(("aec", depth))
         row = f"{depth:>5} {count:>8} {ms(wall):>10} {ms(cpu):>10} {ms(before[1]):>10} {before[1] / cpu:>5.1f}x"
+        fast = times.get(("compiled", depth))
+        row += f" {ms(fast[1]):>12} {cpu / max(fast[1], 1e-9):>5.0f}x" if fast else f" {'-':>12} {'':>6}"
         if theirs is not None:
             row += f" {ms(theirs[0]):>10} {ms(theirs[1]):>10} {theirs[1] / cpu:>8.0f}x"
         print(row)
@@ -125,6 +135,13 @@ def print_perft_table(times: dict) -> None:
           f"{'met' if speedup >= TARGET_SPEEDUP else 'MISSED'}")
 
 
+def compiled_twin(board):
+    """The compiled generator for a board, or None (numba not installed, or switched off)."""
+    from . import compiled
+    from .movegen import generator
+    return compiled.compiled_generator(generator(board.geometry, board.rules))
+
+
 #: A middle game for the search figures: six turns of the old depth-3 search from the start, 14 stones each.
 MIDDLE_GAME = "BBBBBBBBB/BB...BBBB/BWB..WWBW/WW..W.WWW/WW...WWWW w"
 
@@ -135,15 +152,24 @@ def search_section() -> None:
     the same budget.  Nodes per CPU second is the fairer speed on a shared machine; wall time is
     what a player waits.  The new search counts quiescence positions as nodes too."""
     from . import bench_baseline
-    from .ai import LEVELS, AlphaBetaPlayer, level
+    from .ai import AlphaBetaPlayer
     from .board import Board
 
+    from . import compiled
+
     positions = {"opening": Board(), "middle game": Board.from_fen(MIDDLE_GAME)}
-    players = [level(4, seed=0), bench_baseline.BaselineAlphaBeta(time_limit=1.0, seed=0),
-               level(5, seed=0), bench_baseline.BaselineAlphaBeta(time_limit=1.8, seed=0),
-               AlphaBetaPlayer(depth=4, seed=0), bench_baseline.BaselineAlphaBeta(depth=4, seed=0)]
-    print(f"middle game: {MIDDLE_GAME}")
-    print(f"{'position':<12} {'player':<30} {'depth':>5} {'nodes':>8} {'seconds':>8} {'CPU s':>6} {'nodes/s':>8} "
+    players = []
+    for budget in ({"time_limit": 1.0}, {"time_limit": 1.8}, {"depth": 4}):
+        if compiled.available():
+            players.append(AlphaBetaPlayer(seed=0, compiled=True, **budget))
+        players += [AlphaBetaPlayer(seed=0, compiled=False, **budget),
+                    bench_baseline.BaselineAlphaBeta(seed=0, **budget)]
+    for player in players[:1]:
+        player.choose_turn(Board())      # loads the compiled code outside the timings
+    print(f"middle game: {MIDDLE_GAME}; 'compiled' is fanorona.compiled (numba), "
+          f"{'installed' if compiled.available() else 'not installed: no compiled rows'}")
+    fastest = 0.0
+    print(f"{'position':<12} {'player':<34} {'depth':>5} {'nodes':>10} {'seconds':>8} {'CPU s':>6} {'nodes/s':>8} "
           f"{'per CPU s':>9}  turn")
     for where, board in positions.items():
         for player in players:
@@ -151,11 +177,14 @@ def search_section() -> None:
             turn = player.choose_turn(board)
             cpu = time.process_time() - cpu
             info = player.last_search
-            label = player.name
-            if label.startswith("level"):
-                label += f" ({LEVELS[int(label[5:])]})"
-            print(f"{where:<12} {label:<30} {info.depth:>5} {info.nodes:>8,} {info.time:>8.2f} {cpu:>6.2f} "
+            label = player.name + (" compiled" if getattr(player, "compiled", False) else "")
+            if where == "middle game" and getattr(player, "compiled", False) and player.depth is None:
+                fastest = max(fastest, info.nodes / max(cpu, 1e-9))
+            print(f"{where:<12} {label:<34} {info.depth:>5} {info.nodes:>10,} {info.time:>8.2f} {cpu:>6.2f} "
                   f"{info.nodes_per_second:>8,.0f} {info.nodes / max(cpu, 1e-9):>9,.0f}  {turn}")
+    if fastest:
+        print(f"target >= {TARGET_COMPILED_NODES:,} nodes a CPU second in the middle game, compiled: {fastest:,.0f}: "
+              f"{'met' if fastest >= TARGET_COMPILED_NODES else 'MISSED'}")
 
 
 def techniques_section(depth: int = 5, count: int = 12) -> None:

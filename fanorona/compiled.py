@@ -36,7 +36,11 @@ CHECK_EVERY = 1024               # nodes between looks at the clock
 
 # parameters, one int64 array: indexes
 (N, FULL, KEEP, CHAINS, MANDATORY, MUST_CONTINUE, SINGLE_OPENING, QUIET_DRAW, STRONG, EVAL, QUIESCENCE,
- QUIESCENCE_TURNS, ROOT_PLY, LONGEST) = range(14)
+ QUIESCENCE_TURNS, ROOT_PLY, LONGEST, ENDGAME_STONES) = range(15)
+# the tables, one tuple: parameters, neighbours, rays, near, reach, directions after, shifts, can step,
+# twice, both ways, room, unused, sort scratch, then the endgame look-up (stones, value and distance)
+ENDGAME_ME, ENDGAME_OPP, ENDGAME_INFO = 13, 14, 15
+KNOWN_WIN, KNOWN_LOSS, KNOWN_DRAW = 1, 2, 3      # ENDGAME_INFO is distance * 4 + one of these
 # search state, one int64 array: indexes
 NODES, NEXT_CHECK, TIMED_OUT, OVERFLOW, HAS_DEADLINE, GENERATION = range(6)
 
@@ -307,6 +311,49 @@ if numba is not None:
                 return True
         return False
 
+    # -- the endgame table ----------------------------------------------------------------------
+
+    @jit
+    def _endgame_slot(me, opp, keys_me, keys_opp):
+        """Where (me, opp) is in the open-addressed look-up, or the empty slot where it would go."""
+        mask = keys_me.shape[0] - 1
+        i = np.int64(_hash(me, opp, 0) >> np.uint64(40)) & mask
+        while keys_me[i] != 0 and not (keys_me[i] == me and keys_opp[i] == opp):
+            i = (i + 1) & mask
+        return i
+
+    @jit
+    def _endgame_fill(me, opp, info, maps, keys_me, keys_opp, infos):
+        """Every entry of the table under every mirror image of the board (``maps``: point maps)."""
+        for i in range(me.shape[0]):
+            for k in range(maps.shape[0]):
+                a = b = 0
+                for p in range(maps.shape[1]):
+                    if (me[i] >> p) & 1:
+                        a |= 1 << maps[k, p]
+                    if (opp[i] >> p) & 1:
+                        b |= 1 << maps[k, p]
+                j = _endgame_slot(a, b, keys_me, keys_opp)
+                keys_me[j], keys_opp[j], infos[j] = a, b, info[i]
+
+    @jit
+    def _known(me, opp, ply, quiet, T):
+        """ai.AlphaBetaPlayer._known: (True, exact score) from the endgame table, or (False, 0)."""
+        P = T[0]
+        if me == 0 or opp == 0 or _popcount(me | opp) > P[ENDGAME_STONES]:
+            return False, 0
+        keys_me = T[ENDGAME_ME]
+        i = _endgame_slot(me, opp, keys_me, T[ENDGAME_OPP])
+        if keys_me[i] == 0:
+            return False, 0
+        info = T[ENDGAME_INFO][i]
+        kind, distance = info & 3, info >> 2
+        if kind == KNOWN_DRAW:
+            return True, 0
+        if P[QUIET_DRAW] >= 0 and quiet + distance >= P[QUIET_DRAW]:
+            return False, 0
+        return True, (WIN - ply - distance if kind == KNOWN_WIN else ply + distance - WIN)
+
     # -- the search ------------------------------------------------------------------------------
 
     @numba.njit(cache=True)     # not nogil: the clock is read in object mode, which needs the lock
@@ -337,14 +384,18 @@ if numba is not None:
         return (turn % 2) | single << 1 | ((quiet if near else -1) + 1) << 2
 
     @jit
+    def _hash(me, opp, extra):
+        """A well-mixed 64-bit number of a position key, its top bits for a table index."""
+        return (np.uint64(me) * np.uint64(0x9E3779B97F4A7C15)) ^ (np.uint64(opp) * np.uint64(0xC2B2AE3D27D4EB4F)) \
+            ^ (np.uint64(extra) * np.uint64(0x165667B19E3779F9))
+
+    @jit
     def _slot(me, opp, extra, TT, S):
         """The table slot holding this key, or the slot to use for it (an empty one, else the first).
         A slot written by an earlier search (another generation) counts as empty."""
         keys = TT[0]
         mask = keys.shape[0] - 1
-        h = (np.uint64(me) * np.uint64(0x9E3779B97F4A7C15)) ^ (np.uint64(opp) * np.uint64(0xC2B2AE3D27D4EB4F)) \
-            ^ (np.uint64(extra) * np.uint64(0x165667B19E3779F9))
-        first = np.int64(h >> np.uint64(64 - TABLE_BITS)) & mask
+        first = np.int64(_hash(me, opp, extra) >> np.uint64(64 - TABLE_BITS)) & mask
         for k in range(PROBES):
             i = (first + k) & mask
             if keys[i, 3] != S[GENERATION] or (keys[i, 0] == me and keys[i, 1] == opp and keys[i, 2] == extra):
@@ -375,6 +426,10 @@ if numba is not None:
             return WIN - ply - 1
         if P[QUIET_DRAW] >= 0 and quiet2 >= P[QUIET_DRAW]:
             return 0
+        if P[ENDGAME_STONES]:
+            found, known = _known(opp2, me2, ply + 1, quiet2, T)
+            if found:
+                return -known
         return -_evaluate(opp2, me2, T)
 
     @jit
@@ -441,6 +496,10 @@ if numba is not None:
             return ply - WIN
         if P[QUIET_DRAW] >= 0 and quiet >= P[QUIET_DRAW]:
             return 0
+        if P[ENDGAME_STONES]:
+            found, known = _known(me, opp, ply, quiet, T)
+            if found:
+                return known
         if depth <= 0:
             if P[QUIESCENCE]:
                 return _quiesce(me, opp, alpha, beta, ply, P[QUIESCENCE_TURNS], T, S, buf_me, buf_opp, pos)
@@ -452,7 +511,10 @@ if numba is not None:
         if keys[slot, 3] == S[GENERATION] and keys[slot, 0] == me and keys[slot, 1] == opp and keys[slot, 2] == extra:
             stored_depth, stored, flag = values[slot, 0], values[slot, 1], values[slot, 2]
             stored_me, stored_opp = values[slot, 3], values[slot, 4]
-            if stored_depth >= depth:
+            # a proven score from the endgame table may end later than the draw rule allows from here
+            outlives = P[ENDGAME_STONES] > 0 and P[QUIET_DRAW] >= 0 and abs(stored) >= PROVEN \
+                and quiet + WIN - abs(stored) >= P[QUIET_DRAW]
+            if stored_depth >= depth and not outlives:
                 stored = _from_table(stored, ply)
                 if flag == EXACT or (flag == LOWER and stored >= beta) or (flag == UPPER and stored <= alpha):
                     return stored
@@ -565,13 +627,35 @@ if numba is not None:
         return np.int64(-2), np.int64(-2)
 
 
+NO_ENDGAME = (np.zeros(1, dtype=np.int64),) * 3 if numba is not None else ()
+_ENDGAMES: dict = {}
+
+
+def endgame_lookup(table) -> tuple:
+    """An ``EndgameTable`` as the compiled search reads it: every entry under every mirror image,
+    open-addressed in arrays at most half full; made once a table."""
+    if id(table) not in _ENDGAMES:
+        entries = list(table.entries())
+        code = {"win": KNOWN_WIN, "loss": KNOWN_LOSS, "draw": KNOWN_DRAW}
+        me = np.array([e[0] for e in entries], dtype=np.int64)
+        opp = np.array([e[1] for e in entries], dtype=np.int64)
+        info = np.array([(e[3] or 0) * 4 + code[e[2]] for e in entries], dtype=np.int64)
+        from .geometry import geometry
+        maps = np.array(geometry(*table.size).symmetries(), dtype=np.int64)
+        size = 1 << max(4, (2 * len(entries) * len(maps)).bit_length())
+        keys_me, keys_opp, infos = (np.zeros(size, dtype=np.int64) for _ in range(3))
+        _endgame_fill(me, opp, info, maps, keys_me, keys_opp, infos)
+        _ENDGAMES[id(table)] = (table, (keys_me, keys_opp, infos))     # the table is kept, so its id stays its own
+    return _ENDGAMES[id(table)][1]
+
+
 class CompiledGenerator:
     """A ``movegen.Generator``'s tables as numpy arrays, with its counting and listing compiled."""
 
     def __init__(self, gen):
         g, rules, n = gen.geometry, gen.rules, gen.points
         longest = max(g.width, g.height)
-        params = np.zeros(14, dtype=np.int64)
+        params = np.zeros(15, dtype=np.int64)
         params[N], params[FULL], params[KEEP] = n, gen.full, -1 if rules.no_revisit else 0
         params[CHAINS], params[MANDATORY], params[MUST_CONTINUE] = rules.chains, rules.mandatory_capture, rules.must_continue
         params[SINGLE_OPENING] = rules.opening_single_capture
@@ -606,7 +690,7 @@ class CompiledGenerator:
             room,
             np.zeros(1, dtype=np.int64),            # unused slot, keeps indexes stable
             np.zeros(n + 2, dtype=np.int64),        # scratch for the counting sort
-        )
+        ) + NO_ENDGAME
 
     def with_params(self, **changes) -> tuple:
         """The tables with some parameters changed (a copy of the parameter array)."""
@@ -655,8 +739,11 @@ class CompiledSearch:
         self.deadline = np.zeros(1)
         self._buf_me, self._buf_opp = compiled._buffers()
 
-    def start(self, root_ply: int, deadline: float | None) -> CompiledSearch:
-        """Ready for a new search from a position ``root_ply`` turns into the game."""
+    def start(self, root_ply: int, deadline: float | None, endgame=None) -> CompiledSearch:
+        """Ready for a new search from a position ``root_ply`` turns into the game, reading the
+        ``EndgameTable`` ``endgame`` if one is given."""
+        self.tables = self.tables[:ENDGAME_ME] + (NO_ENDGAME if endgame is None else endgame_lookup(endgame))
+        self.tables[0][ENDGAME_STONES] = 0 if endgame is None else endgame.stones
         generation = self.state[GENERATION] + 1
         self.state[:] = 0
         self.state[GENERATION], self.state[NEXT_CHECK], self.state[HAS_DEADLINE] = generation, CHECK_EVERY, deadline is not None

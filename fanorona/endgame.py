@@ -126,6 +126,14 @@ class EndgameTable:
         code = self._values[i]
         return NAME[code], None if code == CODE[DRAW] else self._distances[i]
 
+    def entries(self):
+        """Every entry on bit sets, one per position up to mirror images: ``(me, opp, value,
+        distance)``, the side to move's stones first (for the compiled search's own look-up)."""
+        n = self.symmetry.points
+        full = (1 << n) - 1
+        for key, code, distance in zip(self._keys, self._values, self._distances):
+            yield key & full, key >> n, NAME[code], None if code == CODE[DRAW] else distance
+
     def boards(self, value: str | None = None):
         """One board per entry (White to move), optionally only those of one value."""
         wanted = None if value is None else value_code(value)

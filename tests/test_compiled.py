@@ -5,6 +5,7 @@ Skipped as a whole where numba is not installed (``pip install 'fanorona[fast]'`
 installs it and runs this file and the players' tests on the compiled path.
 """
 import os
+import random
 import threading
 
 import pytest
@@ -202,3 +203,60 @@ def test_two_searches_in_threads_do_not_share_their_buffers():
     for t in threads:
         t.join()
     assert together == alone
+
+
+@pytest.fixture(scope="module")
+def endgame3(tmp_path_factory):
+    """The 9x5 three-stone table, built in a fresh cache directory."""
+    from fanorona.endgame import endgame_table
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("FANORONA_CACHE_DIR", str(tmp_path_factory.mktemp("compiled-endgame")))
+        yield endgame_table((9, 5), 3)
+
+
+def few_stones(rng, stones, rules):
+    """A 9x5 position of ``stones`` stones, both colours, either to move, not yet over."""
+    while True:
+        points = rng.sample(range(45), stones)
+        white = rng.randint(1, stones - 1)
+        rows = [["."] * 9 for _ in range(5)]
+        for i, p in enumerate(points):
+            rows[p // 9][p % 9] = "W" if i < white else "B"
+        board = fa.Board.from_diagram("\n".join("".join(r) for r in reversed(rows)),
+                                      rng.choice(["white", "black"]), rules)
+        if board.outcome() is None:
+            return board
+
+
+@pytest.mark.parametrize("rules", [Rules.standard(), Rules.solved(), Rules.standard().with_(quiet_draw=6)],
+                         ids=["standard", "solved", "draw-after-6"])
+def test_the_search_with_an_endgame_table_is_the_same_node_for_node(endgame3, rules):
+    """Positions of 3 to 6 stones: read from the table (in every mirror image), scored past the
+    horizon from it, and, under a short draw rule, wins the draw rule would cut short left out."""
+    rng = random.Random(5)
+    for _ in range(16):
+        board = few_stones(rng, rng.choice([3, 4, 5, 6]), rules)
+        for depth in (3, 5):
+            python, fast = searches(board, depth=depth, endgame=endgame3)
+            assert fast == python, (board.fen(), depth)
+
+
+def test_the_endgame_table_changes_what_the_compiled_search_sees(endgame3):
+    """So the test above compares searches that read the table, not two that ignore it."""
+    rng = random.Random(6)
+    changed = 0
+    for _ in range(20):
+        board = few_stones(rng, 3, Rules.solved())
+        with_table, = searches(board, depth=2, endgame=endgame3)[1:]
+        without, = searches(board, depth=2)[1:]
+        changed += with_table[1] != without[1]
+    assert changed >= 5
+
+
+def test_a_stored_proven_score_the_draw_rule_would_cut_short_is_searched_again(endgame3):
+    """Under a draw after 6 quiet turns a win read from the table may be stored, then met again
+    with more quiet turns behind it, where it no longer holds: both searches must look again."""
+    rules = Rules.standard().with_(quiet_draw=6)
+    board = fa.Board.from_fen("....W...B/........./.B......./W......../......... w", rules)
+    python, fast = searches(board, depth=5, endgame=endgame3)
+    assert fast == python
