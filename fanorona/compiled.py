@@ -793,7 +793,8 @@ _warm = False
 
 
 def warm_up(progress: bool = True) -> None:
-    """Compile (or load from numba's cache) every function once, with a progress bar on stderr."""
+    """Compile (or load from numba's cache) every function once, with a progress bar on stderr when
+    that takes more than a second and a half."""
     global _warm
     if _warm or not available():
         return
@@ -808,8 +809,9 @@ def warm_up(progress: bool = True) -> None:
              ("evaluation", lambda: compiled.best_capture(0b000000111, 0b111000000)),
              ("search", lambda: CompiledSearch(compiled, "threat", True, 2).start(0, time.perf_counter() + 10)
               .child(0b000001011, 0b111000000, 0b111000000, 2, -WIN - 1, WIN + 1, 0, 0, True))]
+    # shown only when it takes a while, that is when numba compiles rather than loads from its cache
     bar = tqdm(steps, desc="compiling the fast search (once)", unit="part", leave=False, file=sys.stderr,
-               disable=not progress)
+               disable=not progress, delay=1.5)
     for _name, step in bar:
         step()
     _warm = True
