@@ -37,9 +37,9 @@ CHECK_EVERY = 1024               # nodes between looks at the clock
 # parameters, one int64 array: indexes
 (N, FULL, KEEP, CHAINS, MANDATORY, MUST_CONTINUE, SINGLE_OPENING, QUIET_DRAW, STRONG, EVAL, QUIESCENCE,
  QUIESCENCE_TURNS, ROOT_PLY, LONGEST, ENDGAME_STONES) = range(15)
-# the tables, one tuple: parameters, neighbours, rays, near, reach, directions after, shifts, can step,
-# twice, both ways, room, unused, sort scratch, then the endgame look-up (stones, value and distance)
-ENDGAME_ME, ENDGAME_OPP, ENDGAME_INFO = 13, 14, 15
+# the tables, one tuple of arrays: indexes (see CompiledGenerator for what each holds)
+(PARAMS, NEIGHBOUR, RAY, NEAR, REACH, AFTER, SHIFT, CAN, TWICE, BOTH, ROOM, SCRATCH,
+ ENDGAME_ME, ENDGAME_OPP, ENDGAME_INFO) = range(15)
 KNOWN_WIN, KNOWN_LOSS, KNOWN_DRAW = 1, 2, 3      # ENDGAME_INFO is distance * 4 + one of these
 # search state, one int64 array: indexes
 NODES, NEXT_CHECK, TIMED_OUT, OVERFLOW, HAS_DEADLINE, GENERATION = range(6)
@@ -97,29 +97,29 @@ if numba is not None:
     @jit
     def _chain_results(me, opp, at, points, directions, T, buf_me, buf_opp, pos):
         """movegen.Generator._chain_results: the positions where a chain landing on ``at`` may end."""
-        P, NB, RAY, NEAR, REACH, AFTER = T[0], T[1], T[2], T[3], T[4], T[5]
-        free = NEAR[at] & ~(me | opp | points)
-        if free == 0 or opp & REACH[at] == 0:
+        P, neighbour, ray, near, reach, after = T[PARAMS], T[NEIGHBOUR], T[RAY], T[NEAR], T[REACH], T[AFTER]
+        free = near[at] & ~(me | opp | points)
+        if free == 0 or opp & reach[at] == 0:
             return _push(me, opp, buf_me, buf_opp, pos)
         more = False
         for d in range(8):
-            q = NB[at, d]
+            q = neighbour[at, d]
             if q < 0 or not (free >> q) & 1 or (directions >> d) & 1:
                 continue
             back = (d + 4) % 8
-            ahead_first, behind_first = _first(RAY[q, d]), _first(RAY[at, back])
+            ahead_first, behind_first = _first(ray[q, d]), _first(ray[at, back])
             if opp & (ahead_first | behind_first) == 0:
                 continue
             more = True
             target = 1 << q
             me2 = me ^ (1 << at) ^ target
             points2 = (points | target) & P[KEEP]
-            directions2 = AFTER[directions, d]
+            directions2 = after[directions, d]
             if opp & ahead_first:
-                pos = _chain_results(me2, opp ^ _take(RAY[q, d], opp), q, points2, directions2, T,
+                pos = _chain_results(me2, opp ^ _take(ray[q, d], opp), q, points2, directions2, T,
                                      buf_me, buf_opp, pos)
             if opp & behind_first:
-                pos = _chain_results(me2, opp ^ _take(RAY[at, back], opp), q, points2, directions2, T,
+                pos = _chain_results(me2, opp ^ _take(ray[at, back], opp), q, points2, directions2, T,
                                      buf_me, buf_opp, pos)
         if not (more and P[MUST_CONTINUE]):
             pos = _push(me, opp, buf_me, buf_opp, pos)
@@ -128,23 +128,22 @@ if numba is not None:
     @jit
     def _movers(me, opp, d, T):
         """The stones that can step in direction ``d``, those approaching and those withdrawing."""
-        DS, CAN, TWICE, BOTH = T[6], T[7], T[8], T[9]
-        s = DS[d]
-        empty = T[0][FULL] & ~(me | opp)
-        movers = me & CAN[d] & _shift(empty, -s)
-        approach = movers & TWICE[d] & _shift(opp, -2 * s)
-        withdraw = movers & BOTH[d] & _shift(opp, s)
+        s = T[SHIFT][d]
+        empty = T[PARAMS][FULL] & ~(me | opp)
+        movers = me & T[CAN][d] & _shift(empty, -s)
+        approach = movers & T[TWICE][d] & _shift(opp, -2 * s)
+        withdraw = movers & T[BOTH][d] & _shift(opp, s)
         return movers, approach, withdraw
 
     @jit
     def _results(me, opp, single, T, buf_me, buf_opp, pos):
         """movegen.Generator.results: the position after each turn, written from ``pos`` on; returns
         the end (past the buffer's length when it overflowed)."""
-        P, RAY, DS = T[0], T[2], T[6]
+        P, ray, shift = T[PARAMS], T[RAY], T[SHIFT]
         chains = P[CHAINS] and not single
         start = pos
         for d in range(8):
-            s = DS[d]
+            s = shift[d]
             movers, approach, withdraw = _movers(me, opp, d, T)
             captures = approach | withdraw
             while captures:
@@ -157,20 +156,20 @@ if numba is not None:
                     if kind == 0:
                         if not origin & approach:
                             continue
-                        taken = _take(RAY[q, d], opp)
+                        taken = _take(ray[q, d], opp)
                     else:
                         if not origin & withdraw:
                             continue
-                        taken = _take(RAY[p, (d + 4) % 8], opp)
+                        taken = _take(ray[p, (d + 4) % 8], opp)
                     if chains:
                         pos = _chain_results(me ^ origin ^ target, opp ^ taken, q, (origin | target) & P[KEEP],
-                                             T[5][0, d], T, buf_me, buf_opp, pos)
+                                             T[AFTER][0, d], T, buf_me, buf_opp, pos)
                     else:
                         pos = _push(me ^ origin ^ target, opp ^ taken, buf_me, buf_opp, pos)
         if pos > start and P[MANDATORY]:
             return pos
         for d in range(8):
-            s = DS[d]
+            s = shift[d]
             movers, approach, withdraw = _movers(me, opp, d, T)
             paika = movers & ~(approach | withdraw)
             while paika:
@@ -182,38 +181,38 @@ if numba is not None:
     @jit
     def _count_chain(me, opp, at, points, directions, T):
         """movegen.Generator._count_chain: the ways to end a turn whose chain landed on ``at``."""
-        P, NB, RAY, NEAR, REACH, AFTER = T[0], T[1], T[2], T[3], T[4], T[5]
-        free = NEAR[at] & ~(me | opp | points)
-        if free == 0 or opp & REACH[at] == 0:
+        P, neighbour, ray, near, reach, after = T[PARAMS], T[NEIGHBOUR], T[RAY], T[NEAR], T[REACH], T[AFTER]
+        free = near[at] & ~(me | opp | points)
+        if free == 0 or opp & reach[at] == 0:
             return 1
         count, more = 0, False
         for d in range(8):
-            q = NB[at, d]
+            q = neighbour[at, d]
             if q < 0 or not (free >> q) & 1 or (directions >> d) & 1:
                 continue
             back = (d + 4) % 8
-            ahead_first, behind_first = _first(RAY[q, d]), _first(RAY[at, back])
+            ahead_first, behind_first = _first(ray[q, d]), _first(ray[at, back])
             if opp & (ahead_first | behind_first) == 0:
                 continue
             more = True
             target = 1 << q
             me2 = me ^ (1 << at) ^ target
             points2 = (points | target) & P[KEEP]
-            directions2 = AFTER[directions, d]
+            directions2 = after[directions, d]
             if opp & ahead_first:
-                count += _count_chain(me2, opp ^ _take(RAY[q, d], opp), q, points2, directions2, T)
+                count += _count_chain(me2, opp ^ _take(ray[q, d], opp), q, points2, directions2, T)
             if opp & behind_first:
-                count += _count_chain(me2, opp ^ _take(RAY[at, back], opp), q, points2, directions2, T)
+                count += _count_chain(me2, opp ^ _take(ray[at, back], opp), q, points2, directions2, T)
         return count if more and P[MUST_CONTINUE] else count + 1
 
     @jit
     def _count_turns(me, opp, single, T):
         """movegen.Generator.count_turns."""
-        P, RAY, DS = T[0], T[2], T[6]
+        P, ray, shift = T[PARAMS], T[RAY], T[SHIFT]
         chains = P[CHAINS] and not single
         count = quiet = 0
         for d in range(8):
-            s = DS[d]
+            s = shift[d]
             movers, approach, withdraw = _movers(me, opp, d, T)
             quiet += _popcount(movers & ~(approach | withdraw))
             if not chains:
@@ -227,11 +226,11 @@ if numba is not None:
                 q = p + s
                 target = 1 << q
                 if origin & approach:
-                    count += _count_chain(me ^ origin ^ target, opp ^ _take(RAY[q, d], opp), q,
-                                          (origin | target) & P[KEEP], T[5][0, d], T)
+                    count += _count_chain(me ^ origin ^ target, opp ^ _take(ray[q, d], opp), q,
+                                          (origin | target) & P[KEEP], T[AFTER][0, d], T)
                 if origin & withdraw:
-                    count += _count_chain(me ^ origin ^ target, opp ^ _take(RAY[p, (d + 4) % 8], opp), q,
-                                          (origin | target) & P[KEEP], T[5][0, d], T)
+                    count += _count_chain(me ^ origin ^ target, opp ^ _take(ray[p, (d + 4) % 8], opp), q,
+                                          (origin | target) & P[KEEP], T[AFTER][0, d], T)
         if count and P[MANDATORY]:
             return count
         return count + quiet
@@ -239,7 +238,7 @@ if numba is not None:
     @jit
     def _perft(me, opp, depth, ply, quiet, T, buf_me, buf_opp, pos):
         """movegen.Generator.perft; -1 when the turn buffer overflowed."""
-        P = T[0]
+        P = T[PARAMS]
         if P[QUIET_DRAW] >= 0 and quiet >= P[QUIET_DRAW]:
             return 0
         single = P[SINGLE_OPENING] != 0 and ply < 2
@@ -260,10 +259,10 @@ if numba is not None:
     @jit
     def _best_capture(me, opp, T):
         """movegen.Generator.best_capture: the most stones one first step takes."""
-        DS, ROOM = T[6], T[10]
+        shift, room = T[SHIFT], T[ROOM]
         best = 0
         for d in range(8):
-            s = DS[d]
+            s = shift[d]
             back = (d + 4) % 8
             movers, approach, withdraw = _movers(me, opp, d, T)
             k = 1
@@ -271,13 +270,13 @@ if numba is not None:
                 if k > best:
                     best = k
                 k += 1
-                approach &= ROOM[d, k + 1] & _shift(opp, -(k + 1) * s)
+                approach &= room[d, k + 1] & _shift(opp, -(k + 1) * s)
             k = 1
             while withdraw:
                 if k > best:
                     best = k
                 k += 1
-                withdraw &= ROOM[back, k] & _shift(opp, k * s)
+                withdraw &= room[back, k] & _shift(opp, k * s)
         return best
 
     @jit
@@ -292,7 +291,7 @@ if numba is not None:
     @jit
     def _evaluate(me, opp, T):
         """ai.EVALUATIONS, by code: material, strong points, mobility, threat."""
-        P = T[0]
+        P = T[PARAMS]
         score = 100 * (_popcount(me) - _popcount(opp))
         code = P[EVAL]
         if code == 1:
@@ -339,7 +338,7 @@ if numba is not None:
     @jit
     def _known(me, opp, ply, quiet, T):
         """ai.AlphaBetaPlayer._known: (True, exact score) from the endgame table, or (False, 0)."""
-        P = T[0]
+        P = T[PARAMS]
         if me == 0 or opp == 0 or _popcount(me | opp) > P[ENDGAME_STONES]:
             return False, 0
         keys_me = T[ENDGAME_ME]
@@ -377,7 +376,7 @@ if numba is not None:
     @jit
     def _extra(ply, quiet, depth, T):
         """ai.AlphaBetaPlayer._key beyond the stones: side to move, opening rule, quiet turns if near."""
-        P = T[0]
+        P = T[PARAMS]
         turn = P[ROOT_PLY] + ply
         single = 1 if P[SINGLE_OPENING] and turn < 2 else 0
         near = P[QUIET_DRAW] >= 0 and P[QUIET_DRAW] - quiet <= depth + P[QUIESCENCE_TURNS]
@@ -420,7 +419,7 @@ if numba is not None:
     def _leaf(me2, opp2, ply, quiet2, T, S):
         """The horizon of ai.AlphaBetaPlayer._child: the value of the turn leaving (me2, opp2), scored
         without a search, for the side that moved."""
-        P = T[0]
+        P = T[PARAMS]
         S[NODES] += 1
         if opp2 == 0:
             return WIN - ply - 1
@@ -438,7 +437,7 @@ if numba is not None:
         leaving (me2, opp2).  ``_negamax`` has the same lines inline: numba cannot cache two functions
         that call each other."""
         quiet2 = quiet + 1 if opp2 == opp else 0
-        if depth == 1 and not T[0][QUIESCENCE]:
+        if depth == 1 and not T[PARAMS][QUIESCENCE]:
             return _leaf(me2, opp2, ply, quiet2, T, S)
         if null_window:
             score = -_negamax(opp2, me2, depth - 1, -alpha - 1, -alpha, ply + 1, quiet2, T, TT, S, deadline,
@@ -488,7 +487,7 @@ if numba is not None:
         """ai.AlphaBetaPlayer._negamax, step for step (with no endgame table).  The stored best reply
         is candidate ``pos - 1``, tried before the others are generated; each candidate's value is
         ai's ``_child``, written inline."""
-        P = T[0]
+        P = T[PARAMS]
         S[NODES] += 1
         if _out_of_time(S, deadline):
             return 0
@@ -529,7 +528,7 @@ if numba is not None:
                     if alpha >= beta:
                         break
                     single = P[SINGLE_OPENING] != 0 and P[ROOT_PLY] + ply < 2
-                    end = _children(me, opp, single, T, buf_me, buf_opp, pos, T[12])
+                    end = _children(me, opp, single, T, buf_me, buf_opp, pos, T[SCRATCH])
                     if end > buf_me.shape[0]:
                         S[OVERFLOW] = 1
                         S[TIMED_OUT] = 1
@@ -574,7 +573,7 @@ if numba is not None:
     @jit
     def _quiesce(me, opp, alpha, beta, ply, turns_left, T, S, buf_me, buf_opp, pos):
         """ai.AlphaBetaPlayer._quiesce: past the horizon, capturing turns only."""
-        P = T[0]
+        P = T[PARAMS]
         S[NODES] += 1
         threat = _best_capture(me, opp, T)
         if threat == 0:
@@ -590,7 +589,7 @@ if numba is not None:
                 return best
             alpha = max(alpha, best)
         single = P[SINGLE_OPENING] != 0 and P[ROOT_PLY] + ply < 2
-        end = _children(me, opp, single, T, buf_me, buf_opp, pos, T[12])
+        end = _children(me, opp, single, T, buf_me, buf_opp, pos, T[SCRATCH])
         if end > buf_me.shape[0]:
             S[OVERFLOW] = 1
             S[TIMED_OUT] = 1
@@ -677,27 +676,27 @@ class CompiledGenerator:
 
         self.generator, self.params = gen, params
         self.tables = (
-            params,
-            np.array(g.neighbour, dtype=np.int64),
-            ray,
-            np.array([sum(1 << q for q in g.neighbour[p] if q >= 0) for p in range(n)], dtype=np.int64),
-            np.array([sum(1 << r for d in range(8) for r in g.ray[p][d][:2]) for p in range(n)], dtype=np.int64),
-            np.array(gen.chain_rule.directions_after, dtype=np.int64),
-            shifts,
-            mask(lambda p, d: g.neighbour[p][d] >= 0),
-            mask(lambda p, d: len(g.ray[p][d]) >= 2),
-            mask(lambda p, d: g.neighbour[p][d] >= 0 and g.neighbour[p][(d + 4) % 8] >= 0),
-            room,
-            np.zeros(1, dtype=np.int64),            # unused slot, keeps indexes stable
-            np.zeros(n + 2, dtype=np.int64),        # scratch for the counting sort
+            params,                                                  # PARAMS
+            np.array(g.neighbour, dtype=np.int64),                   # NEIGHBOUR: [point, direction], -1 off the board
+            ray,                                                     # RAY: [point, direction] the points in order
+            np.array([sum(1 << q for q in g.neighbour[p] if q >= 0) for p in range(n)], dtype=np.int64),   # NEAR
+            np.array([sum(1 << r for d in range(8) for r in g.ray[p][d][:2]) for p in range(n)],
+                     dtype=np.int64),                                # REACH: points one or two steps away
+            np.array(gen.chain_rule.directions_after, dtype=np.int64),   # AFTER: ChainRule's banned directions
+            shifts,                                                  # SHIFT: per direction
+            mask(lambda p, d: g.neighbour[p][d] >= 0),               # CAN: step that way
+            mask(lambda p, d: len(g.ray[p][d]) >= 2),                # TWICE: step twice that way
+            mask(lambda p, d: g.neighbour[p][d] >= 0 and g.neighbour[p][(d + 4) % 8] >= 0),   # BOTH ways
+            room,                                                    # ROOM: [direction, k] k points further
+            np.zeros(n + 2, dtype=np.int64),                         # SCRATCH: the search's counting sort
         ) + NO_ENDGAME
 
     def with_params(self, **changes) -> tuple:
-        """The tables with some parameters changed (a copy of the parameter array)."""
+        """The tables for one search: its own parameters, with some changed, and its own scratch."""
         params = self.params.copy()
         for name, value in changes.items():
             params[globals()[name]] = value
-        return (params,) + self.tables[1:]
+        return (params,) + self.tables[PARAMS + 1:SCRATCH] + (self.tables[SCRATCH].copy(),) + self.tables[SCRATCH + 1:]
 
     def _buffers(self):
         """Room for the turns being listed: each call gets its own, so threads never share one."""
