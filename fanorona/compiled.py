@@ -179,61 +179,9 @@ if numba is not None:
         return pos
 
     @jit
-    def _count_chain(me, opp, at, points, directions, T):
-        """movegen.Generator._count_chain: the ways to end a turn whose chain landed on ``at``."""
-        P, neighbour, ray, near, reach, after = T[PARAMS], T[NEIGHBOUR], T[RAY], T[NEAR], T[REACH], T[AFTER]
-        free = near[at] & ~(me | opp | points)
-        if free == 0 or opp & reach[at] == 0:
-            return 1
-        count, more = 0, False
-        for d in range(8):
-            q = neighbour[at, d]
-            if q < 0 or not (free >> q) & 1 or (directions >> d) & 1:
-                continue
-            back = (d + 4) % 8
-            ahead_first, behind_first = _first(ray[q, d]), _first(ray[at, back])
-            if opp & (ahead_first | behind_first) == 0:
-                continue
-            more = True
-            target = 1 << q
-            me2 = me ^ (1 << at) ^ target
-            points2 = (points | target) & P[KEEP]
-            directions2 = after[directions, d]
-            if opp & ahead_first:
-                count += _count_chain(me2, opp ^ _take(ray[q, d], opp), q, points2, directions2, T)
-            if opp & behind_first:
-                count += _count_chain(me2, opp ^ _take(ray[at, back], opp), q, points2, directions2, T)
-        return count if more and P[MUST_CONTINUE] else count + 1
-
-    @jit
     def _count_turns(me, opp, single, T):
-        """movegen.Generator.count_turns."""
-        P, ray, shift = T[PARAMS], T[RAY], T[SHIFT]
-        chains = P[CHAINS] and not single
-        count = quiet = 0
-        for d in range(8):
-            s = shift[d]
-            movers, approach, withdraw = _movers(me, opp, d, T)
-            quiet += _popcount(movers & ~(approach | withdraw))
-            if not chains:
-                count += _popcount(approach) + _popcount(withdraw)
-                continue
-            captures = approach | withdraw
-            while captures:
-                origin = captures & -captures
-                captures ^= origin
-                p = _index(origin)
-                q = p + s
-                target = 1 << q
-                if origin & approach:
-                    count += _count_chain(me ^ origin ^ target, opp ^ _take(ray[q, d], opp), q,
-                                          (origin | target) & P[KEEP], T[AFTER][0, d], T)
-                if origin & withdraw:
-                    count += _count_chain(me ^ origin ^ target, opp ^ _take(ray[p, (d + 4) % 8], opp), q,
-                                          (origin | target) & P[KEEP], T[AFTER][0, d], T)
-        if count and P[MANDATORY]:
-            return count
-        return count + quiet
+        """movegen.Generator.count_turns: ``_results`` into a buffer of no room, which only counts."""
+        return _results(me, opp, single, T, T[SCRATCH][:0], T[SCRATCH][:0], 0)
 
     @jit
     def _perft(me, opp, depth, ply, quiet, T, buf_me, buf_opp, pos):
