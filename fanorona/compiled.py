@@ -431,6 +431,18 @@ if numba is not None:
         return distinct
 
     @jit
+    def _search_children(me, opp, ply, T, S, buf_me, buf_opp, pos):
+        """The children of a search node, ``ply`` turns below the root, from ``pos`` on: their end, or
+        -1 (and the search stopped) when the buffer is too small."""
+        single = T[PARAMS][SINGLE_OPENING] != 0 and T[PARAMS][ROOT_PLY] + ply < 2
+        end = _children(me, opp, single, T, buf_me, buf_opp, pos, T[SCRATCH])
+        if end > buf_me.shape[0]:
+            S[OVERFLOW] = 1
+            S[TIMED_OUT] = 1
+            return -1
+        return end
+
+    @jit
     def _negamax(me, opp, depth, alpha, beta, ply, quiet, T, TT, S, deadline, buf_me, buf_opp, pos):
         """ai.AlphaBetaPlayer._negamax, step for step (with no endgame table).  The stored best reply
         is candidate ``pos - 1``, tried before the others are generated; each candidate's value is
@@ -475,11 +487,8 @@ if numba is not None:
                 if i == pos:                      # the others, generated only if the stored reply did not cut
                     if alpha >= beta:
                         break
-                    single = P[SINGLE_OPENING] != 0 and P[ROOT_PLY] + ply < 2
-                    end = _children(me, opp, single, T, buf_me, buf_opp, pos, T[SCRATCH])
-                    if end > buf_me.shape[0]:
-                        S[OVERFLOW] = 1
-                        S[TIMED_OUT] = 1
+                    end = _search_children(me, opp, ply, T, S, buf_me, buf_opp, pos)
+                    if end < 0:
                         return 0
                     if end == pos:
                         return ply - WIN
@@ -536,12 +545,7 @@ if numba is not None:
             if best >= beta:
                 return best
             alpha = max(alpha, best)
-        single = P[SINGLE_OPENING] != 0 and P[ROOT_PLY] + ply < 2
-        end = _children(me, opp, single, T, buf_me, buf_opp, pos, T[SCRATCH])
-        if end > buf_me.shape[0]:
-            S[OVERFLOW] = 1
-            S[TIMED_OUT] = 1
-            return 0
+        end = _search_children(me, opp, ply, T, S, buf_me, buf_opp, pos)
         for i in range(pos, end):
             me2, opp2 = buf_me[i], buf_opp[i]
             if opp2 == opp:
