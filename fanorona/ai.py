@@ -186,6 +186,9 @@ class AlphaBetaPlayer(_Player):
     few stones are scored exactly from the table instead of searched.  A number builds the board
     size's table the first time a turn starts with at most ``ENDGAME_REACH`` stones more (about a
     second for 3 stones on 9x5, half a minute for 4) and keeps it for the process.
+    ``compiled`` (on by default where numba is installed) runs the same search compiled, from
+    ``fanorona.compiled``: the same turns, scores and node counts, about 14 times as fast; it keeps
+    a transposition table of 2**20 entries (72 MB) per player.
     """
 
     def __init__(self, depth: int | None = None, time_limit: float = 1.0, seed=None, evaluation="threat",
@@ -208,6 +211,8 @@ class AlphaBetaPlayer(_Player):
                      + (",quiescence=1" if self.quiescence else "")
                      + (f",endgame={getattr(endgame, 'stones', endgame)}" if self._endgame_option else ""))
         self.last_search: SearchInfo | None = None
+        if compiled not in (None, True, False, 0, 1):
+            raise ValueError(f"compiled is on (1), off (0) or None (on when numba is installed); got {compiled!r}")
         if compiled and not fast.available():
             raise ValueError("the compiled search needs numba: pip install 'fanorona[fast]' "
                              "(and FANORONA_COMPILED not set to 0)")

@@ -148,6 +148,13 @@ def test_the_compiled_search_is_the_default_and_can_be_switched_off():
     assert make_player("alphabeta:time=1,compiled=0").compiled is False
 
 
+def test_a_bad_compiled_option_is_refused_with_a_sentence():
+    with pytest.raises(ValueError, match=r"compiled is on \(1\), off \(0\) or None .*got 'yes'"):
+        AlphaBetaPlayer(compiled="yes")
+    with pytest.raises(ValueError, match="compiled is on"):
+        make_player("alphabeta:compiled=2")
+
+
 def test_asking_for_it_without_numba_says_what_to_install(monkeypatch):
     monkeypatch.setenv("FANORONA_COMPILED", "0")
     assert AlphaBetaPlayer().compiled is False
