@@ -119,3 +119,23 @@ def test_command_errors(capsys):
     with pytest.raises(SystemExit):
         main(["greedy", "random", "--games", "0"])
     assert "games is a whole number" in capsys.readouterr().err
+
+
+def test_the_search_of_before_can_be_named_in_a_match(capsys):
+    """``baseline:`` names the frozen search of before issue 11, for the gain against it."""
+    from fanorona.arena import arena_player
+    player = arena_player("baseline:depth=2", seed=1)
+    assert player.name == "baseline:depth=2" and player.depth == 2
+    assert arena_player("baseline:time=1.8").time_limit == 1.8
+    assert main(["baseline:depth=1", "greedy", "--games", "2", "--size", "5x3", "--seed", "3", "--quiet"]) == 0
+    assert "baseline:depth=1 vs greedy: 2 games" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("baseline:speed=2", "baseline takes time= or depth=, not 'speed'"),
+    ("baseline:depth=two", "depth must be a number; got 'two'"),
+])
+def test_baseline_spec_errors(spec, message, capsys):
+    with pytest.raises(SystemExit):
+        main([spec, "greedy"])
+    assert message in capsys.readouterr().err
