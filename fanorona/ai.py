@@ -221,7 +221,19 @@ class AlphaBetaPlayer(_Player):
 
     # -- the search, on bit sets -----------------------------------------------------------------
 
+    @property
+    def ready(self) -> bool:
+        """Whether a search can start at once: true but for the compiled path before ``prepare``."""
+        return not self.compiled or fast.ready()
+
+    def prepare(self) -> None:
+        """Compile the compiled path, or load it from numba's cache (half a minute the first time
+        after installing, a second or two later): done by the first turn before its clock starts."""
+        if self.compiled:
+            fast.warm_up()
+
     def _pick(self, board, options):
+        self.prepare()
         started = time.perf_counter()
         # stop searching a little early: the answer still has to be built and handed back in time
         self._deadline = None if self.depth is not None else started + 0.9 * self.time_limit

@@ -22,7 +22,7 @@ try:
 except ImportError:          # the optional extra is not installed: everything runs in pure Python
     numba = np = None
 
-__all__ = ["available", "compiled_generator", "CompiledGenerator", "CompiledSearch", "MAX_POINTS", "warm_up"]
+__all__ = ["available", "compiled_generator", "CompiledGenerator", "CompiledSearch", "MAX_POINTS", "ready", "warm_up"]
 
 MAX_POINTS = 62                  # bit sets are signed 64-bit integers; two bits spare keep shifts safe
 WIN = 1_000_000                  # the same scores as ai: a win in n turns scores WIN - n
@@ -743,6 +743,11 @@ def compiled_generator(gen):
 _warm = False
 
 
+def ready() -> bool:
+    """Whether ``warm_up`` has run in this process, so a compiled search starts at once."""
+    return _warm
+
+
 def warm_up(progress: bool = True) -> None:
     """Compile (or load from numba's cache) every function once, with a progress bar on stderr when
     that takes more than a second and a half."""
@@ -756,10 +761,17 @@ def warm_up(progress: bool = True) -> None:
     from .rules import Rules
 
     compiled = CompiledGenerator(generator(geometry(3, 3), Rules()))
+    search = CompiledSearch(compiled, "threat", True, 2)
+
+    def one_search():
+        search.start(0, time.perf_counter() + 10).child(0b000001011, 0b111000000, 0b111000000, 2,
+                                                        -WIN - 1, WIN + 1, 0, 0, True)
+        search.store_root(0b000000111, 0b111000000, 0, 2, 0, (0b000001011, 0b111000000))
+        search.stored_reply(0b000000111, 0b111000000, 0, 0, 2)
+        _clock()      # its object-mode block is compiled on its first run, which a short search never reaches
     steps = [("generator", lambda: compiled.perft(0b000000111, 0b111000000, 2)),
              ("evaluation", lambda: compiled.best_capture(0b000000111, 0b111000000)),
-             ("search", lambda: CompiledSearch(compiled, "threat", True, 2).start(0, time.perf_counter() + 10)
-              .child(0b000001011, 0b111000000, 0b111000000, 2, -WIN - 1, WIN + 1, 0, 0, True))]
+             ("search", one_search)]
     # shown only when it takes a while, that is when numba compiles rather than loads from its cache
     bar = tqdm(steps, desc="compiling the fast search (once)", unit="part", leave=False, file=sys.stderr,
                disable=not progress, delay=1.5)

@@ -97,6 +97,12 @@ class ComputerRunner:
             return self._finish_chain(board, name)
         notes = []
         player = self.player(level, board)
+        if not getattr(player, "ready", True):      # the compiled search, not yet loaded in this process
+            with c.lock:
+                c.report("preparing", name=name)
+            player.prepare()
+            with c.lock:
+                c.report("thinking", name=name)
         try:
             turn = player.choose_turn(board)
         except ValueError:

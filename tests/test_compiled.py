@@ -7,6 +7,7 @@ installs it and runs this file and the players' tests on the compiled path.
 import os
 import random
 import threading
+import time
 
 import pytest
 from hypothesis import given, settings
@@ -189,6 +190,25 @@ def test_the_clock_stops_the_compiled_search():
     player.choose_turn(fa.Board())
     info = player.last_search
     assert info.depth >= 1 and info.time < 0.3, info
+
+
+def test_the_first_turn_does_not_spend_its_time_budget_on_compiling(monkeypatch):
+    """Loading the compiled code (half a minute the first time after installing) happens before the
+    turn's clock starts, so the first turn still searches for its whole budget."""
+    real, calls = compiled.warm_up, []
+
+    def slow_warm_up(progress=True):       # as if numba compiled: a second, once a process
+        calls.append(progress)
+        if not compiled.ready():
+            time.sleep(1.0)
+        real(progress)
+    monkeypatch.setattr(compiled, "warm_up", slow_warm_up)
+    monkeypatch.setattr(compiled, "_warm", False)
+    player = AlphaBetaPlayer(time_limit=0.3, seed=0, compiled=True)
+    assert not player.ready
+    player.choose_turn(fa.Board((7, 5), Rules(quiet_draw=37)))     # rules of its own: a generator no test compiled
+    assert calls and player.ready
+    assert player.last_search.time < 1.0, "the second of compiling was counted in the turn's time"
 
 
 def test_two_searches_in_threads_do_not_share_their_buffers():
