@@ -166,6 +166,9 @@ class _Timeout(Exception):
 #: ``endgame=N`` builds its table only when a turn starts with at most this many stones more than N:
 #: from more, the search seldom reaches the table.
 ENDGAME_REACH = 3
+#: ... and only on boards of at most this many points (9x5 and smaller): a larger board's 4-stone
+#: table takes minutes to build.
+ENDGAME_MAX_POINTS = 45
 QUIESCENCE_TURNS = 2       # with quiescence, at most this many capturing turns are searched past the horizon
 
 
@@ -183,9 +186,11 @@ class AlphaBetaPlayer(_Player):
     scored by ``evaluation`` (a name in ``EVALUATIONS``); with ``quiescence`` the search first goes
     on while the side to move can capture (off by default: at equal time it did not play better).
     With ``endgame`` (a number of stones, or an ``EndgameTable``; off by default) positions of that
-    few stones are scored exactly from the table instead of searched.  A number builds the board
-    size's table the first time a turn starts with at most ``ENDGAME_REACH`` stones more (about a
-    second for 3 stones on 9x5, half a minute for 4) and keeps it for the process.
+    few stones are scored exactly from the table instead of searched.  A number reads the board
+    size's table (``fanorona.endgame.endgame_table``, cached on disk) once a turn starts with at
+    most ``ENDGAME_REACH`` stones more, on boards of up to ``ENDGAME_MAX_POINTS`` points; building
+    it the first time takes about a second for 3 stones on 9x5, half a minute for 4.  Levels 4 and
+    5 read the 4-stone table.
     ``compiled`` (on by default where numba is installed) runs the same search compiled, from
     ``fanorona.compiled``: the same turns, scores and node counts, about 14 times as fast; it keeps
     a transposition table of 2**20 entries (72 MB) per player.
@@ -218,22 +223,36 @@ class AlphaBetaPlayer(_Player):
                              "(and FANORONA_COMPILED not set to 0)")
         self.compiled = fast.available() if compiled is None else bool(compiled)
         self._fast_search = None
+        self._endgames: dict = {}        # (size, stones, rules) -> the EndgameTable that endgame=N reads
 
     # -- the search, on bit sets -----------------------------------------------------------------
 
-    @property
-    def ready(self) -> bool:
-        """Whether a search can start at once: true but for the compiled path before ``prepare``."""
-        return not self.compiled or fast.ready()
+    def ready(self, board) -> bool:
+        """Whether a search from ``board`` starts at once: the compiled code loaded and the endgame
+        table it reads in memory (``prepare`` makes both, once)."""
+        if self.compiled and not fast.ready():
+            return False
+        key = self._endgame_key(board)
+        return key is None or key in self._endgames
 
-    def prepare(self) -> None:
-        """Compile the compiled path, or load it from numba's cache (half a minute the first time
-        after installing, a second or two later): done by the first turn before its clock starts."""
+    def prepare(self, board, progress: bool = True) -> None:
+        """Load what a search from ``board`` needs, or make it the first time, before its clock starts:
+        the compiled code (half a minute the first time after installing, a second or two later) and
+        the endgame table (half a minute the first time on a machine for 4 stones on 9x5, a fraction
+        of a second from its cache file later).  ``progress`` shows a bar on stderr while that takes a while."""
         if self.compiled:
-            fast.warm_up()
+            fast.warm_up(progress)
+        key = self._endgame_key(board)
+        if key is not None and key not in self._endgames:
+            from .endgame import endgame_table
+            size, stones, rules = key
+            self._endgames[key] = endgame_table(size, stones, rules, progress=progress and stones > 3)
+        table = self._endgames.get(key) if key is not None else self._endgame_option
+        if self.compiled and table is not None and not isinstance(table, int):
+            fast.endgame_lookup(table)       # the compiled search's own copy, made once a table
 
     def _pick(self, board, options):
-        self.prepare()
+        self.prepare(board)
         started = time.perf_counter()
         # stop searching a little early: the answer still has to be built and handed back in time
         self._deadline = None if self.depth is not None else started + 0.9 * self.time_limit
@@ -279,18 +298,27 @@ class AlphaBetaPlayer(_Player):
             self._fast_search = fast.CompiledSearch(twin, self.evaluation, self.quiescence, QUIESCENCE_TURNS)
         return self._fast_search.start(self._root_ply, self._deadline, self._endgame)
 
+    def _endgame_key(self, board):
+        """(size, stones, rules) of the table that ``endgame=N`` reads from ``board``, or None: no
+        number given, a board of more than ``ENDGAME_MAX_POINTS`` points, the opening rule in force
+        (the tables know no opening turn), or too many stones for the search to reach the table."""
+        option = self._endgame_option
+        if not isinstance(option, int) or len(board.points) > ENDGAME_MAX_POINTS:
+            return None
+        stones = board.count("white") + board.count("black")
+        if board.rules.opening_single_capture or stones > option + ENDGAME_REACH:
+            return None
+        return board.size, option, board.rules.with_(quiet_draw=None)
+
     def _endgame_for(self, board):
-        """The endgame table for this board, or None; a table given for another board is refused."""
+        """The endgame table for this board (made by ``prepare``), or None; a table given for
+        another board is refused."""
         option = self._endgame_option
         if not option:
             return None
         if isinstance(option, int):
-            stones = board.count("white") + board.count("black")
-            if board.rules.opening_single_capture or stones > option + ENDGAME_REACH:
-                return None     # the tables know no opening turn; the search would seldom reach the table
-            from .endgame import endgame_table
-            # a 4-stone table takes half a minute the first time: that shows a progress bar
-            return endgame_table(board.size, option, board.rules.with_(quiet_draw=None), progress=option > 3)
+            key = self._endgame_key(board)
+            return None if key is None else self._endgames[key]
         if option.size != board.size or option.rules != board.rules.with_(quiet_draw=None):
             w, h = option.size
             raise ValueError(f"the endgame table is for {w}x{h} under {option.rules}; the board is "
@@ -639,7 +667,8 @@ _KINDS = {
 #: colours and openings alternated) with the search before movegen: level2-level1 80% (20 games),
 #: level3-level2 100% (20), level4-level3 95% (20), level5-level4 55% (40; +35 Elo, not significant).
 #: Today's level 4 scored 13-6-1 against that search's level 4 (1 s a turn, +241 Elo, +125 to +443).
-LEVELS = {1: "random", 2: "greedy", 3: "alphabeta:depth=2", 4: "alphabeta:time=1", 5: "alphabeta:time=1.8"}
+LEVELS = {1: "random", 2: "greedy", 3: "alphabeta:depth=2", 4: "alphabeta:time=1,endgame=4",
+          5: "alphabeta:time=1.8,endgame=4"}
 
 
 def make_player(spec: str, seed=None):

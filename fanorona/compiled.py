@@ -39,7 +39,7 @@ CHECK_EVERY = 1024               # nodes between looks at the clock
  QUIESCENCE_TURNS, ROOT_PLY, LONGEST, ENDGAME_STONES) = range(15)
 # the tables, one tuple of arrays: indexes (see CompiledGenerator for what each holds)
 (PARAMS, NEIGHBOUR, RAY, NEAR, REACH, AFTER, SHIFT, CAN, TWICE, BOTH, ROOM, SCRATCH,
- ENDGAME_ME, ENDGAME_OPP, ENDGAME_INFO) = range(15)
+ ENDGAME_ME, ENDGAME_OPP, ENDGAME_INFO, ENDGAME_MAPS) = range(16)
 KNOWN_WIN, KNOWN_LOSS, KNOWN_DRAW = 1, 2, 3      # ENDGAME_INFO is distance * 4 + one of these
 # search state, one int64 array: indexes
 NODES, NEXT_CHECK, TIMED_OUT, OVERFLOW, HAS_DEADLINE, GENERATION = range(6)
@@ -261,27 +261,35 @@ if numba is not None:
     # -- the endgame table ----------------------------------------------------------------------
 
     @jit
-    def _endgame_slot(me, opp, keys_me, keys_opp):
-        """Where (me, opp) is in the open-addressed look-up, or the empty slot where it would go."""
-        mask = keys_me.shape[0] - 1
-        i = np.int64(_hash(me, opp, 0) >> np.uint64(40)) & mask
-        while keys_me[i] != 0 and not (keys_me[i] == me and keys_opp[i] == opp):
-            i = (i + 1) & mask
-        return i
+    def _image(stones, maps, k):
+        """The points of ``stones`` sent through the point map ``maps[k]``."""
+        image = 0
+        while stones:
+            low = stones & -stones
+            image |= 1 << maps[k, _popcount(low - 1)]
+            stones ^= low
+        return image
 
     @jit
-    def _endgame_fill(me, opp, info, maps, keys_me, keys_opp, infos):
-        """Every entry of the table under every mirror image of the board (``maps``: point maps)."""
-        for i in range(me.shape[0]):
-            for k in range(maps.shape[0]):
-                a = b = 0
-                for p in range(maps.shape[1]):
-                    if (me[i] >> p) & 1:
-                        a |= 1 << maps[k, p]
-                    if (opp[i] >> p) & 1:
-                        b |= 1 << maps[k, p]
-                j = _endgame_slot(a, b, keys_me, keys_opp)
-                keys_me[j], keys_opp[j], infos[j] = a, b, info[i]
+    def _endgame_index(me, opp, T):
+        """Where the position stands in the endgame table, or -1: its smallest mirror image (as
+        ``endgame.Symmetry.canonical``, ``opp`` then ``me``) looked up by halving, as ``lookup`` does."""
+        maps, keys_me, keys_opp = T[ENDGAME_MAPS], T[ENDGAME_ME], T[ENDGAME_OPP]
+        a, b = me, opp
+        for k in range(1, maps.shape[0]):          # map 0 is the identity
+            a2, b2 = _image(me, maps, k), _image(opp, maps, k)
+            if b2 < b or (b2 == b and a2 < a):
+                a, b = a2, b2
+        low, high = 0, keys_me.shape[0]
+        while low < high:
+            middle = (low + high) >> 1
+            if keys_opp[middle] < b or (keys_opp[middle] == b and keys_me[middle] < a):
+                low = middle + 1
+            else:
+                high = middle
+        if low < keys_me.shape[0] and keys_me[low] == a and keys_opp[low] == b:
+            return low
+        return -1
 
     @jit
     def _known(me, opp, ply, quiet, T):
@@ -289,9 +297,8 @@ if numba is not None:
         P = T[PARAMS]
         if me == 0 or opp == 0 or _popcount(me | opp) > P[ENDGAME_STONES]:
             return False, 0
-        keys_me = T[ENDGAME_ME]
-        i = _endgame_slot(me, opp, keys_me, T[ENDGAME_OPP])
-        if keys_me[i] == 0:
+        i = _endgame_index(me, opp, T)
+        if i < 0:
             return False, 0
         info = T[ENDGAME_INFO][i]
         kind, distance = info & 3, info >> 2
@@ -578,25 +585,22 @@ if numba is not None:
         return np.int64(-2), np.int64(-2)
 
 
-NO_ENDGAME = (np.zeros(1, dtype=np.int64),) * 3 if numba is not None else ()
+NO_ENDGAME = (np.zeros(1, dtype=np.int64),) * 3 + (np.zeros((1, 1), dtype=np.int64),) if numba is not None else ()
 _ENDGAMES: dict = {}
 
 
 def endgame_lookup(table) -> tuple:
-    """An ``EndgameTable`` as the compiled search reads it: every entry under every mirror image,
-    open-addressed in arrays at most half full; made once a table."""
+    """An ``EndgameTable`` as the compiled search reads it: its entries in its own order (so a
+    position is found by halving), and the board's mirror images; made once a table (13 MB for 4
+    stones on 9x5)."""
     if id(table) not in _ENDGAMES:
-        entries = list(table.entries())
         code = {"win": KNOWN_WIN, "loss": KNOWN_LOSS, "draw": KNOWN_DRAW}
-        me = np.array([e[0] for e in entries], dtype=np.int64)
-        opp = np.array([e[1] for e in entries], dtype=np.int64)
-        info = np.array([(e[3] or 0) * 4 + code[e[2]] for e in entries], dtype=np.int64)
+        me, opp, info = (np.empty(len(table), dtype=np.int64) for _ in range(3))
+        for i, (m, o, value, distance) in enumerate(table.entries()):
+            me[i], opp[i], info[i] = m, o, (distance or 0) * 4 + code[value]
         from .geometry import geometry
         maps = np.array(geometry(*table.size).symmetries(), dtype=np.int64)
-        size = 1 << max(4, (2 * len(entries) * len(maps)).bit_length())
-        keys_me, keys_opp, infos = (np.zeros(size, dtype=np.int64) for _ in range(3))
-        _endgame_fill(me, opp, info, maps, keys_me, keys_opp, infos)
-        _ENDGAMES[id(table)] = (table, (keys_me, keys_opp, infos))     # the table is kept, so its id stays its own
+        _ENDGAMES[id(table)] = (table, (me, opp, info, maps))     # the table is kept, so its id stays its own
     return _ENDGAMES[id(table)][1]
 
 

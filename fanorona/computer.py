@@ -97,10 +97,10 @@ class ComputerRunner:
             return self._finish_chain(board, name)
         notes = []
         player = self.player(level, board)
-        if not getattr(player, "ready", True):      # the compiled search, not yet loaded in this process
+        if hasattr(player, "ready") and not player.ready(board):   # compiled code or an endgame table to load
             with c.lock:
                 c.report("preparing", name=name)
-            player.prepare()
+            player.prepare(board, progress=False)     # the status line says it instead of a bar
             with c.lock:
                 c.report("thinking", name=name)
         try:

@@ -204,10 +204,10 @@ def test_the_first_turn_does_not_spend_its_time_budget_on_compiling(monkeypatch)
         real(progress)
     monkeypatch.setattr(compiled, "warm_up", slow_warm_up)
     monkeypatch.setattr(compiled, "_warm", False)
-    player = AlphaBetaPlayer(time_limit=0.3, seed=0, compiled=True)
-    assert not player.ready
-    player.choose_turn(fa.Board((7, 5), Rules(quiet_draw=37)))     # rules of its own: a generator no test compiled
-    assert calls and player.ready
+    player, board = AlphaBetaPlayer(time_limit=0.3, seed=0, compiled=True), fa.Board((7, 5), Rules(quiet_draw=37))
+    assert not player.ready(board)
+    player.choose_turn(board)     # rules of its own: a generator no test compiled
+    assert calls and player.ready(board)
     assert player.last_search.time < 1.0, "the second of compiling was counted in the turn's time"
 
 

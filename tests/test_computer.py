@@ -115,16 +115,17 @@ def test_a_failing_player_is_reported_and_the_thread_ends(made):
 
 
 def test_the_status_says_so_while_the_compiled_search_is_prepared(made):
-    """A player that is not ready (the compiled search not loaded yet) is prepared first, with its
-    own sentence in the status line, and only then asked for a turn."""
+    """A player that is not ready (the compiled search or an endgame table not loaded yet) is
+    prepared first, with its own sentence in the status line, and only then asked for a turn."""
     class Unprepared(Gate):
-        ready = False
-
         def __init__(self):
             super().__init__()
             self.preparing, self.prepared = threading.Event(), threading.Event()
 
-        def prepare(self):
+        def ready(self, board):
+            return self.prepared.is_set()
+
+        def prepare(self, board, progress):
             self.preparing.set()
             assert self.prepared.wait(30), "the test never finished preparing"
     player = Unprepared()
@@ -132,7 +133,7 @@ def test_the_status_says_so_while_the_compiled_search_is_prepared(made):
     c.model.push("d3e3W")
     c.runner.kick()
     assert player.preparing.wait(10)
-    assert "getting its fast search ready" in c.status and not player.asked.is_set()
+    assert "is getting ready" in c.status and not player.asked.is_set()
     player.prepared.set()
     assert player.asked.wait(10)
     assert "is thinking" in c.status

@@ -2,6 +2,7 @@
 import random
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -314,3 +315,51 @@ def test_a_wrongly_labelled_table_is_refused_even_with_a_valid_checksum():
         EndgameTable.from_bytes(wrong.to_bytes(), (3, 3), 3, SOLVED)
     with pytest.raises(ValueError, match="another board size"):
         EndgameTable.from_bytes(table.to_bytes(), (3, 3), 4, SOLVED)
+
+
+def test_levels_4_and_5_read_the_four_stone_table():
+    """On a small board (its 4-stone table builds in a moment) the level is not ready until the
+    table is loaded, and then scores a table position as the table does."""
+    from fanorona import ai
+    board = fa.Board.from_diagram("W.B\n...\nB.B\n...\nW..", "white", fa.Rules.standard())   # 3x5, 5 stones
+    table = endgame_table((3, 5), 4)
+    for n in (4, 5):
+        player = ai.level(n)
+        assert not player.ready(board)
+        player.prepare(board)
+        assert player.ready(board)
+    solved = next(b for b in table.boards("win") if stone_count(b) == 4 and (table.distance(b) or 0) > 1)
+    won = fa.Board.from_fen(solved.fen(), fa.Rules.standard())
+    player = ai.level(4)
+    player.choose_turn(won)
+    assert player.last_search.score == 1_000_000 - table.distance(solved)
+
+
+def test_the_levels_build_no_table_for_a_board_of_more_than_45_points(monkeypatch):
+    """A large board's 4-stone table would take minutes: there the levels search without one."""
+    from fanorona import ai, endgame
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("an endgame table was asked for")
+    monkeypatch.setattr(endgame, "endgame_table", refuse)
+    board = fa.Board.from_diagram("W......\n.......\n...B...\n.......\n..B....\n.......\n......W", "white")
+    assert len(board.points) == 49 > ai.ENDGAME_MAX_POINTS
+    player = ai.level(5)
+    assert player.ready(board) or player.compiled      # nothing to load but, maybe, the compiled code
+    assert player.choose_turn(board) in board.legal_turns()
+
+
+def test_the_table_is_loaded_before_the_turn_s_clock_starts(monkeypatch):
+    """Building a table the first time (half a minute for 4 stones on 9x5) is not counted in the
+    turn's time budget: the turn still searches for its whole budget."""
+    from fanorona import endgame
+    real = endgame.endgame_table
+
+    def slow_table(*args, **kwargs):
+        time.sleep(1.0)
+        return real(*args, **kwargs)
+    monkeypatch.setattr(endgame, "endgame_table", slow_table)
+    board = fa.Board.from_diagram("W.B\n...\nB.B\n...\nW..", "white", fa.Rules.standard())
+    player = AlphaBetaPlayer(time_limit=0.3, endgame=3, seed=0)
+    player.choose_turn(board)
+    assert player.last_search.time < 1.0, "the second of building the table was counted in the turn's time"
