@@ -1,7 +1,9 @@
 """Speed figures: ``python -m fanorona.bench [section ...]`` runs the named sections (all by default).
 
-A section is a function that prints its own figures.  To add one, write a ``bench()`` function in
-your module and register it with one line in ``SECTIONS``, e.g. ``"solve": in_module("fanorona.solve")``.
+A section is a function that prints its own figures.  To add one, write it here or in a module of
+its own beside the others (``bench_widget``, ``bench_tables``, ``bench_records``: never inside the
+module it measures) and register it with one line in ``SECTIONS``, e.g.
+``"records": in_module("fanorona.bench_records")``.
 Heavy imports happen only inside sections, so a module that does not exist yet skips its section
 with a line saying so instead of breaking the others.
 """
@@ -227,6 +229,7 @@ def in_module(module: str, function: str = "bench"):
             print(f"skipped: {module} has no {function}() yet")
             return
         getattr(found, function)()
+    run.module, run.function = module, function
     return run
 
 
@@ -236,9 +239,9 @@ SECTIONS = {
     "search": search_section,
     "techniques": techniques_section,
     "widget": in_module("fanorona.bench_widget"),
-    "solve": in_module("fanorona.solve"),
-    "endgame": in_module("fanorona.endgame"),
-    "records": in_module("fanorona.game"),
+    "solve": in_module("fanorona.bench_tables", "solve_bench"),
+    "endgame": in_module("fanorona.bench_tables", "endgame_bench"),
+    "records": in_module("fanorona.bench_records"),
 }
 
 

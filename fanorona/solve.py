@@ -353,27 +353,5 @@ class PerfectPlayer:
         return f"<PerfectPlayer {self.name}>"
 
 
-def bench() -> None:
-    """The ``solve`` section of ``python -m fanorona.bench``: each small board solved from scratch."""
-    import time
-    rules = Rules.solved()
-    print("small boards solved from scratch (no cache), rules of the published solution")
-    print(f"{'board':6} {'entries':>8} {'won':>7} {'lost':>7} {'drawn':>6} {'start':>6} {'turns':>5} "
-          f"{'longest':>8} {'wall s':>7} {'CPU s':>6} {'file KB':>8} {'load ms':>8}")
-    for size in [(3, 3), (3, 5), (5, 3)]:
-        wall, cpu = time.perf_counter(), time.process_time()
-        table = _solve_now(*size, rules, progress=False)
-        wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
-        data = table.to_bytes()
-        load = time.perf_counter()
-        Table.from_bytes(data, size, rules)
-        load = time.perf_counter() - load
-        c = table.counts
-        longest = max(max(table.distance_counts(v), default=0) for v in (WIN, LOSS))
-        print(f"{size[0]}x{size[1]:<4} {len(table):>8} {c[WIN]:>7} {c[LOSS]:>7} {c[DRAW]:>6} {table.start_value:>6} "
-              f"{table.start_distance:>5} {longest:>8} {wall:>7.2f} {cpu:>6.2f} {len(data) / 1000:>8.0f} "
-              f"{load * 1000:>8.0f}")
-
-
 __all__ = ["DRAW", "FORMAT_VERSION", "LOSS", "MAX_POINTS", "PerfectPlayer", "SolveCacheWarning", "Successors",
            "Symmetry", "Table", "WIN", "cache_dir", "cache_path", "solve"]

@@ -71,3 +71,25 @@ def test_readme_shows_the_two_commands():
 def test_the_makefile_has_the_two_commands():
     makefile = (ROOT / "Makefile").read_text()
     assert "\nlab:" in makefile and "\ntest:" in makefile
+
+
+def test_every_bench_section_names_a_function_that_exists():
+    """A section in a module of its own is looked up when run: a renamed function would otherwise
+    print 'skipped' instead of its figures."""
+    import importlib
+
+    from fanorona.bench import SECTIONS
+    for name, section in SECTIONS.items():
+        if hasattr(section, "module"):
+            assert callable(getattr(importlib.import_module(section.module), section.function, None)), name
+
+
+def test_no_module_of_the_package_holds_benchmark_code_but_the_bench_ones():
+    """Benchmarks live in fanorona/bench*.py, not in the modules they measure."""
+    import ast
+    for path in sorted((ROOT / "fanorona").rglob("*.py")):
+        if path.name.startswith("bench"):
+            continue
+        names = {node.name for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+                 if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))}
+        assert not {n for n in names if n.lstrip("_").startswith("bench")}, path.name
