@@ -667,7 +667,7 @@ _KINDS = {
 #: colours and openings alternated) with the search before movegen: level2-level1 80% (20 games),
 #: level3-level2 100% (20), level4-level3 95% (20), level5-level4 55% (40; +35 Elo, not significant).
 #: Against that search at 1.8 s a turn, 100 games each, today's level 5 scored +164 Elo (+120 to
-#: +214) in pure Python and more compiled (README, Figures); the 4-stone table added +89 at 0.2 s.
+#: +214) in pure Python and +308 (+252 to +381) compiled (README, Figures).
 LEVELS = {1: "random", 2: "greedy", 3: "alphabeta:depth=2", 4: "alphabeta:time=1,endgame=4",
           5: "alphabeta:time=1.8,endgame=4"}
 
