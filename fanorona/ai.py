@@ -247,8 +247,8 @@ class AlphaBetaPlayer(_Player):
             from .endgame import endgame_table
             size, stones, rules = key
             self._endgames[key] = endgame_table(size, stones, rules, progress=progress and stones > 3)
-        table = self._endgames.get(key) if key is not None else self._endgame_option
-        if self.compiled and table is not None and not isinstance(table, int):
+        table = self._endgame_for(board)
+        if self.compiled and table is not None:
             fast.endgame_lookup(table)       # the compiled search's own copy, made once a table
 
     def _pick(self, board, options):

@@ -7,21 +7,14 @@ import tempfile
 import time
 from contextlib import contextmanager
 from statistics import median
+from unittest import mock
 
 
 @contextmanager
 def empty_cache():
     """A fresh cache directory for the solver, so every table is built from scratch."""
-    before = os.environ.get("FANORONA_CACHE_DIR")
-    with tempfile.TemporaryDirectory() as folder:
-        os.environ["FANORONA_CACHE_DIR"] = folder
-        try:
-            yield
-        finally:
-            if before is None:
-                del os.environ["FANORONA_CACHE_DIR"]
-            else:
-                os.environ["FANORONA_CACHE_DIR"] = before
+    with tempfile.TemporaryDirectory() as folder, mock.patch.dict(os.environ, {"FANORONA_CACHE_DIR": folder}):
+        yield
 
 
 def solve_bench() -> None:
