@@ -42,8 +42,8 @@ play: $(VENV)/.installed         ## the board alone, as a page served by Voila o
 student: $(VENV)/.installed-test ## student copies of the notebooks, released by nbgrader, in build/student/
 	$(BIN)/python -m fanorona.exercises notebooks build/student
 
-bench: $(VENV)/.installed-test   ## speed and strength figures
-	$(BIN)/python -m fanorona.bench
+bench: $(VENV)/.installed-test   ## speed, strength and memory figures: every benchmarks/bench_*.py
+	$(BIN)/python -m benchmarks
 
 bench-browser: $(VENV)/.installed-test   ## click-to-picture latency in Chromium (Voila and JupyterLab)
 	$(BIN)/python benchmarks/click_latency.py

@@ -191,23 +191,23 @@ class _Timed:
         return turn
 
 
+#: Player kinds beyond ``ai.make_player``'s, added with ``register_player``: the package adds none
+#: (the benchmarks add ``baseline``, the frozen search of before issue 11).
+_EXTRA_KINDS: dict = {}
+
+
+def register_player(kind: str, factory) -> None:
+    """Let specs ``kind:options`` name a player made by ``factory(spec, seed)``; worker processes
+    started by fork (``--jobs``, Linux) inherit it."""
+    _EXTRA_KINDS[kind] = factory
+
+
 def arena_player(spec: str, seed=None):
-    """A player from its spec (``ai.make_player``), or ``baseline:time=1.8`` (``depth=``): the frozen
-    search of ``bench_baseline``, the level 5 of before issue 11, for measuring the gain against it."""
-    kind, _, options = spec.strip().partition(":")
-    if kind != "baseline":
+    """A player from its spec: ``ai.make_player``'s, or a kind added with ``register_player``."""
+    kind = spec.strip().partition(":")[0]
+    if kind not in _EXTRA_KINDS:
         return make_player(spec, seed)
-    from .bench_baseline import BaselineAlphaBeta
-    kwargs = {}
-    for item in filter(None, options.split(",")):
-        key, _, value = item.partition("=")
-        if key.strip() not in ("time", "depth"):
-            raise ValueError(f"{spec!r}: baseline takes time= or depth=, not {key.strip()!r}")
-        try:
-            kwargs["time_limit" if key.strip() == "time" else "depth"] = (float if key.strip() == "time" else int)(value)
-        except ValueError:
-            raise ValueError(f"{spec!r}: {key.strip()} must be a number; got {value.strip()!r}") from None
-    return BaselineAlphaBeta(seed=seed, **kwargs)
+    return _EXTRA_KINDS[kind](spec, seed)
 
 
 def _player(spec, seed):
@@ -307,8 +307,7 @@ def _spec(text: str) -> str:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m fanorona.arena", description=__doc__.split("\n\n")[0])
     parser.add_argument("a", type=_spec, metavar="PLAYER",
-                        help="random, greedy, alphabeta:depth=3, alphabeta:time=0.5, mcts:playouts=200, level1..level5, "
-                             "baseline:time=1.8 (the search before issue 11)")
+                        help="random, greedy, alphabeta:depth=3, alphabeta:time=0.5, mcts:playouts=200, level1..level5")
     parser.add_argument("b", type=_spec, metavar="PLAYER")
     parser.add_argument("--games", type=int, default=10, help="number of games (default 10; even is fairest)")
     parser.add_argument("--size", type=_size, default=(9, 5), help="board size, e.g. 9x5 (default), 5x5, 3x3")

@@ -121,8 +121,10 @@ def test_command_errors(capsys):
     assert "games is a whole number" in capsys.readouterr().err
 
 
-def test_the_search_of_before_can_be_named_in_a_match(capsys):
-    """``baseline:`` names the frozen search of before issue 11, for the gain against it."""
+def test_the_search_of_before_can_be_named_in_a_match_once_the_benchmark_registers_it(capsys):
+    """``baseline:`` names the frozen search of before issue 11, for the gain against it; the
+    benchmark code registers it (``register_player``): the package alone does not know it."""
+    import benchmarks.baseline                       # noqa: F401  registers "baseline"
     from fanorona.arena import arena_player
     player = arena_player("baseline:depth=2", seed=1)
     assert player.name == "baseline:depth=2" and player.depth == 2
@@ -131,11 +133,27 @@ def test_the_search_of_before_can_be_named_in_a_match(capsys):
     assert "baseline:depth=1 vs greedy: 2 games" in capsys.readouterr().out
 
 
+def test_the_package_alone_knows_no_baseline_player(monkeypatch):
+    from fanorona import arena
+    monkeypatch.setattr(arena, "_EXTRA_KINDS", {})
+    with pytest.raises(ValueError, match="no player called 'baseline'"):
+        arena.arena_player("baseline:depth=2")
+
+
+def test_a_registered_kind_is_built_from_its_spec_and_seed(monkeypatch):
+    from fanorona import arena
+    monkeypatch.setattr(arena, "_EXTRA_KINDS", {})
+    arena.register_player("echo", lambda spec, seed: (spec, seed))
+    assert arena.arena_player("echo:x=1", seed=7) == ("echo:x=1", 7)
+    assert arena.arena_player("greedy").name == "greedy"
+
+
 @pytest.mark.parametrize("spec, message", [
     ("baseline:speed=2", "baseline takes time= or depth=, not 'speed'"),
     ("baseline:depth=two", "depth must be a number; got 'two'"),
 ])
 def test_baseline_spec_errors(spec, message, capsys):
+    import benchmarks.baseline                       # noqa: F401  registers "baseline"
     with pytest.raises(SystemExit):
         main([spec, "greedy"])
     assert message in capsys.readouterr().err

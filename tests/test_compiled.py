@@ -20,7 +20,7 @@ if os.environ.get("FANORONA_COMPILED", "1") == "0":
 import fanorona as fa                                     # noqa: E402
 from fanorona import compiled                             # noqa: E402
 from fanorona.ai import AlphaBetaPlayer, make_player      # noqa: E402
-from fanorona.bench import MIDDLE_GAME                    # noqa: E402
+from benchmarks.bench_search import MIDDLE_GAME              # noqa: E402
 from fanorona.movegen import bitsets, generator          # noqa: E402
 from fanorona.rules import PRESETS, Rules                 # noqa: E402
 

@@ -7,7 +7,7 @@ here has that counter at 0, so neither side's draw rule takes part.
 The comparison: for positions from seeded random games, the multiset of positions (stones and
 side to move) reached by every complete turn.  We list each capture choice, step path and
 stopping point once (``Board.legal_turns``); fanorona-aec offers single steps, a capture keeping
-the turn and END_TURN_ACTION always offered after one, so ``fanorona.bench.aec_turn_ends`` walks
+the turn and END_TURN_ACTION always offered after one, so ``benchmarks.aec.aec_turn_ends`` walks
 its actions depth first.  The chain rules match exactly: its visited set includes the start point
 (our ``no_revisit``), it forbids only the direction of the step just before (our "no-repeat"),
 continuing is optional, and every chain step must capture.
@@ -36,7 +36,7 @@ pytest.importorskip("env.fanorona_state", reason="fanorona-aec is a test depende
 from env.fanorona_move import END_TURN_ACTION, FanoronaMove, MoveType  # noqa: E402
 from env.fanorona_state import FanoronaState  # noqa: E402
 
-from fanorona.bench import AEC_START, aec_perft, aec_turn_ends  # noqa: E402
+from benchmarks.aec import AEC_START, aec_perft, aec_turn_ends  # noqa: E402
 
 CAPTURE = {MoveType.PAIKA: None, MoveType.APPROACH: "approach", MoveType.WITHDRAWAL: "withdrawal"}
 

@@ -5,7 +5,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 import fanorona as fa
 from conftest import random_position
-from fanorona import bench_baseline
+from benchmarks import baseline as bench_baseline
 from fanorona.movegen import ChainRule, bitsets, generator
 
 SIZES = [(3, 3), (5, 3), (3, 5), (5, 5), (9, 5), (7, 3), (3, 9), (13, 3)]

@@ -1,4 +1,4 @@
-"""The ``widget`` section of ``python -m fanorona.bench``: what a click costs inside the kernel.
+"""What a click on the board costs inside the kernel: ``python -m benchmarks bench_widget``.
 
 Each click selects or deselects d3 on the 9x5 start and is timed until the picture is rendered
 and encoded as the PNG that ipympl sends (``canvas.draw()`` with a browser attached), with the
@@ -14,10 +14,10 @@ from statistics import median
 TARGET_CLICK_MS = 40
 
 
-def bench(clicks: int = 40) -> None:
+def main(clicks: int = 40) -> None:
     from tqdm import tqdm
 
-    from .widget import BoardWidget
+    from fanorona.widget import BoardWidget
 
     with warnings.catch_warnings():   # ipympl 0.10 makes traitlets warn about its Toolbar
         warnings.filterwarnings("ignore", "Passing unrecognized arguments", DeprecationWarning)
@@ -40,3 +40,7 @@ def bench(clicks: int = 40) -> None:
         print(f"  {name:<13} {wall * 1000:6.1f} ms wall {cpu * 1000:6.1f} ms CPU")
     worst = max(cpu for _, _, cpu in rows)
     print(f"kernel-side target < {TARGET_CLICK_MS} ms CPU: {'met' if worst * 1000 < TARGET_CLICK_MS else 'MISSED'}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,4 +1,4 @@
-"""The ``solve`` and ``endgame`` sections of ``python -m fanorona.bench``: the solved small boards and
+"""The solved small boards and
 the 9x5 endgame tables built from scratch, their files, and what a table does for the search."""
 from __future__ import annotations
 
@@ -19,8 +19,8 @@ def empty_cache():
 
 def solve_bench() -> None:
     """Each small board solved from scratch, its cache file, and reading it back."""
-    from .rules import Rules
-    from .solve import DRAW, LOSS, WIN, Table, solve
+    from fanorona.rules import Rules
+    from fanorona.solve import DRAW, LOSS, WIN, Table, solve
     rules = Rules.solved()
     print("small boards solved from scratch (no cache), rules of the published solution")
     print(f"{'board':6} {'entries':>8} {'won':>7} {'lost':>7} {'drawn':>6} {'start':>6} {'turns':>5} "
@@ -44,7 +44,7 @@ def solve_bench() -> None:
 def endgame_bench() -> None:
     """The 9x5 tables of 2, 3 and 4 stones built from scratch (4 take about half a minute), then
     won 2-against-1 positions played out with and without the 3-stone table."""
-    from .endgame import DRAW, LOSS, WIN, EndgameTable
+    from fanorona.endgame import DRAW, LOSS, WIN, EndgameTable
     print("9x5 endgame tables built from scratch, rules of the published solution")
     print(f"{'stones':>6} {'entries':>8} {'won':>7} {'lost':>7} {'drawn':>6} {'longest':>8} {'wall s':>7} {'CPU s':>6} "
           f"{'file KB':>8} {'load s':>7}")
@@ -67,8 +67,8 @@ def endgame_bench() -> None:
 def play_out_wins(table, games: int = 20) -> None:
     """Won 2-against-1 positions of at least five turns, played out by alpha-beta at depth 2 with and
     without the table against alpha-beta at depth 2: games won within the table's distance."""
-    from .ai import AlphaBetaPlayer
-    from .endgame import WIN
+    from fanorona.ai import AlphaBetaPlayer
+    from fanorona.endgame import WIN
     starts = [b for b in table.boards(WIN) if len(b.stones("white")) == 2 and len(b.stones("black")) == 1
               and table.distance(b) >= 5][:games]
     print(f"\n{len(starts)} won 2-against-1 positions (5 turns or more), depth 2 against depth 2")
@@ -88,3 +88,13 @@ def play_out_wins(table, games: int = 20) -> None:
                     break
             won += board.outcome() is not None and board.outcome().winner == start.to_move
         print(f"{label:>14} {won:>5} of {len(starts):<4} {1000 * median(times):>17.1f}")
+
+
+def main() -> None:
+    solve_bench()
+    print()
+    endgame_bench()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,19 +1,23 @@
-"""Today's move generator and alpha-beta search, frozen as they were before ``movegen``: the baseline
-that ``python -m fanorona.bench`` times the new generator against, that the tests check the new
-generator's turns against, and that the strength section plays the new search against.
+"""The move generator and alpha-beta search of before ``movegen`` (issue 11), frozen: the baseline
+that ``benchmarks/bench_perft.py`` and ``bench_search.py`` time today's code against, that the tests
+check today's generator's turns against, and that ``python -m benchmarks.baseline`` plays today's
+search against.
 
-Bench code only: nothing in the package imports it.  It is kept as it was, so do not improve it.
+Benchmark code: only the benchmarks and the tests import it, never the package.  Importing it
+registers the ``baseline:time=1.8`` (or ``depth=``) player spec with ``fanorona.arena``.  It is
+kept as it was, so do not improve it.
 """
 from __future__ import annotations
 
 import random
 import time
 
-from .ai import EXACT, LOWER, PROVEN, UPPER, WIN, SearchInfo
-from .board import Board, turn_of
-from .geometry import Geometry, opposite
-from .movegen import bitsets
-from .rules import Rules
+from fanorona.arena import register_player, run_match
+from fanorona.ai import EXACT, LOWER, PROVEN, UPPER, WIN, SearchInfo
+from fanorona.board import Board, turn_of
+from fanorona.geometry import Geometry, opposite
+from fanorona.movegen import bitsets
+from fanorona.rules import Rules
 
 PAIKA, APPROACH, WITHDRAWAL = 0, 1, 2
 
@@ -310,15 +314,33 @@ class BaselineAlphaBeta:
 
 # ---------------------------------------------------------------------------------------------
 
+def baseline_player(spec: str, seed=None) -> BaselineAlphaBeta:
+    """The arena's ``baseline:time=1.8`` (or ``depth=``) spec: the frozen search, the level 5 of before
+    issue 11, for measuring the gain against it."""
+    _kind, _, options = spec.strip().partition(":")
+    kwargs: dict = {}
+    for item in filter(None, options.split(",")):
+        key, _, value = item.partition("=")
+        if key.strip() not in ("time", "depth"):
+            raise ValueError(f"{spec!r}: baseline takes time= or depth=, not {key.strip()!r}")
+        try:
+            kwargs["time_limit" if key.strip() == "time" else "depth"] = (float if key.strip() == "time" else int)(value)
+        except ValueError:
+            raise ValueError(f"{spec!r}: {key.strip()} must be a number; got {value.strip()!r}") from None
+    return BaselineAlphaBeta(seed=seed, **kwargs)
+
+
+register_player("baseline", baseline_player)
+
+
 def main(argv=None) -> int:
-    """``python -m fanorona.bench_baseline --games 100 --time 0.2``: today's search against the
+    """``python -m benchmarks.baseline --games 100 --time 0.2``: today's search against the
     baseline at equal time, printed as an arena table."""
     import argparse
 
-    from .ai import make_player
-    from .arena import run_match
+    from fanorona.ai import make_player
 
-    parser = argparse.ArgumentParser(prog="python -m fanorona.bench_baseline", description=main.__doc__)
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.baseline", description=main.__doc__)
     parser.add_argument("player", nargs="?", default=None, help="the new player's spec (default alphabeta:time=TIME)")
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--time", type=float, default=0.2, help="seconds a turn for both players")

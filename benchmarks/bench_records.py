@@ -1,4 +1,4 @@
-"""The ``records`` section of ``python -m fanorona.bench``: a long game's memory and its record's load time."""
+"""A long game's memory and its record's load time: ``python -m benchmarks bench_records``."""
 from __future__ import annotations
 
 import statistics
@@ -6,10 +6,10 @@ import time
 import tracemalloc
 
 
-def bench(turns: int = 6000, runs: int = 5) -> None:
-    from .board import Board
-    from .game import Game
-    from .rules import Rules
+def main(turns: int = 6000, runs: int = 5) -> None:
+    from fanorona.board import Board
+    from fanorona.game import Game
+    from fanorona.rules import Rules
     shuffle = ["a1b1", "i5h5", "b1a1", "h5i5"]      # two lone stones stepping to and fro
     tracemalloc.start()
     board = Board.from_diagram("........B\n.........\n.........\n.........\nW........", rules=Rules.solved())
@@ -25,3 +25,7 @@ def bench(turns: int = 6000, runs: int = 5) -> None:
         times.append(time.perf_counter() - began)
     print(f"a {turns:,}-turn game holds {held / 1e6:.1f} MB; its {len(text) / 1000:.0f} KB record loads "
           f"in {statistics.median(times):.2f} s (median of {runs})")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,176 @@
+"""The import contract, read from the source with ``ast``: the layers rules core -> engine -> board UI
+-> exercises (a module imports from its own layer or lower ones), nothing in the package imports
+benchmark code, and the controller imports no GUI library.  ARCHITECTURE.md draws the layers.
+
+Each rule is also checked against a small made-up package that breaks it, so a checker that
+stopped finding anything would fail here.
+"""
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = ROOT / "fanorona"
+
+#: Every module of the package by layer, lowest first.  A new module must be placed here.
+LAYERS = {
+    "core": {"fanorona", "fanorona.geometry", "fanorona.rules", "fanorona.notation", "fanorona.movegen",
+             "fanorona.board", "fanorona.game", "fanorona.positions"},
+    "engine": {"fanorona.shared", "fanorona.ai", "fanorona.compiled", "fanorona.retrograde",
+               "fanorona.tablefile", "fanorona.endgame", "fanorona.solve", "fanorona.arena"},
+    "board UI": {"fanorona.labels", "fanorona.draw", "fanorona.computer", "fanorona.controller",
+                 "fanorona.widget"},
+    "exercises": {"fanorona.exercises"},     # and every module under it
+}
+#: Imports that go up a layer on purpose, each made inside a function so the lower module loads
+#: without the higher one: a Board draws itself in a notebook (``_repr_png_``), and the package's
+#: ``fanorona.BoardWidget`` is loaded on first use.
+ALLOWED_UPWARD = {("fanorona.board", "fanorona.draw"), ("fanorona", "fanorona.widget")}
+GUI_LIBRARIES = {"ipywidgets", "matplotlib", "ipympl", "IPython", "ipycanvas", "ipyevents", "PIL", "tkinter"}
+BENCHMARK_CODE = {"benchmarks"}
+
+
+def module_name(path: Path, root: Path) -> str:
+    parts = list(path.relative_to(root).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def imports(source: str, module: str, is_package: bool, submodules: set[str]) -> list[tuple[str, bool]]:
+    """Every module ``source`` imports, absolute, with whether the import is at the module's top
+    level (``False``: inside a function or class, run only when called)."""
+    tree = ast.parse(source)
+    top = {id(node) for node in tree.body}
+    package = module if is_package else module.rpartition(".")[0]
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found += [(alias.name, id(node) in top) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
+                base = f"{base}.{node.module}" if node.module else base
+            else:
+                base = node.module or ""
+            for alias in node.names:       # ``from . import positions`` imports a submodule (or a
+                name = f"{base}.{alias.name}"  # bench module that is no longer there)
+                submodule = name in submodules or alias.name.startswith("bench")
+                found.append((name if submodule else base, id(node) in top))
+    return found
+
+
+def read_package(root: Path) -> dict[str, list[tuple[str, bool]]]:
+    paths = sorted(root.rglob("*.py"))
+    names = {module_name(p, root.parent) for p in paths}
+    return {module_name(p, root.parent): imports(p.read_text(encoding="utf-8"), module_name(p, root.parent),
+                                                 p.name == "__init__.py", names)
+            for p in paths}
+
+
+def layer_of(module: str) -> int | None:
+    for n, members in enumerate(LAYERS.values()):
+        if module in members or any(module.startswith(m + ".") for m in members if m != "fanorona"):
+            return n
+    return None
+
+
+def violations(graph: dict[str, list[tuple[str, bool]]]) -> list[str]:
+    """What breaks the contract, one sentence each."""
+    found = []
+    for module, imported in graph.items():
+        here = layer_of(module)
+        if here is None:
+            found.append(f"{module} is in no layer: add it to LAYERS")
+            continue
+        for target, _top_level in imported:
+            if target.split(".")[0] in BENCHMARK_CODE or target.rpartition(".")[2].startswith("bench"):
+                found.append(f"{module} imports benchmark code ({target})")
+            there = layer_of(target) if target.split(".")[0] == "fanorona" else None
+            if there is not None and there > here and (module, target) not in ALLOWED_UPWARD:
+                found.append(f"{module} ({list(LAYERS)[here]}) imports {target} ({list(LAYERS)[there]})")
+    found += gui_in_controller(graph)
+    return found
+
+
+def gui_in_controller(graph: dict[str, list[tuple[str, bool]]], module: str = "fanorona.controller") -> list[str]:
+    """GUI libraries the controller loads: through its own imports (any), or through the top-level
+    imports of the package modules it imports, and theirs."""
+    found, seen, todo = [], set(), [(module, True)]
+    while todo:
+        name, own = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        for target, top_level in graph.get(name, []):
+            if not (own or top_level):
+                continue
+            if target.split(".")[0] in GUI_LIBRARIES:
+                found.append(f"{module} loads the GUI library {target} (through {name})")
+            elif target in graph:
+                todo.append((target, False))
+    return found
+
+
+def test_the_package_keeps_its_import_contract():
+    assert violations(read_package(PACKAGE)) == []
+
+
+def test_every_module_of_the_package_is_in_a_layer():
+    graph = read_package(PACKAGE)
+    assert {m for m in graph if layer_of(m) is None} == set()
+    assert "fanorona.exercises.checking" in graph and layer_of("fanorona.exercises.checking") == 3
+
+
+@pytest.fixture
+def made_up(tmp_path):
+    """A copy of the package's layout in miniature, which each test below breaks one way."""
+    root = tmp_path / "fanorona"
+    (root / "exercises").mkdir(parents=True)
+    files = {"__init__.py": "from .board import Board\n", "rules.py": "", "board.py": "from .rules import Rules\n",
+             "ai.py": "from .board import Board\n", "controller.py": "from .board import Board\n",
+             "widget.py": "import ipywidgets\nfrom .controller import Controller\n",
+             "exercises/__init__.py": "from ..widget import BoardWidget\n"}
+    for name, text in files.items():
+        (root / name).write_text(text)
+    return root
+
+
+def test_the_made_up_package_keeps_the_contract(made_up):
+    assert violations(read_package(made_up)) == []
+
+
+@pytest.mark.parametrize("module, line, complaint", [
+    ("board.py", "from .ai import AlphaBetaPlayer\n", "fanorona.board (core) imports fanorona.ai (engine)"),
+    ("ai.py", "def f():\n    from .widget import BoardWidget\n",
+     "fanorona.ai (engine) imports fanorona.widget (board UI)"),
+    ("board.py", "from ..exercises import checking\n", "fanorona.board (core) imports fanorona.exercises"),
+    ("ai.py", "from benchmarks.baseline import BaselineAlphaBeta\n", "fanorona.ai imports benchmark code"),
+    ("ai.py", "from . import bench_search\n", "fanorona.ai imports benchmark code"),
+    ("controller.py", "import matplotlib.pyplot as plt\n", "loads the GUI library matplotlib.pyplot"),
+    ("controller.py", "def f():\n    from ipywidgets import Button\n", "loads the GUI library ipywidgets"),
+    ("controller.py", "from .widget import BoardWidget\n", "loads the GUI library ipywidgets (through fanorona.widget)"),
+    ("stray.py", "from .rules import Rules\n", "fanorona.stray is in no layer"),
+])
+def test_a_deliberately_wrong_import_is_found(made_up, module, line, complaint):
+    path = made_up / module
+    path.write_text((path.read_text() if path.exists() else "") + line)
+    found = violations(read_package(made_up))
+    assert any(complaint in v for v in found), found
+
+
+def test_importing_the_controller_loads_no_gui_library():
+    """The same rule, at run time: a fresh interpreter imports the controller and lists its modules."""
+    code = ("import sys, fanorona.controller; "
+            f"print(sorted({{m.split('.')[0] for m in sys.modules}} & set({sorted(GUI_LIBRARIES)!r})))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
+    assert out.stdout.strip() == "[]"
+
+
+def test_importing_the_package_loads_no_benchmark_code():
+    code = "import sys, fanorona, fanorona.ai, fanorona.arena; print(sorted(m for m in sys.modules if 'bench' in m))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
+    assert out.stdout.strip() == "[]"
