@@ -5,13 +5,13 @@
 >>> [str(t) for t in b.legal_turns()]
 ['d2e3A', 'e2e3A', 'f2e3A', 'd3e3A', 'd3e3W']
 """
-from .board import Board, Color, IllegalMoveError, Outcome, Step, Turn, perft
+from .board import Board, Color, IllegalMoveError, Outcome, Step, Termination, Turn, perft
 from .game import Game, GameRecordError, play_game
 from .notation import NotationError
 from .rules import Rules
 
 __all__ = ["Board", "BoardWidget", "Color", "Game", "GameRecordError", "IllegalMoveError", "NotationError",
-           "Outcome", "Rules", "Step", "Turn", "perft", "play_game"]
+           "Outcome", "Rules", "Step", "Termination", "Turn", "perft", "play_game"]
 
 
 def __getattr__(name):

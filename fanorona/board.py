@@ -7,6 +7,7 @@ out is a plain ``Step`` or ``Turn`` named by point names.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from enum import Enum
 from typing import Iterable, Union
@@ -110,15 +111,114 @@ class Turn:
         return f"<Turn {self}>"
 
 
+class Termination(Enum):
+    """Why a game ended: by a rule (the first three), on stones, or by the players' declaration."""
+
+    NO_STONES = "no_stones"            # the loser has no stones left
+    NO_LEGAL_TURN = "no_legal_turn"    # the loser, to move, has no legal turn
+    QUIET_DRAW = "quiet_draw"          # Rules.quiet_draw turns in a row without a capture: a draw
+    ADJUDICATED = "adjudicated"        # stopped on time or by agreement: more stones wins
+    DECLARED = "declared"              # resignation, agreement, time...: in the players' own words
+
+
+#: The terminations a board reaches by its rules alone (``Board.outcome()``).
+RULE_TERMINATIONS = frozenset({Termination.NO_STONES, Termination.NO_LEGAL_TURN, Termination.QUIET_DRAW})
+
+
 @dataclass(frozen=True)
 class Outcome:
-    """How a game ended: the winner ("white", "black", or None for a draw) and why."""
+    """How a game ended: the ``winner`` ("white", "black", or None for a draw) and the
+    ``termination``; ``reason`` is the sentence made from them (python-chess's ``Outcome``).
+
+    ``counts`` holds the numbers the sentence names: the quiet turns of a ``QUIET_DRAW``, white's and
+    black's stones of an ``ADJUDICATED`` game.  ``Outcome(winner, "words")`` is a ``DECLARED``
+    ending in those words, e.g. ``Outcome(None, "agreed by both players")``.
+    """
 
     winner: str | None
-    reason: str
+    termination: Termination = Termination.DECLARED
+    counts: tuple[int, ...] = ()
+    words: str = ""
+
+    def __post_init__(self):
+        if self.winner is not None:
+            object.__setattr__(self, "winner", _color(self.winner).value)
+        if isinstance(self.termination, str):       # Outcome(winner, "words"): see _from_words
+            kind, counts, words = _from_words(self.winner, self.termination)
+            object.__setattr__(self, "termination", kind)
+            object.__setattr__(self, "counts", counts)
+            object.__setattr__(self, "words", words)
+        if not isinstance(self.termination, Termination):
+            raise ValueError(f"an outcome's termination is a fanorona.Termination; got {shown(self.termination)}")
+        object.__setattr__(self, "counts", tuple(self.counts))
+        problem = self._problem()
+        if problem:
+            raise ValueError(f"{self.termination.name}: {problem}")
+
+    def _problem(self) -> str | None:
+        """What is inconsistent between the termination, the winner and the counts, if anything."""
+        kind, counts = self.termination, self.counts
+        if kind is Termination.DECLARED:
+            return None if isinstance(self.words, str) and self.words.strip() else "say in words how it ended"
+        if any(isinstance(c, bool) or not isinstance(c, int) or c < 0 for c in counts):
+            return f"counts are whole numbers; got {shown(counts)}"
+        if kind in (Termination.NO_STONES, Termination.NO_LEGAL_TURN):
+            return "a side wins it" if self.winner is None or counts else None
+        if kind is Termination.QUIET_DRAW:
+            return "a draw after a count of quiet turns" if self.winner is not None or len(counts) != 1 else None
+        if len(counts) != 2:
+            return "counts are white's and black's stones"
+        w, b = counts
+        return None if self.winner == ("white" if w > b else "black" if b > w else None) else \
+            f"{w} white to {b} black is not won by {self.winner}"
+
+    @property
+    def reason(self) -> str:
+        """The sentence: why the game ended."""
+        kind = self.termination
+        loser = _color(self.winner).other.value if self.winner else None
+        if kind is Termination.NO_STONES:
+            return f"{loser} has no stones left"
+        if kind is Termination.NO_LEGAL_TURN:
+            return f"{loser} has no legal turn"
+        if kind is Termination.QUIET_DRAW:
+            return f"{self.counts[0]} turns in a row without a capture"
+        if kind is Termination.ADJUDICATED:
+            return f"adjudicated on stones, {self.counts[0]} white to {self.counts[1]} black"
+        return self.words
 
     def __str__(self) -> str:
         return f"{self.winner} wins: {self.reason}" if self.winner else f"draw: {self.reason}"
+
+    def __repr__(self) -> str:
+        return f"<Outcome {self}>"
+
+
+#: The rule endings and the adjudication as older code and older records wrote them, in canonical form.
+_ENDING_WORDS = re.compile(r"(?P<loser>white|black) has no (?P<what>stones left|legal turn)"
+                           r"|(?P<quiet>[0-9]+) turns in a row without a capture"
+                           r"|adjudicated on stones(?:, (?P<w>[0-9]+) white to (?P<b>[0-9]+) black)?(?P<rest>.*)")
+
+
+def _from_words(winner: str | None, words: str) -> tuple[Termination, tuple[int, ...], str]:
+    """An ending given in words (``Outcome(winner, words)``, records written before terminations):
+    a rule ending or an adjudication in any spelling (case, spaces, a full stop) is that
+    termination, so it is checked as one; any other words are a ``DECLARED`` ending."""
+    if not isinstance(words, str):
+        raise ValueError(f"an outcome's reason is text; got {shown(words)}")
+    found = _ENDING_WORDS.fullmatch(" ".join(words.casefold().split()).rstrip(".!"))
+    if found is None:
+        return Termination.DECLARED, (), words
+    if found["loser"]:
+        if winner != Color(found["loser"]).other.value:
+            raise ValueError(f"the reason {words!r} says {found['loser']} lost, but the winner is {winner}")
+        kind = Termination.NO_STONES if found["what"] == "stones left" else Termination.NO_LEGAL_TURN
+        return kind, (), ""
+    if found["quiet"]:
+        return Termination.QUIET_DRAW, (int(found["quiet"]),), ""
+    if found["w"] is None or found["rest"]:
+        raise ValueError(f"an adjudication reads 'adjudicated on stones, W white to B black'; got {words!r}")
+    return Termination.ADJUDICATED, (int(found["w"]), int(found["b"])), ""
 
 
 def turn_of(g, steps) -> Turn:
@@ -621,14 +721,14 @@ class Board:
         side, other = self._to_move, self._to_move.other
         me, opp = self._me_opp()
         if not me:
-            return Outcome(other.value, f"{side.value} has no stones left")
+            return Outcome(other.value, Termination.NO_STONES)
         if not opp:
-            return Outcome(side.value, f"{other.value} has no stones left")
+            return Outcome(side.value, Termination.NO_STONES)
         q = self.rules.quiet_draw
         if q is not None and self._quiet >= q:
-            return Outcome(None, f"{q} turns in a row without a capture")
+            return Outcome(None, Termination.QUIET_DRAW, (q,))
         if not self._generator().has_step(me, opp):
-            return Outcome(other.value, f"{side.value} has no legal turn")
+            return Outcome(other.value, Termination.NO_LEGAL_TURN)
         return None
 
     def is_game_over(self) -> bool:
@@ -638,7 +738,7 @@ class Board:
         """The result of a game stopped on time or by agreement: more stones wins (the Czech rule)."""
         w, b = self.count("white"), self.count("black")
         winner = "white" if w > b else "black" if b > w else None
-        return Outcome(winner, f"adjudicated on stones, {w} white to {b} black")
+        return Outcome(winner, Termination.ADJUDICATED, (w, b))
 
 
 def perft(board: Board, depth: int) -> int:

@@ -6,18 +6,14 @@ the turn number and the reason instead of giving a board that never could have h
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 
-from .board import Board, Outcome
+from .board import RULE_TERMINATIONS, Board, Outcome, Termination
 from .notation import shown
 from .rules import Rules
 
 FORMAT = "fanorona-game/1"
-#: The reasons ``Board.outcome()`` gives: a record may claim them only where its replay ends so.
-_RULE_ENDING = re.compile(r"(white|black) has no (stones left|legal turn)|[0-9]+ turns in a row without a capture")
-_ADJUDICATED = "adjudicated on stones"
 
 
 class GameRecordError(ValueError):
@@ -52,7 +48,7 @@ class Game:
 
     def to_json(self) -> str:
         data = {"format": FORMAT, "start": self.start, "rules": asdict(self.rules), "turns": self.turns,
-                "outcome": asdict(self.outcome) if self.outcome else None,
+                "outcome": _outcome_data(self.outcome) if self.outcome else None,
                 "white": self.white, "black": self.black}
         return json.dumps(data, indent=1)
 
@@ -81,16 +77,17 @@ class Game:
         return game
 
     def _check_outcome(self, final: Board) -> None:
-        """A claimed result must be the replay's end.  An unfinished game may end by agreement,
-        resignation or time, in any words, but not by a rule that the replay does not reach, and
-        an adjudication must count the stones the replay leaves."""
+        """A claimed result must be the replay's end, compared by termination and winner.  An
+        unfinished game may end by declaration (agreement, resignation, time, in any words), but
+        not by a rule that the replay does not reach, and an adjudication must count the stones the
+        replay leaves."""
         claimed, reached = self.outcome, final.outcome()
         if claimed is None:
             return
         if reached is not None and claimed != reached:
             raise GameRecordError(f"the record says {claimed}, but the replayed game ends {reached}")
-        if reached is None and (_RULE_ENDING.fullmatch(claimed.reason) or
-                                claimed.reason.startswith(_ADJUDICATED) and claimed != final.adjudicate()):
+        if reached is None and (claimed.termination in RULE_TERMINATIONS or
+                                claimed.termination is Termination.ADJUDICATED and claimed != final.adjudicate()):
             raise GameRecordError(f"the record says {claimed}, but the replayed game is not over "
                                   f"(adjudicated, it would be {final.adjudicate()})")
 
@@ -147,18 +144,45 @@ def _turns(value) -> list[str]:
     return value
 
 
+def _outcome_data(outcome: Outcome) -> dict:
+    """An outcome as the record keeps it: the termination, and the sentence for people to read."""
+    data = {"winner": outcome.winner, "termination": outcome.termination.value, "reason": outcome.reason}
+    if outcome.counts:
+        data["counts"] = list(outcome.counts)
+    return data
+
+
 def _outcome(value) -> Outcome | None:
+    """The record's outcome: by its termination, or (records written before terminations) by its
+    reason, read as ``Outcome(winner, reason)`` reads words."""
     if value is None:
         return None
-    if not isinstance(value, dict) or set(value) != {"winner", "reason"}:
-        raise GameRecordError("the record's outcome is null or an object with a winner and a reason; "
+    if not isinstance(value, dict) or not {"winner", "reason"} <= set(value) <= {"winner", "reason", "termination",
+                                                                                 "counts"}:
+        raise GameRecordError("the record's outcome is null or an object with a winner, a termination and a reason; "
                               f"got {shown(value)}")
     if value["winner"] not in ("white", "black", None):
         raise GameRecordError("the record's winner is \"white\", \"black\" or null for a draw; "
                               f"got {shown(value['winner'])}")
     if not isinstance(value["reason"], str):
         raise GameRecordError(f"the record's outcome reason is text; got {shown(value['reason'])}")
-    return Outcome(value["winner"], value["reason"])
+    if "termination" not in value:
+        try:
+            return Outcome(value["winner"], value["reason"])
+        except ValueError as e:
+            raise GameRecordError(f"the record's outcome: {e}") from None
+    kinds = {k.value: k for k in Termination}
+    kind = value["termination"]
+    if not isinstance(kind, str) or kind not in kinds:
+        raise GameRecordError(f"the record's termination is one of {', '.join(kinds)}; got {shown(kind)}")
+    counts = value.get("counts", [])
+    if not isinstance(counts, list):
+        raise GameRecordError(f"the record's outcome counts are a list of numbers; got {shown(counts)}")
+    words = value["reason"] if kinds[kind] is Termination.DECLARED else ""
+    try:
+        return Outcome(value["winner"], kinds[kind], tuple(counts), words)
+    except ValueError as e:
+        raise GameRecordError(f"the record's outcome: {e}") from None
 
 
 def _name(data: dict, side: str) -> str:

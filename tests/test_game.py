@@ -127,3 +127,92 @@ def test_play_game_does_not_touch_the_given_board():
     game = fa.play_game(SeededRandom(6), SeededRandom(7), board=start, max_turns=3)
     assert start.fen() == before and start.turns == []
     assert game.start == before
+
+
+# -- outcomes by termination -------------------------------------------------------------------
+
+def unfinished_record(outcome: dict | None) -> str:
+    """A record of an unfinished 5x5 game in the format of before terminations, claiming ``outcome``."""
+    game = fa.play_game(SeededRandom(1), SeededRandom(2), Board((5, 5)), max_turns=3)
+    assert game.board().outcome() is None
+    data = json.loads(game.to_json())
+    data["outcome"] = outcome
+    return json.dumps(data)
+
+
+@pytest.mark.parametrize("winner, reason", [
+    ("black", "White has no stones left."), ("black", "white has no stones left "),
+    ("black", "white has no stones left\n"), ("white", "BLACK HAS NO LEGAL TURN"),
+    (None, "50 turns in a row without a capture."),
+])
+def test_an_old_record_cannot_claim_a_rule_ending_in_other_spelling_on_an_unfinished_game(winner, reason):
+    with pytest.raises(GameRecordError, match="not over"):
+        Game.from_json(unfinished_record({"winner": winner, "reason": reason}))
+
+
+@pytest.mark.parametrize("winner, reason", [
+    ("white", "Adjudicated on stones, 9 white to 1 black"), ("white", "Adjudicated on stones…"),
+    ("white", "adjudicated on stones, 9 white to 1 black "),
+])
+def test_an_old_record_cannot_claim_a_wrong_adjudication_in_other_spelling(winner, reason):
+    with pytest.raises(GameRecordError, match="adjudicat"):
+        Game.from_json(unfinished_record({"winner": winner, "reason": reason}))
+
+
+def test_an_old_record_keeps_loading_and_gets_its_termination():
+    game = fa.play_game(SeededRandom(4), SeededRandom(5), max_turns=4)
+    data = json.loads(game.to_json())
+    data["outcome"] = {"winner": game.outcome.winner, "reason": game.outcome.reason}    # as written before
+    again = Game.from_json(json.dumps(data))
+    assert again.outcome == game.outcome and again.outcome.termination is fa.Termination.ADJUDICATED
+    data["outcome"] = {"winner": None, "reason": "agreed by both players"}
+    assert Game.from_json(json.dumps(data)).outcome.termination is fa.Termination.DECLARED
+
+
+def test_a_record_stores_the_termination_and_a_claimed_rule_ending_must_be_reached():
+    board = Board((3, 3))
+    rng = random.Random(8)
+    while board.outcome() is None:
+        board.push(rng.choice(board.legal_turns()))
+    data = json.loads(Game.from_board(board).to_json())
+    assert data["outcome"]["termination"] == board.outcome().termination.value
+    assert Game.from_json(json.dumps(data)).outcome == board.outcome()
+    claimed = {"winner": "white", "termination": "no_stones", "reason": "anything at all"}
+    with pytest.raises(GameRecordError, match="not over"):
+        Game.from_json(unfinished_record(claimed))
+
+
+def test_the_termination_is_what_a_record_compares_not_the_words():
+    """A record's sentence is for people: the termination, winner and counts make the outcome."""
+    game = fa.play_game(SeededRandom(4), SeededRandom(5), max_turns=4)
+    data = json.loads(game.to_json())
+    data["outcome"]["reason"] = "the words are not read back"
+    assert Game.from_json(json.dumps(data)).outcome.reason == game.outcome.reason
+    data["outcome"]["counts"] = [data["outcome"]["counts"][0] + 1, data["outcome"]["counts"][1]]
+    with pytest.raises(GameRecordError):
+        Game.from_json(json.dumps(data))
+
+
+@pytest.mark.parametrize("value, words", [
+    ({"winner": "white", "termination": "checkmate", "reason": "x"}, "termination is one of"),
+    ({"winner": None, "termination": "no_stones", "reason": "x"}, "NO_STONES: a side wins it"),
+    ({"winner": "white", "termination": "quiet_draw", "reason": "x", "counts": [5]}, "QUIET_DRAW"),
+    ({"winner": "white", "termination": "declared", "reason": " "}, "say in words"),
+    ({"winner": "white", "reason": "white has no stones left"}, "says white lost, but the winner is white"),
+])
+def test_a_damaged_outcome_is_refused_with_a_sentence(value, words):
+    with pytest.raises(GameRecordError, match=words):
+        Game.from_json(unfinished_record(value))
+
+
+def test_an_outcome_makes_its_sentence_from_its_termination():
+    assert fa.Outcome("white", fa.Termination.NO_STONES).reason == "black has no stones left"
+    assert fa.Outcome("black", fa.Termination.NO_LEGAL_TURN).reason == "white has no legal turn"
+    assert fa.Outcome(None, fa.Termination.QUIET_DRAW, (50,)).reason == "50 turns in a row without a capture"
+    assert str(fa.Outcome("white", fa.Termination.ADJUDICATED, (3, 2))) == \
+        "white wins: adjudicated on stones, 3 white to 2 black"
+    agreed = fa.Outcome(None, "agreed by both players")
+    assert (agreed.termination, agreed.winner, agreed.reason) == (fa.Termination.DECLARED, None, "agreed by both players")
+    assert fa.Outcome("white", "Black has no stones left.") == fa.Outcome("white", fa.Termination.NO_STONES)
+    with pytest.raises(ValueError, match="not won by black"):
+        fa.Outcome("black", fa.Termination.ADJUDICATED, (3, 2))
