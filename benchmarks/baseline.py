@@ -12,12 +12,14 @@ from __future__ import annotations
 import random
 import time
 
+from fanorona.ai import SearchInfo
 from fanorona.arena import register_player, run_match
-from fanorona.ai import EXACT, LOWER, PROVEN, UPPER, WIN, SearchInfo
 from fanorona.board import Board, turn_of
 from fanorona.geometry import Geometry, opposite
 from fanorona.movegen import bitsets
 from fanorona.rules import Rules
+from fanorona.scoring import EXACT, LOWER, PROVEN, UPPER
+from fanorona.scoring import WIN_SCORE as WIN
 
 PAIKA, APPROACH, WITHDRAWAL = 0, 1, 2
 

@@ -1,7 +1,8 @@
 """Computer players: random, greedy, alpha-beta search and Monte Carlo tree search.
 
-Every player has a ``name`` and ``choose_turn(board) -> Turn`` (a legal whole turn of a
-board between turns).  All randomness comes from ``random.Random(seed)``, so a game between
+Every player has a ``name`` and ``choose_turn(board, stop=None) -> Turn`` (a legal whole turn of a
+board between turns); when ``stop``, a ``threading.Event``, is set while it thinks, it raises
+``SearchCancelled`` instead, within a few milliseconds.  All randomness comes from ``random.Random(seed)``, so a game between
 seeded players replays exactly.  The searches run on bit sets with the shared generator of
 ``movegen`` and build a ``Turn`` only for the answer: making objects at every node would cost
 most of the time.
@@ -10,19 +11,27 @@ from __future__ import annotations
 
 import math
 import random
+import threading
 import time
 from dataclasses import dataclass, field
 
-from .board import Board, Turn, turn_of
 from . import compiled as fast
+from .board import Board, Turn, turn_of
 from .movegen import Generator, bitsets, generator
+from .scoring import (EVALUATION_NAMES, EXACT, LOWER, MOBILITY, PROVEN, STONE, STRONG_POINT, THREAT, UPPER,
+                      WIN_SCORE, from_table, to_table)
 
 __all__ = ["AlphaBetaPlayer", "EVALUATIONS", "GreedyPlayer", "LEVELS", "MCTSPlayer", "PerfectPlayer",
-           "RandomPlayer", "SearchInfo", "level", "make_player"]
+           "RandomPlayer", "SearchCancelled", "SearchInfo", "level", "make_player"]
 
-WIN = 1_000_000            # the score of a won position; a win in n turns scores WIN - n
-PROVEN = WIN - 10_000      # scores beyond this are proven wins or losses
-EXACT, LOWER, UPPER = 0, 1, 2
+
+class SearchCancelled(Exception):
+    """Raised by ``choose_turn(board, stop)`` when its ``stop`` event was set before it answered."""
+
+
+def _raise_if_stopped(stop) -> None:
+    if stop is not None and stop.is_set():
+        raise SearchCancelled("the search was stopped")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -59,11 +68,15 @@ class _Player:
         self.seed = seed
         self.rng = random.Random(seed)
 
-    def choose_turn(self, board: Board) -> Turn:
+    def choose_turn(self, board: Board, stop: threading.Event | None = None) -> Turn:
+        """A legal whole turn for ``board``; ``SearchCancelled`` once ``stop`` is set."""
+        if stop is not None and not callable(getattr(stop, "is_set", None)):
+            raise TypeError(f"stop is a threading.Event or None; got {stop!r}")
         options = _options(board)
-        return _as_turn(board, self._pick(board, options)[0])
+        _raise_if_stopped(stop)
+        return _as_turn(board, self._pick(board, options, stop)[0])
 
-    def _pick(self, board: Board, options: list):
+    def _pick(self, board: Board, options: list, stop):
         raise NotImplementedError
 
     def __repr__(self) -> str:
@@ -75,7 +88,7 @@ class RandomPlayer(_Player):
 
     name = "random"
 
-    def _pick(self, board, options):
+    def _pick(self, board, options, stop):
         return self.rng.choice(options)
 
 
@@ -84,7 +97,7 @@ class GreedyPlayer(_Player):
 
     name = "greedy"
 
-    def _pick(self, board, options):
+    def _pick(self, board, options, stop):
         _me, opp = bitsets(board)
         most = max(_captured(opp, o[2]) for o in options)
         return self.rng.choice([o for o in options if _captured(opp, o[2]) == most])
@@ -103,32 +116,31 @@ def _strong_mask(gen: Generator) -> int:
 
 
 def material(gen: Generator, me: int, opp: int) -> int:
-    """100 a stone ahead."""
-    return 100 * (me.bit_count() - opp.bit_count())
+    """100 a stone ahead (``scoring.STONE``)."""
+    return STONE * (me.bit_count() - opp.bit_count())
 
 
 def material_strong(gen: Generator, me: int, opp: int) -> int:
     """Material, plus 10 a stone for standing on a strong point (eight lines instead of four)."""
     s = _strong_mask(gen)
-    return 100 * (me.bit_count() - opp.bit_count()) + 10 * ((me & s).bit_count() - (opp & s).bit_count())
+    return STONE * (me.bit_count() - opp.bit_count()) + STRONG_POINT * ((me & s).bit_count() - (opp & s).bit_count())
 
 
 def material_mobility(gen: Generator, me: int, opp: int) -> int:
     """Material, plus 3 a single step more than the opponent has (room to move and to capture)."""
-    return 100 * (me.bit_count() - opp.bit_count()) + 3 * (gen.mobility(me, opp) - gen.mobility(opp, me))
+    return STONE * (me.bit_count() - opp.bit_count()) + MOBILITY * (gen.mobility(me, opp) - gen.mobility(opp, me))
 
 
 def material_threat(gen: Generator, me: int, opp: int) -> int:
     """Material, plus half the stones the side to move can take with its best first step."""
-    return 100 * (me.bit_count() - opp.bit_count()) + 50 * gen.best_capture(me, opp)
+    return STONE * (me.bit_count() - opp.bit_count()) + THREAT * gen.best_capture(me, opp)
 
 
 #: The evaluations a spec can name (``alphabeta:eval=material``).  "threat" is the default: against
 #: material alone it scored 92.5% at depth 2 and 59% at 0.3 s a turn (60 games); the strong-point
 #: and mobility terms beat material at depth 2 (60%, 75%) but added nothing to threat at equal time
 #: (45%, 50%), so they are not part of it.
-EVALUATIONS = {"material": material, "strong": material_strong, "mobility": material_mobility,
-               "threat": material_threat}
+EVALUATIONS = dict(zip(EVALUATION_NAMES, (material, material_strong, material_mobility, material_threat)))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -144,6 +156,7 @@ class SearchInfo:
     score: float               # alpha-beta: 100 a stone for the side to move, +-(1,000,000 - turns) for a
                                # proven win or loss; MCTS: the chosen turn's winning percentage
     pv: list = field(default_factory=list)   # the expected line, as turn texts
+    compiled: bool = False     # whether the compiled search (fanorona.compiled) answered
 
     @property
     def nodes_per_second(self) -> float:
@@ -151,7 +164,7 @@ class SearchInfo:
 
     def __str__(self) -> str:
         if abs(self.score) >= PROVEN:
-            score = f"{'wins' if self.score > 0 else 'loses'} in {WIN - abs(int(self.score))} turns"
+            score = f"{'wins' if self.score > 0 else 'loses'} in {WIN_SCORE - abs(int(self.score))} turns"
         else:
             score = f"score {self.score:+.0f}"
         line = " ".join(self.pv)
@@ -170,6 +183,7 @@ ENDGAME_REACH = 3
 #: table takes minutes to build.
 ENDGAME_MAX_POINTS = 45
 QUIESCENCE_TURNS = 2       # with quiescence, at most this many capturing turns are searched past the horizon
+CHECK_EVERY = 16           # nodes between looks at the clock and the stop event (pure Python)
 
 
 class AlphaBetaPlayer(_Player):
@@ -192,8 +206,10 @@ class AlphaBetaPlayer(_Player):
     it the first time takes about a second for 3 stones on 9x5, half a minute for 4.  Levels 4 and
     5 read the 4-stone table.
     ``compiled`` (on by default where numba is installed) runs the same search compiled, from
-    ``fanorona.compiled``: the same turns, scores and node counts, about 14 times as fast; it keeps
-    a transposition table of 2**20 entries (72 MB) per player.
+    ``fanorona.compiled``: the same turns, scores and node counts, about 14 times as fast; its
+    transposition table has 2**20 entries (72 MB), one kept per player between turns.
+    Each call searches with state of its own (``_AlphaBetaSearch``), so calls from several threads,
+    or a cancelled one and the next, never share it.
     """
 
     def __init__(self, depth: int | None = None, time_limit: float = 1.0, seed=None, evaluation="threat",
@@ -210,7 +226,6 @@ class AlphaBetaPlayer(_Player):
         self._endgame_option = _check_endgame(endgame)
         self.depth, self.time_limit, self.evaluation = depth, time_limit, evaluation
         self.quiescence = bool(quiescence)
-        self._evaluate = EVALUATIONS[evaluation]
         budget = f"depth={depth}" if depth is not None else f"time={time_limit:g}"
         self.name = (f"alphabeta:{budget}" + ("" if evaluation == "threat" else f",eval={evaluation}")
                      + (",quiescence=1" if self.quiescence else "")
@@ -222,10 +237,19 @@ class AlphaBetaPlayer(_Player):
             raise ValueError("the compiled search needs numba: pip install 'fanorona[fast]' "
                              "(and FANORONA_COMPILED not set to 0)")
         self.compiled = fast.available() if compiled is None else bool(compiled)
-        self._fast_search = None
         self._endgames: dict = {}        # (size, stones, rules) -> the EndgameTable that endgame=N reads
+        self._lock = threading.Lock()     # guards the two caches: _endgames and _idle
+        self._idle: list = []            # a compiled search no call is using, kept for its 72 MB table
 
-    # -- the search, on bit sets -----------------------------------------------------------------
+    def __getstate__(self) -> dict:
+        """A copy (``copy.deepcopy``, a worker process) gets no lock and no idle compiled search."""
+        state = dict(self.__dict__)
+        state["_lock"], state["_idle"] = None, []
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._lock = threading.Lock()
 
     def ready(self, board) -> bool:
         """Whether a search from ``board`` starts at once: the compiled code loaded and the endgame
@@ -246,57 +270,47 @@ class AlphaBetaPlayer(_Player):
         if key is not None and key not in self._endgames:
             from .endgame import endgame_table
             size, stones, rules = key
-            self._endgames[key] = endgame_table(size, stones, rules, progress=progress and stones > 3)
+            table = endgame_table(size, stones, rules, progress=progress and stones > 3)
+            with self._lock:
+                self._endgames.setdefault(key, table)
         table = self._endgame_for(board)
         if self.compiled and table is not None:
             fast.endgame_lookup(table)       # the compiled search's own copy, made once a table
 
-    def _pick(self, board, options):
+    def _pick(self, board, options, stop):
         self.prepare(board)
+        _raise_if_stopped(stop)
         started = time.perf_counter()
         # stop searching a little early: the answer still has to be built and handed back in time
-        self._deadline = None if self.depth is not None else started + 0.9 * self.time_limit
-        self._gen, self._root_ply = generator(board.geometry, board.rules), len(board.turns)
-        self._quiet_draw = board.rules.quiet_draw
-        self._endgame = self._endgame_for(board)
-        self._nodes, self._next_check, self._table, self._scores, self._sorted_children = 0, 16, {}, {}, {}
-        self._fast = self._compiled_search(board)
-        self.rng.shuffle(options)            # equal turns keep this random order when sorted
-        if len(options) == 1:
-            self.last_search = SearchInfo(0, 0, time.perf_counter() - started, 0.0,
-                                          [str(_as_turn(board, options[0][0]))])
-            return options[0]
-        me, opp = bitsets(board)
-        best, score, reached = options[0], 0, 0
-        for depth in range(1, (self.depth or 99) + 1):
-            self._partial = None
-            try:
-                best, score = self._search_root(me, opp, board.quiet_turns, options, best, depth)
-            except _Timeout:
-                if self._partial is not None:     # a turn that already beat the previous best at this depth
-                    best, score = self._partial
-                break
-            reached = depth
-            if abs(score) >= PROVEN:
-                break   # a proven win or loss: deeper search cannot change it
-        elapsed = time.perf_counter() - started
-        if self._fast is not None:
-            self._nodes += self._fast.nodes
-        self.last_search = SearchInfo(reached, self._nodes, elapsed, score,
-                                      self._principal_variation(board, best, max(reached, 1)))
+        deadline = None if self.depth is not None else started + 0.9 * self.time_limit
+        gen = generator(board.geometry, board.rules)
+        compiled_search = self._take_compiled(gen)
+        try:
+            search = _AlphaBetaSearch(gen, board, self.evaluation, self.quiescence, self._endgame_for(board),
+                                      deadline, stop, compiled_search)
+            self.rng.shuffle(options)            # equal turns keep this random order when sorted
+            best, info = search.run(board, options, self.depth or 99, started)
+        finally:
+            if compiled_search is not None:
+                compiled_search.finish()
+                with self._lock:
+                    self._idle[:] = [compiled_search]    # one kept: a table is 72 MB
+        self.last_search = info
         return best
 
-    def _compiled_search(self, board):
-        """The compiled twin of this search (``fanorona.compiled``), or None: not installed, switched
-        off, or a board over 62 points."""
+    def _take_compiled(self, gen):
+        """A compiled search for this generator, of this player's own (idle) or new; None when the
+        compiled path is off, not installed, or the board has over 62 points."""
         if not self.compiled:
             return None
-        if self._fast_search is None or self._fast_search.generator is not self._gen:
-            twin = fast.compiled_generator(self._gen)
-            if twin is None:
-                return None
-            self._fast_search = fast.CompiledSearch(twin, self.evaluation, self.quiescence, QUIESCENCE_TURNS)
-        return self._fast_search.start(self._root_ply, self._deadline, self._endgame)
+        twin = fast.compiled_generator(gen)
+        if twin is None:
+            return None
+        with self._lock:
+            for i, idle in enumerate(self._idle):
+                if idle.generator is gen:
+                    return self._idle.pop(i)
+        return fast.CompiledSearch(twin, self.evaluation, self.quiescence, QUIESCENCE_TURNS)
 
     def _endgame_key(self, board):
         """(size, stones, rules) of the table that ``endgame=N`` reads from ``board``, or None: no
@@ -325,6 +339,50 @@ class AlphaBetaPlayer(_Player):
                              f"{board.size[0]}x{board.size[1]} under {board.rules}")
         return option
 
+
+class _AlphaBetaSearch:
+    """One call's alpha-beta: its clock, stop event, node count, tables and compiled twin.  Made
+    afresh by each ``AlphaBetaPlayer.choose_turn``, so nothing of one search reaches another."""
+
+    def __init__(self, gen: Generator, board: Board, evaluation: str, quiescence: bool, endgame,
+                 deadline: float | None, stop, compiled_search):
+        self._gen, self._root_ply = gen, len(board.turns)
+        self._evaluate, self.quiescence = EVALUATIONS[evaluation], quiescence
+        self._quiet_draw, self._endgame = board.rules.quiet_draw, endgame
+        self._deadline, self._stop = deadline, stop
+        self._watch = deadline is not None or stop is not None     # look at the clock and the event?
+        self._nodes, self._next_check = 0, CHECK_EVERY
+        self._table: dict = {}
+        self._scores: dict = {}
+        self._sorted_children: dict = {}
+        self._partial = None
+        self._fast = None if compiled_search is None else compiled_search.start(self._root_ply, deadline, endgame,
+                                                                                 stop)
+
+    def run(self, board: Board, options: list, max_depth: int, started: float):
+        """The best option and what the search did, deepening from depth 1 to ``max_depth``."""
+        if len(options) == 1:
+            return options[0], SearchInfo(0, 0, time.perf_counter() - started, 0.0,
+                                          [str(_as_turn(board, options[0][0]))], self._fast is not None)
+        me, opp = bitsets(board)
+        best, score, reached = options[0], 0, 0
+        for depth in range(1, max_depth + 1):
+            self._partial = None
+            try:
+                best, score = self._search_root(me, opp, board.quiet_turns, options, best, depth)
+            except _Timeout:
+                if self._partial is not None:     # a turn that already beat the previous best at this depth
+                    best, score = self._partial
+                break
+            reached = depth
+            if abs(score) >= PROVEN:
+                break   # a proven win or loss: deeper search cannot change it
+        elapsed = time.perf_counter() - started
+        if self._fast is not None:
+            self._nodes += self._fast.nodes
+        line = self._principal_variation(board, best, max(reached, 1))
+        return best, SearchInfo(reached, self._nodes, elapsed, score, line, self._fast is not None)
+
     def _known(self, me, opp, ply, quiet):
         """The exact score from the endgame table, or None.  A win or loss counts only if the draw
         rule cannot strike before it ends; a draw stays a draw under any draw rule."""
@@ -336,20 +394,20 @@ class AlphaBetaPlayer(_Player):
             return 0
         if self._quiet_draw is not None and quiet + distance >= self._quiet_draw:
             return None
-        return WIN - ply - distance if value == "win" else ply + distance - WIN
+        return WIN_SCORE - ply - distance if value == "win" else ply + distance - WIN_SCORE
 
     def _may_outlive_draw_rule(self, stored, quiet):
         """Whether a stored proven score may end later than the draw rule allows from ``quiet``: the
         table key leaves the quiet turns out while the draw rule is beyond the search depth, but a
         win read from the endgame table can be longer than that."""
         return (self._endgame is not None and self._quiet_draw is not None and abs(stored) >= PROVEN
-                and quiet + WIN - abs(stored) >= self._quiet_draw)
+                and quiet + WIN_SCORE - abs(stored) >= self._quiet_draw)
 
     def _search_root(self, me, opp, quiet, options, first, depth):
         ordered = sorted(options, key=lambda o: (o is not first, -_captured(opp, o[2])))
-        alpha, best = -WIN - 1, ordered[0]
+        alpha, best = -WIN_SCORE - 1, ordered[0]
         for option in ordered:
-            arguments = (option[1], option[2], opp, depth, alpha, WIN + 1, 0, quiet, option is not ordered[0])
+            arguments = (option[1], option[2], opp, depth, alpha, WIN_SCORE + 1, 0, quiet, option is not ordered[0])
             if self._fast is None:
                 score = self._child(*arguments)
             else:
@@ -368,13 +426,22 @@ class AlphaBetaPlayer(_Player):
         return best, alpha
 
     def _fast_child(self, *arguments):
-        """``_child`` on the compiled path: the same value, or the same ``_Timeout``."""
+        """``_child`` on the compiled path: the same value, or the same ``_Timeout`` or cancellation."""
         score = self._fast.child(*arguments)
         if self._fast.overflowed:
             raise OverflowError("more turns than the compiled buffer holds")
+        if self._fast.cancelled:
+            raise SearchCancelled("the search was stopped")
         if self._fast.timed_out:
             raise _Timeout
         return score
+
+    def _look(self):
+        """Every ``CHECK_EVERY`` nodes: stop when the stop event is set or the time is up."""
+        self._next_check = self._nodes + CHECK_EVERY
+        _raise_if_stopped(self._stop)
+        if self._deadline is not None and time.perf_counter() > self._deadline:
+            raise _Timeout
 
     def _key(self, me, opp, ply, quiet, depth):
         """The table key: stones, side to move, the opening rule's turn, and the quiet turns when the
@@ -390,7 +457,7 @@ class AlphaBetaPlayer(_Player):
         if depth == 1 and not self.quiescence:     # the horizon, scored here rather than in a call more
             self._nodes += 1
             if not opp2:
-                return WIN - ply - 1
+                return WIN_SCORE - ply - 1
             if self._quiet_draw is not None and quiet2 >= self._quiet_draw:
                 return 0
             known = self._known(opp2, me2, ply + 1, quiet2) if self._endgame is not None else None
@@ -408,12 +475,10 @@ class AlphaBetaPlayer(_Player):
 
     def _negamax(self, me, opp, depth, alpha, beta, ply, quiet):
         self._nodes += 1
-        if self._deadline and self._nodes >= self._next_check:
-            if time.perf_counter() > self._deadline:
-                raise _Timeout
-            self._next_check = self._nodes + 16
+        if self._watch and self._nodes >= self._next_check:
+            self._look()
         if not me:
-            return ply - WIN
+            return ply - WIN_SCORE
         if self._quiet_draw is not None and quiet >= self._quiet_draw:
             return 0
         if self._endgame is not None:
@@ -429,11 +494,11 @@ class AlphaBetaPlayer(_Player):
             return score
         key = self._key(me, opp, ply, quiet, depth)
         entry = self._table.get(key)
-        original_alpha, best, best_move = alpha, -WIN - 1, None
+        original_alpha, best, best_move = alpha, -WIN_SCORE - 1, None
         if entry is not None:
             stored_depth, stored, flag, best_move = entry
             if stored_depth >= depth and not self._may_outlive_draw_rule(stored, quiet):
-                stored = _from_table(stored, ply)
+                stored = from_table(stored, ply)
                 if flag == EXACT or (flag == LOWER and stored >= beta) or (flag == UPPER and stored <= alpha):
                     return stored
             if best_move is not None:          # the stored best reply first, before generating the others
@@ -446,12 +511,12 @@ class AlphaBetaPlayer(_Player):
                 self._sorted_children[key] = children
                 children.sort(key=lambda c: c[1].bit_count())
             if not children:
-                return ply - WIN
+                return ply - WIN_SCORE
             stored_move = best_move
             for me2, opp2 in children:
                 if (me2, opp2) == stored_move:      # searched already
                     continue
-                score = self._child(me2, opp2, opp, depth, alpha, beta, ply, quiet, best > -WIN - 1)
+                score = self._child(me2, opp2, opp, depth, alpha, beta, ply, quiet, best > -WIN_SCORE - 1)
                 if score > best:
                     best, best_move = score, (me2, opp2)
                     if score > alpha:
@@ -459,7 +524,7 @@ class AlphaBetaPlayer(_Player):
                         if alpha >= beta:
                             break
         flag = UPPER if best <= original_alpha else LOWER if best >= beta else EXACT
-        self._table[key] = (depth, _to_table(best, ply), flag, best_move)
+        self._table[key] = (depth, to_table(best, ply), flag, best_move)
         return best
 
     def _quiesce(self, me, opp, alpha, beta, ply, turns_left):
@@ -470,11 +535,11 @@ class AlphaBetaPlayer(_Player):
         threat = gen.best_capture(me, opp)
         if not threat:
             if not gen.has_step(me, opp):
-                return ply - WIN
+                return ply - WIN_SCORE
             return self._static(me, opp, 0)
         if turns_left == 0:
             return self._static(me, opp, threat)
-        best = -WIN - 1
+        best = -WIN_SCORE - 1
         if not gen.rules.mandatory_capture:            # a quiet turn is allowed: standing pat is a choice
             best = self._static(me, opp, threat)
             if best >= beta:
@@ -483,7 +548,8 @@ class AlphaBetaPlayer(_Player):
         children = [c for c in gen.children(me, opp, gen.single(self._root_ply + ply)) if c[1] != opp]
         children.sort(key=lambda c: c[1].bit_count())
         for me2, opp2 in children:
-            score = WIN - ply - 1 if not opp2 else -self._quiesce(opp2, me2, -beta, -alpha, ply + 1, turns_left - 1)
+            score = (WIN_SCORE - ply - 1 if not opp2
+                     else -self._quiesce(opp2, me2, -beta, -alpha, ply + 1, turns_left - 1))
             if score > best:
                 best = score
                 if score > alpha:
@@ -495,7 +561,7 @@ class AlphaBetaPlayer(_Player):
     def _static(self, me, opp, threat):
         """The evaluation, reusing the best capture (``threat``) already found when it is "threat"."""
         if self._evaluate is material_threat:
-            return 100 * (me.bit_count() - opp.bit_count()) + 50 * threat
+            return STONE * (me.bit_count() - opp.bit_count()) + THREAT * threat
         return self._evaluate(self._gen, me, opp)
 
     def _principal_variation(self, board: Board, best, length: int) -> list[str]:
@@ -514,7 +580,6 @@ class AlphaBetaPlayer(_Player):
             if turn is None:
                 break
         return line
-
 
     def _stored_reply(self, me, opp, ply, quiet, length):
         """The best reply the table holds for a position, as ``(me, opp)`` after it, or None."""
@@ -539,15 +604,6 @@ def _check_endgame(endgame):
         return endgame
     raise ValueError(f"endgame is a number of stones from 2 to 4, a fanorona.endgame.EndgameTable, or None; "
                      f"got {endgame!r}")
-
-
-def _to_table(score, ply):
-    """Proven scores count turns from the stored position, so they stay right wherever it recurs."""
-    return score + ply if score >= PROVEN else score - ply if score <= -PROVEN else score
-
-
-def _from_table(score, ply):
-    return score - ply if score >= PROVEN else score + ply if score <= -PROVEN else score
 
 
 # ---------------------------------------------------------------------------------------------
@@ -582,9 +638,10 @@ class MCTSPlayer(_Player):
         self.name = f"mcts:playouts={playouts}" if playouts is not None else f"mcts:time={time_limit:g}"
         self.last_search: SearchInfo | None = None
 
-    def _pick(self, board, options):
+    def _pick(self, board, options, stop):
         started = time.perf_counter()
-        self._gen, self._root_ply = generator(board.geometry, board.rules), len(board.turns)
+        tree = _Playouts(generator(board.geometry, board.rules), len(board.turns), self.rng, self.max_turns,
+                         self.exploration)
         me, opp = bitsets(board)
         root = _Node(me, opp, 0)
         root.untried = list(options)
@@ -592,7 +649,8 @@ class MCTSPlayer(_Player):
         count = 0
         while (count < self.playouts if self.playouts is not None
                else time.perf_counter() - started < 0.9 * self.time_limit):
-            self._playout_once(root)
+            _raise_if_stopped(stop)
+            tree.playout(root)
             count += 1
         best = max(root.children, key=lambda n: n.visits)
         line = self._most_tried_line(board, root)
@@ -609,11 +667,20 @@ class MCTSPlayer(_Player):
             line.append(str(_as_turn(board, node.option[0])))
         return line
 
+
+class _Playouts:
+    """One call's tree search: the generator, the root's turn number and the player's settings."""
+
+    def __init__(self, gen: Generator, root_ply: int, rng: random.Random, max_turns: int, exploration: float):
+        self._gen, self._root_ply, self.rng = gen, root_ply, rng
+        self.max_turns, self.exploration = max_turns, exploration
+
     def _results(self, me, opp, ply):
         """The position after each turn, ``(me, opp)`` of the side that moved."""
         return self._gen.results(me, opp, self._gen.single(self._root_ply + ply))
 
-    def _playout_once(self, root: _Node) -> None:
+    def playout(self, root: _Node) -> None:
+        """Select a leaf, expand it by one turn, play a random game from there and back up its result."""
         path, node = [root], root
         while node.untried == [] and node.children:          # select
             node = max(node.children, key=lambda c: self._ucb(node, c))

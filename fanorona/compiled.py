@@ -1,20 +1,27 @@
 """The optional compiled path: the generator of ``movegen`` and the alpha-beta of ``ai``, compiled
 by numba when it is installed (``pip install 'fanorona[fast]'``), for boards of up to 62 points.
 
-Nothing here is a new rule: each function is a line-by-line twin of a pure-Python one, which stays
-the reference (the tests compare perft, the turns of random games and whole searches, node for
-node).  The twins work on ``int64`` bit sets and numpy tables made from a ``Generator``; a chain is
-walked point by point along its precomputed rays.  ``FANORONA_COMPILED=0`` switches the path off.
+Nothing here is a new rule: each function is written after a pure-Python one, which stays the
+reference (tests/test_compiled.py compares perft, the turns of random games and whole searches,
+node for node, under every rule set and evaluation).  The scores, flags and evaluation weights
+come from ``scoring`` and the chain rules' encoding from ``movegen.ChainRule``, as in the Python
+search.  The functions work on ``int64`` bit sets and the numpy arrays of a ``Tables`` made from a
+``Generator``; a chain is walked point by point along its precomputed rays.
+``FANORONA_COMPILED=0`` switches the path off.
 The first use compiles (about half a minute, shown by a progress bar); numba caches the result on
 disk, so later processes load it in about a second.
 """
 from __future__ import annotations
 
+import itertools
 import os
 import sys
 import time
+from collections import namedtuple
 
 from .geometry import DIRECTIONS
+from .scoring import (EVALUATION_NAMES, EXACT, LOWER, MOBILITY, PROVEN, STONE, STRONG_POINT, THREAT, UPPER,
+                      WIN_SCORE, from_table, to_table)
 
 try:
     import numba
@@ -22,27 +29,30 @@ try:
 except ImportError:          # the optional extra is not installed: everything runs in pure Python
     numba = np = None
 
-__all__ = ["available", "compiled_generator", "CompiledGenerator", "CompiledSearch", "MAX_POINTS", "ready", "warm_up"]
+__all__ = ["available", "compiled_generator", "CompiledGenerator", "CompiledSearch", "MAX_POINTS", "Params",
+           "Tables", "ready", "warm_up"]
 
 MAX_POINTS = 62                  # bit sets are signed 64-bit integers; two bits spare keep shifts safe
-WIN = 1_000_000                  # the same scores as ai: a win in n turns scores WIN - n
-PROVEN = WIN - 10_000
-EXACT, LOWER, UPPER = 0, 1, 2
-EVALUATION_CODES = {"material": 0, "strong": 1, "mobility": 2, "threat": 3}
+EVALUATION_CODES = {name: code for code, name in enumerate(EVALUATION_NAMES)}
+STRONG_CODE, MOBILITY_CODE, THREAT_CODE = (EVALUATION_CODES[n] for n in ("strong", "mobility", "threat"))
 RESULTS_CAPACITY = 1 << 18       # positions the turn buffer holds across the whole search stack
 TABLE_BITS = 20                  # transposition table slots: 2**20, probed four at a time
 PROBES = 4
-CHECK_EVERY = 1024               # nodes between looks at the clock
+CHECK_EVERY = 1024               # nodes between looks at the clock and the stop event
 
-# parameters, one int64 array: indexes
-(N, FULL, KEEP, CHAINS, MANDATORY, MUST_CONTINUE, SINGLE_OPENING, QUIET_DRAW, STRONG, EVAL, QUIESCENCE,
- QUIESCENCE_TURNS, ROOT_PLY, LONGEST, ENDGAME_STONES) = range(15)
-# the tables, one tuple of arrays: indexes (see CompiledGenerator for what each holds)
-(PARAMS, NEIGHBOUR, RAY, NEAR, REACH, AFTER, SHIFT, CAN, TWICE, BOTH, ROOM, SCRATCH,
- ENDGAME_ME, ENDGAME_OPP, ENDGAME_INFO, ENDGAME_MAPS) = range(16)
-KNOWN_WIN, KNOWN_LOSS, KNOWN_DRAW = 1, 2, 3      # ENDGAME_INFO is distance * 4 + one of these
-# search state, one int64 array: indexes
-NODES, NEXT_CHECK, TIMED_OUT, OVERFLOW, HAS_DEADLINE, GENERATION = range(6)
+#: A search's settings, whole numbers all (numba passes them as one tuple): the board's points and
+#: full mask, the rules (``keep`` is ``ChainRule.keep_points``; ``quiet_draw`` -1 for none), the
+#: strong points' mask, the evaluation's code in ``EVALUATION_NAMES``, quiescence and its depth, the
+#: turns played before the root, the longest line, and the stones of the endgame table (0: none).
+Params = namedtuple("Params", "points full keep chains mandatory must_continue single_opening quiet_draw strong "
+                              "evaluation quiescence quiescence_turns root_ply longest endgame_stones")
+#: What the compiled functions read, made by ``CompiledGenerator`` (which says what each array holds).
+Tables = namedtuple("Tables", "params neighbour ray near reach after shift can twice both room scratch "
+                              "endgame_me endgame_opp endgame_info endgame_maps")
+KNOWN_WIN, KNOWN_LOSS, KNOWN_DRAW = 1, 2, 3      # endgame_info is distance * 4 + one of these
+#: A search's counters and flags, one record (``stop_key`` names its stop event in ``_STOPS``).
+STATE_FIELDS = ("nodes", "next_check", "timed_out", "overflow", "has_deadline", "watch", "generation",
+                "stop_key", "cancelled")
 
 
 def available() -> bool:
@@ -95,9 +105,9 @@ if numba is not None:
         return pos + 1
 
     @jit
-    def _chain_results(me, opp, at, points, directions, T, buf_me, buf_opp, pos):
+    def _chain_results(me, opp, at, points, directions, tables, buf_me, buf_opp, pos):
         """movegen.Generator._chain_results: the positions where a chain landing on ``at`` may end."""
-        P, neighbour, ray, near, reach, after = T[PARAMS], T[NEIGHBOUR], T[RAY], T[NEAR], T[REACH], T[AFTER]
+        params, neighbour, ray, near, reach, after = tables.params, tables.neighbour, tables.ray, tables.near, tables.reach, tables.after
         free = near[at] & ~(me | opp | points)
         if free == 0 or opp & reach[at] == 0:
             return _push(me, opp, buf_me, buf_opp, pos)
@@ -113,38 +123,38 @@ if numba is not None:
             more = True
             target = 1 << q
             me2 = me ^ (1 << at) ^ target
-            points2 = (points | target) & P[KEEP]
+            points2 = (points | target) & params.keep
             directions2 = after[directions, d]
             if opp & ahead_first:
-                pos = _chain_results(me2, opp ^ _take(ray[q, d], opp), q, points2, directions2, T,
+                pos = _chain_results(me2, opp ^ _take(ray[q, d], opp), q, points2, directions2, tables,
                                      buf_me, buf_opp, pos)
             if opp & behind_first:
-                pos = _chain_results(me2, opp ^ _take(ray[at, back], opp), q, points2, directions2, T,
+                pos = _chain_results(me2, opp ^ _take(ray[at, back], opp), q, points2, directions2, tables,
                                      buf_me, buf_opp, pos)
-        if not (more and P[MUST_CONTINUE]):
+        if not (more and params.must_continue):
             pos = _push(me, opp, buf_me, buf_opp, pos)
         return pos
 
     @jit
-    def _movers(me, opp, d, T):
+    def _movers(me, opp, d, tables):
         """The stones that can step in direction ``d``, those approaching and those withdrawing."""
-        s = T[SHIFT][d]
-        empty = T[PARAMS][FULL] & ~(me | opp)
-        movers = me & T[CAN][d] & _shift(empty, -s)
-        approach = movers & T[TWICE][d] & _shift(opp, -2 * s)
-        withdraw = movers & T[BOTH][d] & _shift(opp, s)
+        s = tables.shift[d]
+        empty = tables.params.full & ~(me | opp)
+        movers = me & tables.can[d] & _shift(empty, -s)
+        approach = movers & tables.twice[d] & _shift(opp, -2 * s)
+        withdraw = movers & tables.both[d] & _shift(opp, s)
         return movers, approach, withdraw
 
     @jit
-    def _results(me, opp, single, T, buf_me, buf_opp, pos):
+    def _results(me, opp, single, tables, buf_me, buf_opp, pos):
         """movegen.Generator.results: the position after each turn, written from ``pos`` on; returns
         the end (past the buffer's length when it overflowed)."""
-        P, ray, shift = T[PARAMS], T[RAY], T[SHIFT]
-        chains = P[CHAINS] and not single
+        params, ray, shift = tables.params, tables.ray, tables.shift
+        chains = params.chains and not single
         start = pos
         for d in range(8):
             s = shift[d]
-            movers, approach, withdraw = _movers(me, opp, d, T)
+            movers, approach, withdraw = _movers(me, opp, d, tables)
             captures = approach | withdraw
             while captures:
                 origin = captures & -captures
@@ -162,15 +172,15 @@ if numba is not None:
                             continue
                         taken = _take(ray[p, (d + 4) % 8], opp)
                     if chains:
-                        pos = _chain_results(me ^ origin ^ target, opp ^ taken, q, (origin | target) & P[KEEP],
-                                             T[AFTER][0, d], T, buf_me, buf_opp, pos)
+                        pos = _chain_results(me ^ origin ^ target, opp ^ taken, q, (origin | target) & params.keep,
+                                             tables.after[0, d], tables, buf_me, buf_opp, pos)
                     else:
                         pos = _push(me ^ origin ^ target, opp ^ taken, buf_me, buf_opp, pos)
-        if pos > start and P[MANDATORY]:
+        if pos > start and params.mandatory:
             return pos
         for d in range(8):
             s = shift[d]
-            movers, approach, withdraw = _movers(me, opp, d, T)
+            movers, approach, withdraw = _movers(me, opp, d, tables)
             paika = movers & ~(approach | withdraw)
             while paika:
                 origin = paika & -paika
@@ -179,40 +189,40 @@ if numba is not None:
         return pos
 
     @jit
-    def _count_turns(me, opp, single, T):
+    def _count_turns(me, opp, single, tables):
         """movegen.Generator.count_turns: ``_results`` into a buffer of no room, which only counts."""
-        return _results(me, opp, single, T, T[SCRATCH][:0], T[SCRATCH][:0], 0)
+        return _results(me, opp, single, tables, tables.scratch[:0], tables.scratch[:0], 0)
 
     @jit
-    def _perft(me, opp, depth, ply, quiet, T, buf_me, buf_opp, pos):
+    def _perft(me, opp, depth, ply, quiet, tables, buf_me, buf_opp, pos):
         """movegen.Generator.perft; -1 when the turn buffer overflowed."""
-        P = T[PARAMS]
-        if P[QUIET_DRAW] >= 0 and quiet >= P[QUIET_DRAW]:
+        params = tables.params
+        if params.quiet_draw >= 0 and quiet >= params.quiet_draw:
             return 0
-        single = P[SINGLE_OPENING] != 0 and ply < 2
+        single = params.single_opening != 0 and ply < 2
         if depth == 1:
-            return _count_turns(me, opp, single, T)
-        end = _results(me, opp, single, T, buf_me, buf_opp, pos)
+            return _count_turns(me, opp, single, tables)
+        end = _results(me, opp, single, tables, buf_me, buf_opp, pos)
         if end > buf_me.shape[0]:
             return -1
         total = 0
         for i in range(pos, end):
             me2, opp2 = buf_me[i], buf_opp[i]
-            found = _perft(opp2, me2, depth - 1, ply + 1, quiet + 1 if opp2 == opp else 0, T, buf_me, buf_opp, end)
+            found = _perft(opp2, me2, depth - 1, ply + 1, quiet + 1 if opp2 == opp else 0, tables, buf_me, buf_opp, end)
             if found < 0:
                 return -1
             total += found
         return total
 
     @jit
-    def _best_capture(me, opp, T):
+    def _best_capture(me, opp, tables):
         """movegen.Generator.best_capture: the most stones one first step takes."""
-        shift, room = T[SHIFT], T[ROOM]
+        shift, room = tables.shift, tables.room
         best = 0
         for d in range(8):
             s = shift[d]
             back = (d + 4) % 8
-            movers, approach, withdraw = _movers(me, opp, d, T)
+            movers, approach, withdraw = _movers(me, opp, d, tables)
             k = 1
             while approach:
                 if k > best:
@@ -228,32 +238,32 @@ if numba is not None:
         return best
 
     @jit
-    def _mobility(me, opp, T):
+    def _mobility(me, opp, tables):
         """movegen.Generator.mobility: first steps, a step capturing both ways counted twice."""
         count = 0
         for d in range(8):
-            movers, approach, withdraw = _movers(me, opp, d, T)
+            movers, approach, withdraw = _movers(me, opp, d, tables)
             count += _popcount(movers) + _popcount(approach & withdraw)
         return count
 
     @jit
-    def _evaluate(me, opp, T):
+    def _evaluate(me, opp, tables):
         """ai.EVALUATIONS, by code: material, strong points, mobility, threat."""
-        P = T[PARAMS]
-        score = 100 * (_popcount(me) - _popcount(opp))
-        code = P[EVAL]
-        if code == 1:
-            score += 10 * (_popcount(me & P[STRONG]) - _popcount(opp & P[STRONG]))
-        elif code == 2:
-            score += 3 * (_mobility(me, opp, T) - _mobility(opp, me, T))
-        elif code == 3:
-            score += 50 * _best_capture(me, opp, T)
+        params = tables.params
+        score = STONE * (_popcount(me) - _popcount(opp))
+        code = params.evaluation
+        if code == STRONG_CODE:
+            score += STRONG_POINT * (_popcount(me & params.strong) - _popcount(opp & params.strong))
+        elif code == MOBILITY_CODE:
+            score += MOBILITY * (_mobility(me, opp, tables) - _mobility(opp, me, tables))
+        elif code == THREAT_CODE:
+            score += THREAT * _best_capture(me, opp, tables)
         return score
 
     @jit
-    def _has_step(me, opp, T):
+    def _has_step(me, opp, tables):
         for d in range(8):
-            movers, approach, withdraw = _movers(me, opp, d, T)
+            movers, approach, withdraw = _movers(me, opp, d, tables)
             if movers:
                 return True
         return False
@@ -271,10 +281,10 @@ if numba is not None:
         return image
 
     @jit
-    def _endgame_index(me, opp, T):
+    def _endgame_index(me, opp, tables):
         """Where the position stands in the endgame table, or -1: its smallest mirror image (as
         ``endgame.Symmetry.canonical``, ``opp`` then ``me``) looked up by halving, as ``lookup`` does."""
-        maps, keys_me, keys_opp = T[ENDGAME_MAPS], T[ENDGAME_ME], T[ENDGAME_OPP]
+        maps, keys_me, keys_opp = tables.endgame_maps, tables.endgame_me, tables.endgame_opp
         a, b = me, opp
         for k in range(1, maps.shape[0]):          # map 0 is the identity
             a2, b2 = _image(me, maps, k), _image(opp, maps, k)
@@ -292,49 +302,56 @@ if numba is not None:
         return -1
 
     @jit
-    def _known(me, opp, ply, quiet, T):
-        """ai.AlphaBetaPlayer._known: (True, exact score) from the endgame table, or (False, 0)."""
-        P = T[PARAMS]
-        if me == 0 or opp == 0 or _popcount(me | opp) > P[ENDGAME_STONES]:
+    def _known(me, opp, ply, quiet, tables):
+        """ai._AlphaBetaSearch._known: (True, exact score) from the endgame table, or (False, 0)."""
+        params = tables.params
+        if me == 0 or opp == 0 or _popcount(me | opp) > params.endgame_stones:
             return False, 0
-        i = _endgame_index(me, opp, T)
+        i = _endgame_index(me, opp, tables)
         if i < 0:
             return False, 0
-        info = T[ENDGAME_INFO][i]
+        info = tables.endgame_info[i]
         kind, distance = info & 3, info >> 2
         if kind == KNOWN_DRAW:
             return True, 0
-        if P[QUIET_DRAW] >= 0 and quiet + distance >= P[QUIET_DRAW]:
+        if params.quiet_draw >= 0 and quiet + distance >= params.quiet_draw:
             return False, 0
-        return True, (WIN - ply - distance if kind == KNOWN_WIN else ply + distance - WIN)
+        return True, (WIN_SCORE - ply - distance if kind == KNOWN_WIN else ply + distance - WIN_SCORE)
 
     # -- the search ------------------------------------------------------------------------------
 
-    @numba.njit(cache=True)     # not nogil: the clock is read in object mode, which needs the lock
-    def _clock():
-        with numba.objmode(now="float64"):
+    @numba.njit(cache=True)     # not nogil: object mode needs the interpreter lock
+    def _look(stop_key):
+        """The clock, and whether the stop event of ``stop_key`` is set (read in object mode)."""
+        with numba.objmode(now="float64", stopped="int64"):
             now = time.perf_counter()
-        return now
+            stopped = 1 if _THIS_MODULE._stop_requested(stop_key) else 0
+        return now, stopped
 
     @jit
-    def _out_of_time(S, deadline):
-        """Looks at the clock every CHECK_EVERY nodes; once late, stays late."""
-        if S[TIMED_OUT]:
+    def _out_of_time(state, deadline):
+        """Looks at the clock and the stop event every CHECK_EVERY nodes; once stopped, stays stopped."""
+        if state[0].timed_out:
             return True
-        if S[HAS_DEADLINE] and S[NODES] >= S[NEXT_CHECK]:
-            S[NEXT_CHECK] = S[NODES] + CHECK_EVERY
-            if _clock() > deadline[0]:
-                S[TIMED_OUT] = 1
+        if state[0].watch and state[0].nodes >= state[0].next_check:
+            state[0].next_check = state[0].nodes + CHECK_EVERY
+            now, stopped = _look(state[0].stop_key)
+            if stopped:
+                state[0].cancelled = 1
+                state[0].timed_out = 1
+                return True
+            if state[0].has_deadline and now > deadline[0]:
+                state[0].timed_out = 1
                 return True
         return False
 
     @jit
-    def _extra(ply, quiet, depth, T):
-        """ai.AlphaBetaPlayer._key beyond the stones: side to move, opening rule, quiet turns if near."""
-        P = T[PARAMS]
-        turn = P[ROOT_PLY] + ply
-        single = 1 if P[SINGLE_OPENING] and turn < 2 else 0
-        near = P[QUIET_DRAW] >= 0 and P[QUIET_DRAW] - quiet <= depth + P[QUIESCENCE_TURNS]
+    def _extra(ply, quiet, depth, tables):
+        """ai._AlphaBetaSearch._key beyond the stones: side to move, opening rule, quiet turns if near."""
+        params = tables.params
+        turn = params.root_ply + ply
+        single = 1 if params.single_opening and turn < 2 else 0
+        near = params.quiet_draw >= 0 and params.quiet_draw - quiet <= depth + params.quiescence_turns
         return (turn % 2) | single << 1 | ((quiet if near else -1) + 1) << 2
 
     @jit
@@ -344,68 +361,62 @@ if numba is not None:
             ^ (np.uint64(extra) * np.uint64(0x165667B19E3779F9))
 
     @jit
-    def _slot(me, opp, extra, TT, S):
+    def _slot(me, opp, extra, table, state):
         """The table slot holding this key, or the slot to use for it (an empty one, else the first).
         A slot written by an earlier search (another generation) counts as empty."""
-        keys = TT[0]
+        keys = table[0]
         mask = keys.shape[0] - 1
         first = np.int64(_hash(me, opp, extra) >> np.uint64(64 - TABLE_BITS)) & mask
         for k in range(PROBES):
             i = (first + k) & mask
-            if keys[i, 3] != S[GENERATION] or (keys[i, 0] == me and keys[i, 1] == opp and keys[i, 2] == extra):
+            if keys[i, 3] != state[0].generation or (keys[i, 0] == me and keys[i, 1] == opp and keys[i, 2] == extra):
                 return i
         return first
 
     @jit
-    def _store(TT, S, i, me, opp, extra, depth, score, flag, best_me, best_opp):
-        keys, values = TT[0], TT[1]
-        keys[i, 0], keys[i, 1], keys[i, 2], keys[i, 3] = me, opp, extra, S[GENERATION]
+    def _store(table, state, i, me, opp, extra, depth, score, flag, best_me, best_opp):
+        keys, values = table[0], table[1]
+        keys[i, 0], keys[i, 1], keys[i, 2], keys[i, 3] = me, opp, extra, state[0].generation
         values[i, 0], values[i, 1], values[i, 2], values[i, 3], values[i, 4] = depth, score, flag, best_me, best_opp
 
-    @jit
-    def _to_table(score, ply):
-        return score + ply if score >= PROVEN else score - ply if score <= -PROVEN else score
+    _to_table, _from_table = jit(to_table), jit(from_table)
 
     @jit
-    def _from_table(score, ply):
-        return score - ply if score >= PROVEN else score + ply if score <= -PROVEN else score
-
-    @jit
-    def _leaf(me2, opp2, ply, quiet2, T, S):
-        """The horizon of ai.AlphaBetaPlayer._child: the value of the turn leaving (me2, opp2), scored
+    def _leaf(me2, opp2, ply, quiet2, tables, state):
+        """The horizon of ai._AlphaBetaSearch._child: the value of the turn leaving (me2, opp2), scored
         without a search, for the side that moved."""
-        P = T[PARAMS]
-        S[NODES] += 1
+        params = tables.params
+        state[0].nodes += 1
         if opp2 == 0:
-            return WIN - ply - 1
-        if P[QUIET_DRAW] >= 0 and quiet2 >= P[QUIET_DRAW]:
+            return WIN_SCORE - ply - 1
+        if params.quiet_draw >= 0 and quiet2 >= params.quiet_draw:
             return 0
-        if P[ENDGAME_STONES]:
-            found, known = _known(opp2, me2, ply + 1, quiet2, T)
+        if params.endgame_stones:
+            found, known = _known(opp2, me2, ply + 1, quiet2, tables)
             if found:
                 return -known
-        return -_evaluate(opp2, me2, T)
+        return -_evaluate(opp2, me2, tables)
 
     @jit
-    def _child(me2, opp2, opp, depth, alpha, beta, ply, quiet, null_window, T, TT, S, deadline, buf_me, buf_opp, pos):
-        """ai.AlphaBetaPlayer._child, for the root: the value, for the side that moved, of the turn
+    def _child(me2, opp2, opp, depth, alpha, beta, ply, quiet, null_window, tables, table, state, deadline, buf_me, buf_opp, pos):
+        """ai._AlphaBetaSearch._child, for the root: the value, for the side that moved, of the turn
         leaving (me2, opp2).  ``_negamax`` has the same lines inline: numba cannot cache two functions
         that call each other."""
         quiet2 = quiet + 1 if opp2 == opp else 0
-        if depth == 1 and not T[PARAMS][QUIESCENCE]:
-            return _leaf(me2, opp2, ply, quiet2, T, S)
+        if depth == 1 and not tables.params.quiescence:
+            return _leaf(me2, opp2, ply, quiet2, tables, state)
         if null_window:
-            score = -_negamax(opp2, me2, depth - 1, -alpha - 1, -alpha, ply + 1, quiet2, T, TT, S, deadline,
+            score = -_negamax(opp2, me2, depth - 1, -alpha - 1, -alpha, ply + 1, quiet2, tables, table, state, deadline,
                               buf_me, buf_opp, pos)
             if not alpha < score < beta:
                 return score
-        return -_negamax(opp2, me2, depth - 1, -beta, -alpha, ply + 1, quiet2, T, TT, S, deadline, buf_me, buf_opp, pos)
+        return -_negamax(opp2, me2, depth - 1, -beta, -alpha, ply + 1, quiet2, tables, table, state, deadline, buf_me, buf_opp, pos)
 
     @jit
-    def _children(me, opp, single, T, buf_me, buf_opp, pos, scratch):
+    def _children(me, opp, single, tables, buf_me, buf_opp, pos, scratch):
         """movegen.Generator.children sorted as the search wants them: distinct results, first seen
         first, then (stably) fewest opponent stones left first.  Returns the end of the list."""
-        end = _results(me, opp, single, T, buf_me, buf_opp, pos)
+        end = _results(me, opp, single, tables, buf_me, buf_opp, pos)
         if end > buf_me.shape[0]:
             return end
         distinct = pos
@@ -438,48 +449,48 @@ if numba is not None:
         return distinct
 
     @jit
-    def _search_children(me, opp, ply, T, S, buf_me, buf_opp, pos):
+    def _search_children(me, opp, ply, tables, state, buf_me, buf_opp, pos):
         """The children of a search node, ``ply`` turns below the root, from ``pos`` on: their end, or
         -1 (and the search stopped) when the buffer is too small."""
-        single = T[PARAMS][SINGLE_OPENING] != 0 and T[PARAMS][ROOT_PLY] + ply < 2
-        end = _children(me, opp, single, T, buf_me, buf_opp, pos, T[SCRATCH])
+        single = tables.params.single_opening != 0 and tables.params.root_ply + ply < 2
+        end = _children(me, opp, single, tables, buf_me, buf_opp, pos, tables.scratch)
         if end > buf_me.shape[0]:
-            S[OVERFLOW] = 1
-            S[TIMED_OUT] = 1
+            state[0].overflow = 1
+            state[0].timed_out = 1
             return -1
         return end
 
     @jit
-    def _negamax(me, opp, depth, alpha, beta, ply, quiet, T, TT, S, deadline, buf_me, buf_opp, pos):
-        """ai.AlphaBetaPlayer._negamax, step for step (with no endgame table).  The stored best reply
+    def _negamax(me, opp, depth, alpha, beta, ply, quiet, tables, table, state, deadline, buf_me, buf_opp, pos):
+        """ai._AlphaBetaSearch._negamax, step for step.  The stored best reply
         is candidate ``pos - 1``, tried before the others are generated; each candidate's value is
         ai's ``_child``, written inline."""
-        P = T[PARAMS]
-        S[NODES] += 1
-        if _out_of_time(S, deadline):
+        params = tables.params
+        state[0].nodes += 1
+        if _out_of_time(state, deadline):
             return 0
         if me == 0:
-            return ply - WIN
-        if P[QUIET_DRAW] >= 0 and quiet >= P[QUIET_DRAW]:
+            return ply - WIN_SCORE
+        if params.quiet_draw >= 0 and quiet >= params.quiet_draw:
             return 0
-        if P[ENDGAME_STONES]:
-            found, known = _known(me, opp, ply, quiet, T)
+        if params.endgame_stones:
+            found, known = _known(me, opp, ply, quiet, tables)
             if found:
                 return known
         if depth <= 0:
-            if P[QUIESCENCE]:
-                return _quiesce(me, opp, alpha, beta, ply, P[QUIESCENCE_TURNS], T, S, buf_me, buf_opp, pos)
-            return _evaluate(me, opp, T)
-        extra = _extra(ply, quiet, depth, T)
-        slot = _slot(me, opp, extra, TT, S)
-        keys, values = TT[0], TT[1]
-        original_alpha, best, stored_me, stored_opp = alpha, -WIN - 1, np.int64(-1), np.int64(-1)
-        if keys[slot, 3] == S[GENERATION] and keys[slot, 0] == me and keys[slot, 1] == opp and keys[slot, 2] == extra:
+            if params.quiescence:
+                return _quiesce(me, opp, alpha, beta, ply, params.quiescence_turns, tables, state, buf_me, buf_opp, pos)
+            return _evaluate(me, opp, tables)
+        extra = _extra(ply, quiet, depth, tables)
+        slot = _slot(me, opp, extra, table, state)
+        keys, values = table[0], table[1]
+        original_alpha, best, stored_me, stored_opp = alpha, -WIN_SCORE - 1, np.int64(-1), np.int64(-1)
+        if keys[slot, 3] == state[0].generation and keys[slot, 0] == me and keys[slot, 1] == opp and keys[slot, 2] == extra:
             stored_depth, stored, flag = values[slot, 0], values[slot, 1], values[slot, 2]
             stored_me, stored_opp = values[slot, 3], values[slot, 4]
             # a proven score from the endgame table may end later than the draw rule allows from here
-            outlives = P[ENDGAME_STONES] > 0 and P[QUIET_DRAW] >= 0 and abs(stored) >= PROVEN \
-                and quiet + WIN - abs(stored) >= P[QUIET_DRAW]
+            outlives = params.endgame_stones > 0 and params.quiet_draw >= 0 and abs(stored) >= PROVEN \
+                and quiet + WIN_SCORE - abs(stored) >= params.quiet_draw
             if stored_depth >= depth and not outlives:
                 stored = _from_table(stored, ply)
                 if flag == EXACT or (flag == LOWER and stored >= beta) or (flag == UPPER and stored <= alpha):
@@ -494,31 +505,31 @@ if numba is not None:
                 if i == pos:                      # the others, generated only if the stored reply did not cut
                     if alpha >= beta:
                         break
-                    end = _search_children(me, opp, ply, T, S, buf_me, buf_opp, pos)
+                    end = _search_children(me, opp, ply, tables, state, buf_me, buf_opp, pos)
                     if end < 0:
                         return 0
                     if end == pos:
-                        return ply - WIN
+                        return ply - WIN_SCORE
                 if i >= end:
                     break
-                me2, opp2, null_window = buf_me[i], buf_opp[i], best > -WIN - 1
+                me2, opp2, null_window = buf_me[i], buf_opp[i], best > -WIN_SCORE - 1
                 if me2 == stored_me and opp2 == stored_opp:
                     i += 1
                     continue
             i += 1
             quiet2 = quiet + 1 if opp2 == opp else 0
-            if depth == 1 and not P[QUIESCENCE]:
-                score = _leaf(me2, opp2, ply, quiet2, T, S)
+            if depth == 1 and not params.quiescence:
+                score = _leaf(me2, opp2, ply, quiet2, tables, state)
             else:
                 again = True
                 if null_window:
-                    score = -_negamax(opp2, me2, depth - 1, -alpha - 1, -alpha, ply + 1, quiet2, T, TT, S, deadline,
+                    score = -_negamax(opp2, me2, depth - 1, -alpha - 1, -alpha, ply + 1, quiet2, tables, table, state, deadline,
                                       buf_me, buf_opp, end)
                     again = alpha < score < beta
-                if again and not S[TIMED_OUT]:
-                    score = -_negamax(opp2, me2, depth - 1, -beta, -alpha, ply + 1, quiet2, T, TT, S, deadline,
+                if again and not state[0].timed_out:
+                    score = -_negamax(opp2, me2, depth - 1, -beta, -alpha, ply + 1, quiet2, tables, table, state, deadline,
                                       buf_me, buf_opp, end)
-            if S[TIMED_OUT]:
+            if state[0].timed_out:
                 return 0
             if i == pos:                          # the stored reply just searched
                 best = score
@@ -530,37 +541,37 @@ if numba is not None:
                     if alpha >= beta:
                         break
         flag = UPPER if best <= original_alpha else LOWER if best >= beta else EXACT
-        slot = _slot(me, opp, extra, TT, S)
-        _store(TT, S, slot, me, opp, extra, depth, _to_table(best, ply), flag, best_me, best_opp)
+        slot = _slot(me, opp, extra, table, state)
+        _store(table, state, slot, me, opp, extra, depth, _to_table(best, ply), flag, best_me, best_opp)
         return best
 
     @jit
-    def _quiesce(me, opp, alpha, beta, ply, turns_left, T, S, buf_me, buf_opp, pos):
-        """ai.AlphaBetaPlayer._quiesce: past the horizon, capturing turns only."""
-        P = T[PARAMS]
-        S[NODES] += 1
-        threat = _best_capture(me, opp, T)
+    def _quiesce(me, opp, alpha, beta, ply, turns_left, tables, state, buf_me, buf_opp, pos):
+        """ai._AlphaBetaSearch._quiesce: past the horizon, capturing turns only."""
+        params = tables.params
+        state[0].nodes += 1
+        threat = _best_capture(me, opp, tables)
         if threat == 0:
-            if not _has_step(me, opp, T):
-                return ply - WIN
-            return _evaluate(me, opp, T)
+            if not _has_step(me, opp, tables):
+                return ply - WIN_SCORE
+            return _evaluate(me, opp, tables)
         if turns_left == 0:
-            return _evaluate(me, opp, T)
-        best = -WIN - 1
-        if not P[MANDATORY]:
-            best = _evaluate(me, opp, T)
+            return _evaluate(me, opp, tables)
+        best = -WIN_SCORE - 1
+        if not params.mandatory:
+            best = _evaluate(me, opp, tables)
             if best >= beta:
                 return best
             alpha = max(alpha, best)
-        end = _search_children(me, opp, ply, T, S, buf_me, buf_opp, pos)
+        end = _search_children(me, opp, ply, tables, state, buf_me, buf_opp, pos)
         for i in range(pos, end):
             me2, opp2 = buf_me[i], buf_opp[i]
             if opp2 == opp:
                 continue
             if opp2 == 0:
-                score = WIN - ply - 1
+                score = WIN_SCORE - ply - 1
             else:
-                score = -_quiesce(opp2, me2, -beta, -alpha, ply + 1, turns_left - 1, T, S, buf_me, buf_opp, end)
+                score = -_quiesce(opp2, me2, -beta, -alpha, ply + 1, turns_left - 1, tables, state, buf_me, buf_opp, end)
             if score > best:
                 best = score
                 if score > alpha:
@@ -570,29 +581,44 @@ if numba is not None:
         return best
 
     @jit
-    def _store_root(me, opp, quiet, depth, score, best_me, best_opp, T, TT, S):
-        extra = _extra(0, quiet, depth, T)
-        _store(TT, S, _slot(me, opp, extra, TT, S), me, opp, extra, depth, score, EXACT, best_me, best_opp)
+    def _store_root(me, opp, quiet, depth, score, best_me, best_opp, tables, table, state):
+        extra = _extra(0, quiet, depth, tables)
+        _store(table, state, _slot(me, opp, extra, table, state), me, opp, extra, depth, score, EXACT, best_me, best_opp)
 
     @jit
-    def _stored_reply(me, opp, ply, quiet, depth, T, TT, S):
+    def _stored_reply(me, opp, ply, quiet, depth, tables, table, state):
         """The best reply stored for a position, as (me, opp) after it, or (-1, -1)."""
-        extra = _extra(ply, quiet, depth, T)
-        keys, values = TT[0], TT[1]
-        i = _slot(me, opp, extra, TT, S)
-        if keys[i, 3] == S[GENERATION] and keys[i, 0] == me and keys[i, 1] == opp and keys[i, 2] == extra:
+        extra = _extra(ply, quiet, depth, tables)
+        keys, values = table[0], table[1]
+        i = _slot(me, opp, extra, table, state)
+        if keys[i, 3] == state[0].generation and keys[i, 0] == me and keys[i, 1] == opp and keys[i, 2] == extra:
             return values[i, 3], values[i, 4]
         return np.int64(-2), np.int64(-2)
 
 
-NO_ENDGAME = (np.zeros(1, dtype=np.int64),) * 3 + (np.zeros((1, 1), dtype=np.int64),) if numba is not None else ()
+_THIS_MODULE = sys.modules[__name__]     # how the object-mode block of _look finds _stop_requested
+_STOPS: dict = {}                        # stop_key -> the threading.Event of a running search
+_STOP_KEYS = itertools.count()
+
+
+def _stop_requested(stop_key: int) -> bool:
+    event = _STOPS.get(stop_key)
+    return event is not None and event.is_set()
+
+
+def _no_endgame() -> dict:
+    """The endgame arrays of a search without a table: one empty-looking entry each."""
+    return {"endgame_me": np.zeros(1, dtype=np.int64), "endgame_opp": np.zeros(1, dtype=np.int64),
+            "endgame_info": np.zeros(1, dtype=np.int64), "endgame_maps": np.zeros((1, 1), dtype=np.int64)}
+
+
 _ENDGAMES: dict = {}
 
 
-def endgame_lookup(table) -> tuple:
+def endgame_lookup(table) -> dict:
     """An ``EndgameTable`` as the compiled search reads it: its entries in its own order (so a
     position is found by halving), and the board's mirror images; made once a table (13 MB for 4
-    stones on 9x5)."""
+    stones on 9x5).  The ``Tables`` fields ``endgame_*``, by name."""
     if id(table) not in _ENDGAMES:
         code = {"win": KNOWN_WIN, "loss": KNOWN_LOSS, "draw": KNOWN_DRAW}
         me, opp, info = (np.empty(len(table), dtype=np.int64) for _ in range(3))
@@ -600,7 +626,8 @@ def endgame_lookup(table) -> tuple:
             me[i], opp[i], info[i] = m, o, (distance or 0) * 4 + code[value]
         from .geometry import geometry
         maps = np.array(geometry(*table.size).symmetries(), dtype=np.int64)
-        _ENDGAMES[id(table)] = (table, (me, opp, info, maps))     # the table is kept, so its id stays its own
+        arrays = {"endgame_me": me, "endgame_opp": opp, "endgame_info": info, "endgame_maps": maps}
+        _ENDGAMES[id(table)] = (table, arrays)     # the table is kept, so its id stays its own
     return _ENDGAMES[id(table)][1]
 
 
@@ -610,13 +637,15 @@ class CompiledGenerator:
     def __init__(self, gen):
         g, rules, n = gen.geometry, gen.rules, gen.points
         longest = max(g.width, g.height)
-        params = np.zeros(15, dtype=np.int64)
-        params[N], params[FULL], params[KEEP] = n, gen.full, -1 if rules.no_revisit else 0
-        params[CHAINS], params[MANDATORY], params[MUST_CONTINUE] = rules.chains, rules.mandatory_capture, rules.must_continue
-        params[SINGLE_OPENING] = rules.opening_single_capture
-        params[QUIET_DRAW] = -1 if rules.quiet_draw is None else rules.quiet_draw
-        params[STRONG] = sum(1 << i for i, strong in enumerate(g.strong) if strong)
-        params[EVAL], params[LONGEST] = EVALUATION_CODES["threat"], longest
+        self.generator = gen
+        self.params = Params(
+            points=n, full=gen.full, keep=gen.chain_rule.keep_points, chains=int(rules.chains),
+            mandatory=int(rules.mandatory_capture), must_continue=int(rules.must_continue),
+            single_opening=int(rules.opening_single_capture),
+            quiet_draw=-1 if rules.quiet_draw is None else rules.quiet_draw,
+            strong=sum(1 << i for i, strong in enumerate(g.strong) if strong),
+            evaluation=EVALUATION_CODES["threat"], quiescence=0, quiescence_turns=0, root_ply=0, longest=longest,
+            endgame_stones=0)
         ray = np.full((n, 8, longest), -1, dtype=np.int64)
         for p in range(n):
             for d in range(8):
@@ -625,34 +654,29 @@ class CompiledGenerator:
         for d in range(8):
             for k in range(longest + 1):
                 room[d, k] = sum(1 << p for p in range(n) if len(g.ray[p][d]) >= k)
-        shifts = np.array([dc + dr * g.width for dc, dr in DIRECTIONS], dtype=np.int64)
 
         def mask(test):
             return np.array([sum(1 << p for p in range(n) if test(p, d)) for d in range(8)], dtype=np.int64)
 
-        self.generator, self.params = gen, params
-        self.tables = (
-            params,                                                  # PARAMS
-            np.array(g.neighbour, dtype=np.int64),                   # NEIGHBOUR: [point, direction], -1 off the board
-            ray,                                                     # RAY: [point, direction] the points in order
-            np.array([sum(1 << q for q in g.neighbour[p] if q >= 0) for p in range(n)], dtype=np.int64),   # NEAR
-            np.array([sum(1 << r for d in range(8) for r in g.ray[p][d][:2]) for p in range(n)],
-                     dtype=np.int64),                                # REACH: points one or two steps away
-            np.array(gen.chain_rule.directions_after, dtype=np.int64),   # AFTER: ChainRule's banned directions
-            shifts,                                                  # SHIFT: per direction
-            mask(lambda p, d: g.neighbour[p][d] >= 0),               # CAN: step that way
-            mask(lambda p, d: len(g.ray[p][d]) >= 2),                # TWICE: step twice that way
-            mask(lambda p, d: g.neighbour[p][d] >= 0 and g.neighbour[p][(d + 4) % 8] >= 0),   # BOTH ways
-            room,                                                    # ROOM: [direction, k] k points further
-            np.zeros(n + 2, dtype=np.int64),                         # SCRATCH: the search's counting sort
-        ) + NO_ENDGAME
+        self.tables = Tables(
+            params=self.params,
+            neighbour=np.array(g.neighbour, dtype=np.int64),     # [point, direction], -1 off the board
+            ray=ray,                                            # [point, direction]: the points in order
+            near=np.array([sum(1 << q for q in g.neighbour[p] if q >= 0) for p in range(n)], dtype=np.int64),
+            reach=np.array([sum(1 << r for d in range(8) for r in g.ray[p][d][:2]) for p in range(n)],
+                           dtype=np.int64),                     # points one or two steps away
+            after=np.array(gen.chain_rule.directions_after, dtype=np.int64),   # ChainRule's banned directions
+            shift=np.array([dc + dr * g.width for dc, dr in DIRECTIONS], dtype=np.int64),   # per direction
+            can=mask(lambda p, d: g.neighbour[p][d] >= 0),                     # may step that way
+            twice=mask(lambda p, d: len(g.ray[p][d]) >= 2),                    # may step twice that way
+            both=mask(lambda p, d: g.neighbour[p][d] >= 0 and g.neighbour[p][(d + 4) % 8] >= 0),  # both ways
+            room=room,                                          # [direction, k]: k points further
+            scratch=np.zeros(n + 2, dtype=np.int64),            # the search's counting sort
+            **_no_endgame())
 
-    def with_params(self, **changes) -> tuple:
+    def with_params(self, **changes) -> Tables:
         """The tables for one search: its own parameters, with some changed, and its own scratch."""
-        params = self.params.copy()
-        for name, value in changes.items():
-            params[globals()[name]] = value
-        return (params,) + self.tables[PARAMS + 1:SCRATCH] + (self.tables[SCRATCH].copy(),) + self.tables[SCRATCH + 1:]
+        return self.tables._replace(params=self.params._replace(**changes), scratch=self.tables.scratch.copy())
 
     def _buffers(self):
         """Room for the turns being listed: each call gets its own, so threads never share one."""
@@ -682,48 +706,63 @@ class CompiledGenerator:
 
 
 class CompiledSearch:
-    """The compiled twin of one player's alpha-beta: its parameters, transposition table (kept from
-    search to search and emptied in no time by a new generation number), node count and clock."""
+    """The compiled form of one search's alpha-beta: its parameters, transposition table (kept from
+    search to search and emptied in no time by a new generation number), node count, clock and
+    stop event.  One search at a time: a player keeps one per search running."""
 
     def __init__(self, compiled: CompiledGenerator, evaluation: str, quiescence: bool, quiescence_turns: int):
         self.generator = compiled.generator
-        self.tables = compiled.with_params(EVAL=EVALUATION_CODES[evaluation], QUIESCENCE=int(quiescence),
-                                           QUIESCENCE_TURNS=quiescence_turns)
+        self.tables = compiled.with_params(evaluation=EVALUATION_CODES[evaluation], quiescence=int(quiescence),
+                                           quiescence_turns=quiescence_turns)
         self.table = (np.zeros((1 << TABLE_BITS, 4), dtype=np.int64), np.zeros((1 << TABLE_BITS, 5), dtype=np.int64))
-        self.state = np.zeros(6, dtype=np.int64)
+        self.state = np.zeros(1, dtype=np.dtype([(name, np.int64) for name in STATE_FIELDS]))
         self.deadline = np.zeros(1)
         self._buf_me, self._buf_opp = compiled._buffers()
 
-    def start(self, root_ply: int, deadline: float | None, endgame=None) -> CompiledSearch:
+    def start(self, root_ply: int, deadline: float | None, endgame=None, stop=None) -> CompiledSearch:
         """Ready for a new search from a position ``root_ply`` turns into the game, reading the
-        ``EndgameTable`` ``endgame`` if one is given."""
-        self.tables = self.tables[:ENDGAME_ME] + (NO_ENDGAME if endgame is None else endgame_lookup(endgame))
-        self.tables[0][ENDGAME_STONES] = 0 if endgame is None else endgame.stones
-        generation = self.state[GENERATION] + 1
+        ``EndgameTable`` ``endgame`` if one is given, stopping once ``stop`` (an Event) is set."""
+        arrays = _no_endgame() if endgame is None else endgame_lookup(endgame)
+        params = self.tables.params._replace(root_ply=root_ply, endgame_stones=0 if endgame is None else endgame.stones)
+        self.tables = self.tables._replace(params=params, **arrays)
+        self.finish()
+        state = self.state[0]
+        generation = state["generation"] + 1
         self.state[:] = 0
-        self.state[GENERATION], self.state[NEXT_CHECK], self.state[HAS_DEADLINE] = generation, CHECK_EVERY, deadline is not None
+        state["generation"], state["next_check"] = generation, CHECK_EVERY
+        state["has_deadline"], state["watch"] = deadline is not None, deadline is not None or stop is not None
+        state["stop_key"] = next(_STOP_KEYS)
+        if stop is not None:
+            _STOPS[int(state["stop_key"])] = stop
         self.deadline[0] = deadline or 0.0
-        self.tables[0][ROOT_PLY] = root_ply
         return self
+
+    def finish(self) -> None:
+        """Forget the stop event of the search that ended."""
+        _STOPS.pop(int(self.state[0]["stop_key"]), None)
 
     @property
     def nodes(self) -> int:
-        return int(self.state[NODES])
+        return int(self.state[0]["nodes"])
 
     @property
     def timed_out(self) -> bool:
-        return bool(self.state[TIMED_OUT])
+        return bool(self.state[0]["timed_out"])
+
+    @property
+    def cancelled(self) -> bool:
+        return bool(self.state[0]["cancelled"])
 
     @property
     def overflowed(self) -> bool:
-        return bool(self.state[OVERFLOW])
+        return bool(self.state[0]["overflow"])
 
     def child(self, me2, opp2, opp, depth, alpha, beta, ply, quiet, null_window) -> int:
         return int(_child(me2, opp2, opp, depth, alpha, beta, ply, quiet, null_window, self.tables, self.table,
                           self.state, self.deadline, self._buf_me, self._buf_opp, 0))
 
     def store_root(self, me, opp, quiet, depth, score, best) -> None:
-        _store_root(me, opp, quiet, depth, _to_table(score, 0), best[0], best[1], self.tables, self.table, self.state)
+        _store_root(me, opp, quiet, depth, to_table(score, 0), best[0], best[1], self.tables, self.table, self.state)
 
     def stored_reply(self, me, opp, ply, quiet, depth):
         """The stored best reply ``(me, opp)`` after it, None if there is none, False if not stored."""
@@ -769,10 +808,11 @@ def warm_up(progress: bool = True) -> None:
 
     def one_search():
         search.start(0, time.perf_counter() + 10).child(0b000001011, 0b111000000, 0b111000000, 2,
-                                                        -WIN - 1, WIN + 1, 0, 0, True)
+                                                        -WIN_SCORE - 1, WIN_SCORE + 1, 0, 0, True)
+        search.finish()
         search.store_root(0b000000111, 0b111000000, 0, 2, 0, (0b000001011, 0b111000000))
         search.stored_reply(0b000000111, 0b111000000, 0, 0, 2)
-        _clock()      # its object-mode block is compiled on its first run, which a short search never reaches
+        _look(-1)     # its object-mode block is compiled on its first run, which a short search never reaches
     steps = [("generator", lambda: compiled.perft(0b000000111, 0b111000000, 2)),
              ("evaluation", lambda: compiled.best_capture(0b000000111, 0b111000000)),
              ("search", one_search)]

@@ -339,7 +339,8 @@ class PerfectPlayer:
         w, h = self.table.size
         self.name = f"perfect {w}x{h}"
 
-    def choose_turn(self, board: Board) -> Turn:
+    def choose_turn(self, board: Board, stop=None) -> Turn:
+        """The best turn, read from the table at once (``stop`` is accepted like every player's)."""
         rules = self.table.rules
         if isinstance(board, Board) and board.rules != rules and board.rules.with_(quiet_draw=None) == rules \
                 and not board.chain:

@@ -1,5 +1,10 @@
 """The computer players: legal answers, the search's value against plain minimax, forced wins, replays."""
 
+import random
+import sys
+import threading
+import time
+
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
@@ -53,12 +58,12 @@ def minimax(board, depth, ply=0):
     """The negamax value of ``board`` for the side to move: a loss ``ply`` turns from the root scores
     -(WIN - ply) as in ai (so later losses are better), and the horizon is scored by material."""
     if board.count(board.to_move) == 0:
-        return -(ai.WIN - ply)
+        return -(ai.WIN_SCORE - ply)
     if depth == 0:
         return material(board)
     turns = board.legal_turns()
     if not turns:
-        return -(ai.WIN - ply)
+        return -(ai.WIN_SCORE - ply)
     return max(-minimax(board.after(t), depth - 1, ply + 1) for t in turns)
 
 
@@ -81,7 +86,7 @@ def quiescence(board, turns_left, ply):
     """Past the horizon: a side that can capture must, so its capturing turns are searched, at most
     ``turns_left`` of them in a row; a position without a capture is scored by material."""
     if board.count(board.to_move) == 0 or not board.legal_turns():
-        return -(ai.WIN - ply)
+        return -(ai.WIN_SCORE - ply)
     captures = [t for t in board.legal_turns() if t.is_capture]
     if not captures or turns_left == 0:
         return material(board)
@@ -90,7 +95,7 @@ def quiescence(board, turns_left, ply):
 
 def minimax_with_quiescence(board, depth, ply=0):
     if board.count(board.to_move) == 0 or not board.legal_turns():
-        return -(ai.WIN - ply)
+        return -(ai.WIN_SCORE - ply)
     if depth == 0:
         return quiescence(board, ai.QUIESCENCE_TURNS, ply)
     return max(-minimax_with_quiescence(board.after(t), depth - 1, ply + 1) for t in board.legal_turns())
@@ -161,7 +166,7 @@ def test_alphabeta_finds_forced_win_in_two_turns(diagram):
     assert ai.GreedyPlayer(seed=0).choose_turn(board) not in winning
     player = ai.AlphaBetaPlayer(depth=3, seed=1)
     assert player.choose_turn(board) in winning
-    assert player.last_search.score == ai.WIN - 3      # a win on the third turn from here (ours, theirs, ours)
+    assert player.last_search.score == ai.WIN_SCORE - 3      # a win on the third turn from here (ours, theirs, ours)
     timed = ai.AlphaBetaPlayer(time_limit=0.5, seed=1)
     assert timed.choose_turn(board) in winning
 
@@ -248,3 +253,108 @@ def test_perfect_player_is_loaded_lazily():
 def fanorona_solve_perfect():
     from fanorona.solve import PerfectPlayer
     return PerfectPlayer
+
+
+# ---------------------------------------------------------------------------------------------
+# Stopping a search, and one player searching in two threads at once.
+
+MIDDLE_GAME = "BBBBBBBBB/BB...BBBB/BWB..WWBW/WW..W.WWW/WW...WWWW w"
+
+
+@pytest.mark.parametrize("player", [ai.RandomPlayer(), ai.GreedyPlayer(), ai.MCTSPlayer(playouts=5),
+                                    ai.AlphaBetaPlayer(depth=2, compiled=False)], ids=repr)
+def test_a_stop_set_before_the_call_cancels_it(player):
+    stop = threading.Event()
+    stop.set()
+    with pytest.raises(ai.SearchCancelled):
+        player.choose_turn(fa.Board(), stop=stop)
+
+
+def test_stop_must_be_an_event():
+    with pytest.raises(TypeError, match="stop is a threading.Event"):
+        ai.GreedyPlayer().choose_turn(fa.Board(), stop=True)
+
+
+@pytest.mark.parametrize("player", [ai.AlphaBetaPlayer(depth=40, compiled=False),
+                                    ai.AlphaBetaPlayer(time_limit=600, compiled=False),
+                                    ai.MCTSPlayer(playouts=10**9)], ids=repr)
+def test_setting_stop_cancels_a_search_that_would_run_for_minutes(player):
+    """A fixed depth of 40 (no clock at all), ten minutes, a billion playouts: only the event ends
+    them.  (How fast: benchmarks/bench_cancel.py measures it.)"""
+    stop = threading.Event()
+    timer = threading.Timer(0.2, stop.set)
+    timer.start()
+    started = time.perf_counter()
+    with pytest.raises(ai.SearchCancelled):
+        player.choose_turn(fa.Board.from_fen(MIDDLE_GAME), stop=stop)
+    assert time.perf_counter() - started < 10
+
+
+def test_an_event_never_set_changes_nothing():
+    board = fa.Board.from_fen(MIDDLE_GAME)
+    plain = ai.AlphaBetaPlayer(depth=3, seed=2, compiled=False)
+    watched = ai.AlphaBetaPlayer(depth=3, seed=2, compiled=False)
+    assert plain.choose_turn(board) == watched.choose_turn(board, stop=threading.Event())
+    assert (plain.last_search.score, plain.last_search.nodes) == (watched.last_search.score, watched.last_search.nodes)
+
+
+def one_player_in_two_threads(player, boards, rounds=3):
+    """Each board searched by ``player`` in a thread of its own, both at once, ``rounds`` times,
+    the threads switching every few microseconds: the turn each search gave, or what it raised."""
+    found: dict = {}
+
+    def run(i):
+        for r in range(rounds):
+            try:
+                found[i, r] = player.choose_turn(boards[i])
+            except Exception as e:          # noqa: BLE001 - reported by the test as a wrong answer
+                found[i, r] = e
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(boards))]
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-5)
+    try:
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        sys.setswitchinterval(interval)
+    return found
+
+
+class Unshuffled(random.Random):
+    """A player's random source that leaves the turns in the generator's order, so that which of
+    several equally good turns a search answers does not depend on which call shuffled first."""
+
+    def shuffle(self, x):
+        pass
+
+
+def test_two_calls_at_once_on_one_player_do_not_interfere():
+    """The search's state belongs to the call: a search of one board running beside a search of
+    another on the same player gives what a player searching that board alone gives."""
+    from conftest import positions_from_random_games
+    boards = [positions_from_random_games(1, seed=21, every=7)[0],
+              positions_from_random_games(1, size=(5, 5), seed=22, every=3)[0]]
+    alone = []
+    for board in boards:
+        player = ai.AlphaBetaPlayer(depth=3, compiled=False)
+        player.rng = Unshuffled()
+        alone.append(player.choose_turn(board))
+    player = ai.AlphaBetaPlayer(depth=3, compiled=False)
+    player.rng = Unshuffled()
+    assert one_player_in_two_threads(player, boards) == {(i, r): alone[i] for i in range(2) for r in range(3)}
+
+
+def test_a_cancelled_search_leaves_nothing_to_the_next():
+    board = fa.Board.from_fen(MIDDLE_GAME)
+    player = ai.AlphaBetaPlayer(depth=40, seed=0, compiled=False)
+    stop = threading.Event()
+    threading.Timer(0.1, stop.set).start()
+    with pytest.raises(ai.SearchCancelled):
+        player.choose_turn(board, stop=stop)
+    player.depth = 3
+    fresh = ai.AlphaBetaPlayer(depth=3, seed=0, compiled=False)
+    player.choose_turn(board)
+    fresh.choose_turn(board)
+    assert (player.last_search.score, player.last_search.depth) == (fresh.last_search.score, fresh.last_search.depth)

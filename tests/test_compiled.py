@@ -168,7 +168,7 @@ def test_a_board_over_62_points_is_searched_in_python():
     assert compiled.compiled_generator(generator(board.geometry, board.rules)) is None
     player = AlphaBetaPlayer(depth=2, compiled=True, seed=0)
     assert player.choose_turn(board) in board.legal_turns()
-    assert player._fast is None
+    assert player.last_search.compiled is False
 
 
 def test_a_position_too_big_for_the_buffer_falls_back_to_python(monkeypatch):
@@ -181,7 +181,7 @@ def test_a_position_too_big_for_the_buffer_falls_back_to_python(monkeypatch):
     monkeypatch.setattr(compiled, "RESULTS_CAPACITY", 4)
     small = AlphaBetaPlayer(depth=3, seed=1, compiled=True)
     assert small.choose_turn(board) == expected
-    assert small._fast is None and small.last_search.score == python.last_search.score
+    assert small.last_search.compiled is False and small.last_search.score == python.last_search.score
 
 
 def test_the_clock_stops_the_compiled_search():
@@ -287,3 +287,60 @@ def test_a_stored_proven_score_the_draw_rule_would_cut_short_is_searched_again(e
     board = fa.Board.from_fen("....W...B/........./.B......./W......../......... w", rules)
     python, fast = searches(board, depth=5, endgame=endgame3)
     assert fast == python
+
+
+# -- stopping, and one player searching in two threads ------------------------------------------
+
+@pytest.mark.parametrize("budget", [{"depth": 40}, {"time_limit": 600}], ids=["depth=40", "time=600"])
+def test_setting_stop_cancels_the_compiled_search(budget):
+    """Without the event, depth 40 or ten minutes would run on; the compiled search looks at the
+    event where it looks at the clock.  (How fast: benchmarks/bench_cancel.py.)"""
+    compiled.warm_up()
+    player = AlphaBetaPlayer(seed=0, compiled=True, **budget)
+    stop = threading.Event()
+    threading.Timer(0.3, stop.set).start()
+    started = time.perf_counter()
+    with pytest.raises(fa.ai.SearchCancelled):
+        player.choose_turn(fa.Board.from_fen(MIDDLE_GAME), stop=stop)
+    assert time.perf_counter() - started < 10
+    assert compiled._STOPS == {}, "the event of a finished search is forgotten"
+    player.depth, player.time_limit = 3, 1.0         # and the next search is a whole one
+    python, fast = searches(fa.Board.from_fen(MIDDLE_GAME), depth=3)
+    turn = player.choose_turn(fa.Board.from_fen(MIDDLE_GAME))
+    assert player.last_search.compiled and player.last_search.score == fast[1] == python[1]
+    assert turn in fa.Board.from_fen(MIDDLE_GAME).legal_turns()
+
+
+class Unshuffled(random.Random):
+    """A player's random source that leaves the turns in the generator's order, so that which of
+    several equally good turns a search answers does not depend on which call shuffled first."""
+
+    def shuffle(self, x):
+        pass
+
+
+def test_two_calls_at_once_on_one_compiled_player_do_not_interfere():
+    """Each call takes a compiled search (and transposition table) of its own; the same player
+    searching two boards at once gives what a player searching each alone gives."""
+    compiled.warm_up()
+    boards = [fa.Board.from_fen(MIDDLE_GAME), positions_from_random_games(1, size=(5, 5), seed=22, every=3)[0]]
+    alone = []
+    for board in boards:
+        player = AlphaBetaPlayer(depth=4, compiled=True)
+        player.rng = Unshuffled()
+        alone.append(player.choose_turn(board))
+    player = AlphaBetaPlayer(depth=4, compiled=True)
+    player.rng = Unshuffled()
+    found: dict = {}
+
+    def run(i):
+        for r in range(3):
+            found[i, r] = player.choose_turn(boards[i])
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert found == {(i, r): alone[i] for i in range(2) for r in range(3)}
+    assert len(player._idle) == 1, "one compiled search is kept between turns, not one per thread"

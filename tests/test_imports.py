@@ -19,7 +19,7 @@ PACKAGE = ROOT / "fanorona"
 LAYERS = {
     "core": {"fanorona", "fanorona.geometry", "fanorona.rules", "fanorona.notation", "fanorona.movegen",
              "fanorona.board", "fanorona.game", "fanorona.positions"},
-    "engine": {"fanorona.shared", "fanorona.ai", "fanorona.compiled", "fanorona.retrograde",
+    "engine": {"fanorona.scoring", "fanorona.ai", "fanorona.compiled", "fanorona.retrograde",
                "fanorona.tablefile", "fanorona.endgame", "fanorona.solve", "fanorona.arena"},
     "board UI": {"fanorona.labels", "fanorona.draw", "fanorona.computer", "fanorona.controller",
                  "fanorona.widget"},
