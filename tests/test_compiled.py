@@ -1,8 +1,10 @@
 """The compiled path (``fanorona.compiled``, numba) against the pure-Python reference: the same
 turns in the same order, the same counts, and the same search node for node.
 
-Skipped as a whole where numba is not installed (``pip install 'fanorona[fast]'``); ``make test-fast``
-installs it and runs this file and the players' tests on the compiled path.
+Part of ``make test``, skipped as a whole where numba is not installed (``pip install
+'fanorona[fast]'``); ``make test-fast`` installs it and runs this file and the players' tests.
+The searches are compared under every rule set of ``PRESETS`` and every evaluation of
+``EVALUATIONS``, read from the package, so a new one is compared too.
 """
 import os
 import random
@@ -19,7 +21,7 @@ if os.environ.get("FANORONA_COMPILED", "1") == "0":
 
 import fanorona as fa                                     # noqa: E402
 from fanorona import compiled                             # noqa: E402
-from fanorona.ai import AlphaBetaPlayer, make_player      # noqa: E402
+from fanorona.ai import EVALUATIONS, AlphaBetaPlayer, make_player      # noqa: E402
 from benchmarks.bench_search import MIDDLE_GAME              # noqa: E402
 from fanorona.movegen import bitsets, generator          # noqa: E402
 from fanorona.rules import PRESETS, Rules                 # noqa: E402
@@ -102,7 +104,11 @@ def searches(board, **options):
     return found
 
 
-@pytest.mark.parametrize("evaluation", ["threat", "material", "mobility", "strong"])
+def test_every_evaluation_has_a_compiled_code():
+    assert list(compiled.EVALUATION_CODES) == list(EVALUATIONS)
+
+
+@pytest.mark.parametrize("evaluation", list(EVALUATIONS))
 @pytest.mark.parametrize("quiescence", [False, True])
 def test_the_search_is_the_same_node_for_node(evaluation, quiescence):
     for board in positions_from_random_games(6, seed=11, every=5):
@@ -112,12 +118,14 @@ def test_the_search_is_the_same_node_for_node(evaluation, quiescence):
 
 @pytest.mark.parametrize("preset", PRESETS)
 def test_the_search_is_the_same_under_every_rule_set(preset):
-    """Without compulsory capture ("simple") quiescence may stand pat; "danish" frees the direction."""
+    """Without compulsory capture ("simple") quiescence may stand pat; "danish" frees the direction.
+    Each evaluation, with and without quiescence."""
     rules = Rules.named(preset)
-    for board in positions_from_random_games(4, rules=rules, seed=13, every=6):
-        for quiescence in (False, True):
-            python, fast = searches(board, depth=3, quiescence=quiescence)
-            assert fast == python, (board.fen(), quiescence)
+    for n, board in enumerate(positions_from_random_games(4, rules=rules, seed=13, every=6)):
+        for evaluation in EVALUATIONS:
+            quiescence = (n + len(evaluation)) % 2 == 0
+            python, fast = searches(board, depth=3, quiescence=quiescence, evaluation=evaluation)
+            assert fast == python, (board.fen(), evaluation, quiescence)
 
 
 def test_the_search_is_the_same_at_depth_5_in_the_middle_game():
