@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: lab test test-fast play student bench bench-browser clean
+.PHONY: lab test test-fast play student bench bench-browser lint coverage clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -21,7 +21,16 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 # opened), voila.json (idle kernels culled, the offline page template in jupyter/voila/templates).
 SERVE := JUPYTER_CONFIG_PATH="$(CURDIR)/jupyter" JUPYTER_PATH="$(CURDIR)/jupyter"
 
-lab: $(VENV)/.installed          ## JupyterLab on the notebooks: open the address it prints
+# lab and play install the fast extra (numba, wheels only) where it installs: the computer then
+# searches compiled, levels 4 and 5 much stronger.  Where numba does not install, one line says so
+# and everything runs in pure Python.
+$(VENV)/.installed-play: pyproject.toml | $(BIN)/python
+	@$(BIN)/pip install --quiet -e '.[fast]' >/dev/null 2>&1 || { \
+	    echo "numba does not install here: the computer uses the pure-Python search (weaker levels 4 and 5)"; \
+	    $(BIN)/pip install --quiet -e .; }
+	touch $(VENV)/.installed $@
+
+lab: $(VENV)/.installed-play     ## JupyterLab on the notebooks: open the address it prints
 	$(SERVE) $(BIN)/jupyter lab notebooks/
 
 test: $(VENV)/.installed-test    ## the whole suite: package, notebooks, browser
@@ -34,9 +43,10 @@ $(VENV)/.installed-fast: pyproject.toml $(VENV)/.installed-test
 	touch $@
 
 test-fast: $(VENV)/.installed-fast   ## the compiled search (numba) against the pure-Python one, and the players on it
-	$(BIN)/python -m pytest tests/test_compiled.py tests/test_ai.py tests/test_arena.py tests/test_computer.py tests/test_endgame.py
+	$(BIN)/python -m pytest tests/test_compiled.py tests/test_ai.py tests/test_arena.py tests/test_computer.py \
+	    tests/test_endgame.py
 
-play: $(VENV)/.installed         ## the board alone, as a page served by Voila on localhost
+play: $(VENV)/.installed-play    ## the board alone, as a page served by Voila on localhost
 	$(SERVE) $(BIN)/voila notebooks/play.ipynb
 
 student: $(VENV)/.installed-test ## student copies of the notebooks, released by nbgrader, in build/student/
@@ -44,6 +54,17 @@ student: $(VENV)/.installed-test ## student copies of the notebooks, released by
 
 bench: $(VENV)/.installed-test   ## speed, strength and memory figures: every benchmarks/bench_*.py
 	$(BIN)/python -m benchmarks
+
+$(VENV)/.installed-lint: pyproject.toml $(VENV)/.installed-test
+	$(BIN)/pip install --quiet -e '.[test,lint]'
+	touch $@
+
+lint: $(VENV)/.installed-lint    ## the quality gate: ruff (its rules are in pyproject.toml), mypy on fanorona/
+	$(BIN)/ruff check fanorona tests benchmarks
+	$(BIN)/mypy
+
+coverage: $(VENV)/.installed-lint   ## the package's tests with coverage; fails under the floor in pyproject.toml
+	$(BIN)/python -m pytest tests --cov --cov-report=term
 
 bench-browser: $(VENV)/.installed-test   ## click-to-picture latency in Chromium (Voila and JupyterLab)
 	$(BIN)/python benchmarks/click_latency.py

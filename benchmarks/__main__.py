@@ -1,5 +1,7 @@
-"""``python -m benchmarks [bench_topic ...]``: run every ``benchmarks/bench_*.py``'s ``main()`` (or the
+"""``python -m benchmarks [bench_topic ...]``: run every ``benchmarks/bench_*.py``'s ``main()`` (or
+the
 named ones), each under a heading; a benchmark that fails is reported and the others still run."""
+
 from __future__ import annotations
 
 import sys
@@ -25,7 +27,7 @@ def main(argv: list[str]) -> int:
         print(f"== {name}", flush=True)
         try:
             import_module(f"benchmarks.{name}").main()
-        except Exception:          # one broken benchmark must not hide the others' figures
+        except Exception:  # one broken benchmark must not hide the others' figures
             traceback.print_exc()
             failed.append(name)
         print(flush=True)

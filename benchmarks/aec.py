@@ -1,5 +1,6 @@
 """fanorona-aec (the PettingZoo environment) as a reference: its whole turns and its perft, for the
 perft benchmark and the differential tests."""
+
 from __future__ import annotations
 
 AEC_START = "WWWWWWWWW/WWWWWWWWW/BWBW1BWBW/BBBBBBBBB/BBBBBBBBB W - - - 0"

@@ -7,6 +7,7 @@ Benchmark code: only the benchmarks and the tests import it, never the package. 
 registers the ``baseline:time=1.8`` (or ``depth=``) player spec with ``fanorona.arena``.  It is
 kept as it was, so do not improve it.
 """
+
 from __future__ import annotations
 
 import random
@@ -27,6 +28,7 @@ PAIKA, APPROACH, WITHDRAWAL = 0, 1, 2
 # ---------------------------------------------------------------------------------------------
 # The generator, as board.py had it.
 
+
 def _bits(mask: int):
     while mask:
         low = mask & -mask
@@ -45,7 +47,8 @@ def _run(ray: tuple[int, ...], opp: int) -> int:
 
 
 def _captures_of(g: Geometry, opp: int, p: int, q: int, d: int) -> list[tuple[int, int]]:
-    """The (kind, captured bits) a step p->q in direction d can make: approach, withdrawal, both or none."""
+    """The (kind, captured bits) a step p->q in direction d can make: approach, withdrawal, both or
+    none."""
     out = []
     ahead = g.ray[q][d]
     if ahead and (opp >> ahead[0]) & 1:
@@ -139,7 +142,9 @@ def _perft(g, rules, me, opp, depth, ply, quiet) -> int:
     if depth == 1:
         return _count_turns(g, rules, me, opp, rules.opening_single_capture and ply < 2)
     total = 0
-    for _steps, me2, opp2, captured in _turn_steps(g, rules, me, opp, rules.opening_single_capture and ply < 2):
+    for _steps, me2, opp2, captured in _turn_steps(
+        g, rules, me, opp, rules.opening_single_capture and ply < 2
+    ):
         total += _perft(g, rules, opp2, me2, depth - 1, ply + 1, 0 if captured else quiet + 1)
     return total
 
@@ -155,7 +160,8 @@ def perft(board: Board, depth: int) -> int:
 
 
 def turns(board: Board) -> list:
-    """The old generator's complete turns of a board between turns: (steps, me after, opp after, captured)."""
+    """The old generator's complete turns of a board between turns: (steps, me after, opp after,
+    captured)."""
     me, opp = bitsets(board)
     single = board.rules.opening_single_capture and len(board.turns) < 2
     return _turn_steps(board.geometry, board.rules, me, opp, single)
@@ -163,6 +169,7 @@ def turns(board: Board) -> list:
 
 # ---------------------------------------------------------------------------------------------
 # The search, as ai.py had it (level 4 was ``BaselineAlphaBeta(time_limit=1)``, level 5 1.8 s).
+
 
 def material_threat(g: Geometry, me: int, opp: int) -> int:
     captures, _quiet = _first_steps(g, me, opp)
@@ -205,14 +212,20 @@ class BaselineAlphaBeta:
     search, which only ever picks among the board's legal turns.
     """
 
-    def __init__(self, depth: int | None = None, time_limit: float = 1.0, seed=None, evaluation="threat"):
+    def __init__(
+        self, depth: int | None = None, time_limit: float = 1.0, seed=None, evaluation="threat"
+    ):
         self.seed, self.rng = seed, random.Random(seed)
-        if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or depth < 1):
+        if depth is not None and (
+            isinstance(depth, bool) or not isinstance(depth, int) or depth < 1
+        ):
             raise ValueError(f"depth is a whole number of turns, at least 1; got {depth!r}")
         if depth is None and not (isinstance(time_limit, (int, float)) and time_limit > 0):
             raise ValueError(f"time_limit is a positive number of seconds; got {time_limit!r}")
         if evaluation not in EVALUATIONS:
-            raise ValueError(f"no evaluation called {evaluation!r}; choose one of {', '.join(EVALUATIONS)}")
+            raise ValueError(
+                f"no evaluation called {evaluation!r}; choose one of {', '.join(EVALUATIONS)}"
+            )
         self.depth, self.time_limit, self.evaluation = depth, time_limit, evaluation
         self._evaluate = EVALUATIONS[evaluation]
         budget = f"depth={depth}" if depth is not None else f"time={time_limit:g}"
@@ -231,10 +244,15 @@ class BaselineAlphaBeta:
         self._deadline = None if self.depth is not None else started + 0.9 * self.time_limit
         self._g, self._rules, self._root_ply = board.geometry, board.rules, len(board.turns)
         self._nodes, self._table = 0, {}
-        self.rng.shuffle(options)            # equal turns keep this random order when sorted
+        self.rng.shuffle(options)  # equal turns keep this random order when sorted
         if len(options) == 1:
-            self.last_search = SearchInfo(0, 0, time.perf_counter() - started, 0.0,
-                                          [str(turn_of(board.geometry, options[0][0]))])
+            self.last_search = SearchInfo(
+                0,
+                0,
+                time.perf_counter() - started,
+                0.0,
+                [str(turn_of(board.geometry, options[0][0]))],
+            )
             return options[0]
         me, opp = self._me_opp
         best, score, reached = options[0], 0, 0
@@ -243,15 +261,16 @@ class BaselineAlphaBeta:
             try:
                 best, score = self._search_root(me, opp, options, best, depth)
             except _Timeout:
-                if self._partial is not None:     # a turn that already beat the previous best at this depth
+                if (
+                    self._partial is not None
+                ):  # a turn that already beat the previous best at this depth
                     best, score = self._partial
                 break
             reached = depth
             if abs(score) >= PROVEN:
-                break   # a proven win or loss: deeper search cannot change it
+                break  # a proven win or loss: deeper search cannot change it
         elapsed = time.perf_counter() - started
-        self.last_search = SearchInfo(reached, self._nodes, elapsed, score,
-                                      [])
+        self.last_search = SearchInfo(reached, self._nodes, elapsed, score, [])
         return best
 
     def _search_root(self, me, opp, options, first, depth):
@@ -282,7 +301,11 @@ class BaselineAlphaBeta:
             stored_depth, stored, flag, best_child = entry
             if stored_depth >= depth:
                 stored = _from_table(stored, ply)
-                if flag == EXACT or (flag == LOWER and stored >= beta) or (flag == UPPER and stored <= alpha):
+                if (
+                    flag == EXACT
+                    or (flag == LOWER and stored >= beta)
+                    or (flag == UPPER and stored <= alpha)
+                ):
                     return stored
         children = self._children(me, opp, ply, best_child)
         if not children:
@@ -316,8 +339,10 @@ class BaselineAlphaBeta:
 
 # ---------------------------------------------------------------------------------------------
 
+
 def baseline_player(spec: str, seed=None) -> BaselineAlphaBeta:
-    """The arena's ``baseline:time=1.8`` (or ``depth=``) spec: the frozen search, the level 5 of before
+    """The arena's ``baseline:time=1.8`` (or ``depth=``) spec: the frozen search, the level 5 of
+    before
     issue 11, for measuring the gain against it."""
     _kind, _, options = spec.strip().partition(":")
     kwargs: dict = {}
@@ -326,9 +351,13 @@ def baseline_player(spec: str, seed=None) -> BaselineAlphaBeta:
         if key.strip() not in ("time", "depth"):
             raise ValueError(f"{spec!r}: baseline takes time= or depth=, not {key.strip()!r}")
         try:
-            kwargs["time_limit" if key.strip() == "time" else "depth"] = (float if key.strip() == "time" else int)(value)
+            kwargs["time_limit" if key.strip() == "time" else "depth"] = (
+                float if key.strip() == "time" else int
+            )(value)
         except ValueError:
-            raise ValueError(f"{spec!r}: {key.strip()} must be a number; got {value.strip()!r}") from None
+            raise ValueError(
+                f"{spec!r}: {key.strip()} must be a number; got {value.strip()!r}"
+            ) from None
     return BaselineAlphaBeta(seed=seed, **kwargs)
 
 
@@ -343,7 +372,12 @@ def main(argv=None) -> int:
     from fanorona.ai import make_player
 
     parser = argparse.ArgumentParser(prog="python -m benchmarks.baseline", description=main.__doc__)
-    parser.add_argument("player", nargs="?", default=None, help="the new player's spec (default alphabeta:time=TIME)")
+    parser.add_argument(
+        "player",
+        nargs="?",
+        default=None,
+        help="the new player's spec (default alphabeta:time=TIME)",
+    )
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--time", type=float, default=0.2, help="seconds a turn for both players")
     parser.add_argument("--jobs", type=int, default=2)
@@ -352,8 +386,14 @@ def main(argv=None) -> int:
     parser.add_argument("--json", metavar="FILE")
     args = parser.parse_args(argv)
     new = make_player(args.player or f"alphabeta:time={args.time:g}")
-    result = run_match(new, BaselineAlphaBeta(time_limit=args.time), args.games, jobs=args.jobs,
-                       seed=args.seed, max_turns=args.max_turns)
+    result = run_match(
+        new,
+        BaselineAlphaBeta(time_limit=args.time),
+        args.games,
+        jobs=args.jobs,
+        seed=args.seed,
+        max_turns=args.max_turns,
+    )
     print(result.table())
     if args.json:
         with open(args.json, "w") as f:

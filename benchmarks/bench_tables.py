@@ -1,5 +1,6 @@
 """The solved small boards and
 the 9x5 endgame tables built from scratch, their files, and what a table does for the search."""
+
 from __future__ import annotations
 
 import os
@@ -13,7 +14,10 @@ from unittest import mock
 @contextmanager
 def empty_cache():
     """A fresh cache directory for the solver, so every table is built from scratch."""
-    with tempfile.TemporaryDirectory() as folder, mock.patch.dict(os.environ, {"FANORONA_CACHE_DIR": folder}):
+    with (
+        tempfile.TemporaryDirectory() as folder,
+        mock.patch.dict(os.environ, {"FANORONA_CACHE_DIR": folder}),
+    ):
         yield
 
 
@@ -21,10 +25,13 @@ def solve_bench() -> None:
     """Each small board solved from scratch, its cache file, and reading it back."""
     from fanorona.rules import Rules
     from fanorona.solve import DRAW, LOSS, WIN, Table, solve
+
     rules = Rules.solved()
     print("small boards solved from scratch (no cache), rules of the published solution")
-    print(f"{'board':6} {'entries':>8} {'won':>7} {'lost':>7} {'drawn':>6} {'start':>6} {'turns':>5} "
-          f"{'longest':>8} {'wall s':>7} {'CPU s':>6} {'file KB':>8} {'load ms':>8}")
+    print(
+        f"{'board':6} {'entries':>8} {'won':>7} {'lost':>7} {'drawn':>6} {'start':>6} {'turns':>5} "
+        f"{'longest':>8} {'wall s':>7} {'CPU s':>6} {'file KB':>8} {'load ms':>8}"
+    )
     for size in [(3, 3), (3, 5), (5, 3)]:
         with empty_cache():
             wall, cpu = time.perf_counter(), time.process_time()
@@ -36,18 +43,26 @@ def solve_bench() -> None:
         load = time.perf_counter() - load
         c = table.counts
         longest = max(max(table.distance_counts(v), default=0) for v in (WIN, LOSS))
-        print(f"{size[0]}x{size[1]:<4} {len(table):>8} {c[WIN]:>7} {c[LOSS]:>7} {c[DRAW]:>6} {table.start_value:>6} "
-              f"{table.start_distance:>5} {longest:>8} {wall:>7.2f} {cpu:>6.2f} {len(data) / 1000:>8.0f} "
-              f"{load * 1000:>8.0f}")
+        print(
+            f"{size[0]}x{size[1]:<4} {len(table):>8} {c[WIN]:>7} {c[LOSS]:>7} {c[DRAW]:>6} "
+            f"{table.start_value:>6} "
+            f"{table.start_distance:>5} {longest:>8} {wall:>7.2f} {cpu:>6.2f} "
+            f"{len(data) / 1000:>8.0f} "
+            f"{load * 1000:>8.0f}"
+        )
 
 
 def endgame_bench() -> None:
     """The 9x5 tables of 2, 3 and 4 stones built from scratch (4 take about half a minute), then
     won 2-against-1 positions played out with and without the 3-stone table."""
     from fanorona.endgame import DRAW, LOSS, WIN, EndgameTable
+
     print("9x5 endgame tables built from scratch, rules of the published solution")
-    print(f"{'stones':>6} {'entries':>8} {'won':>7} {'lost':>7} {'drawn':>6} {'longest':>8} {'wall s':>7} {'CPU s':>6} "
-          f"{'file KB':>8} {'load s':>7}")
+    print(
+        f"{'stones':>6} {'entries':>8} {'won':>7} {'lost':>7} {'drawn':>6} {'longest':>8} "
+        f"{'wall s':>7} {'CPU s':>6} "
+        f"{'file KB':>8} {'load s':>7}"
+    )
     tables = {}
     for stones in (2, 3, 4):
         cpu = time.process_time()
@@ -59,25 +74,35 @@ def endgame_bench() -> None:
         load = time.perf_counter()
         EndgameTable.from_bytes(data, (9, 5), stones, table.rules)
         load = time.perf_counter() - load
-        print(f"{stones:>6} {len(table):>8} {c[WIN]:>7} {c[LOSS]:>7} {c[DRAW]:>6} {longest:>8} "
-              f"{table.seconds:>7.2f} {cpu:>6.2f} {len(data) / 1000:>8.0f} {load:>7.2f}")
+        print(
+            f"{stones:>6} {len(table):>8} {c[WIN]:>7} {c[LOSS]:>7} {c[DRAW]:>6} {longest:>8} "
+            f"{table.seconds:>7.2f} {cpu:>6.2f} {len(data) / 1000:>8.0f} {load:>7.2f}"
+        )
     play_out_wins(tables[3])
 
 
 def play_out_wins(table, games: int = 20) -> None:
-    """Won 2-against-1 positions of at least five turns, played out by alpha-beta at depth 2 with and
+    """Won 2-against-1 positions of at least five turns, played out by alpha-beta at depth 2 with
+    and
     without the table against alpha-beta at depth 2: games won within the table's distance."""
     from fanorona.ai import AlphaBetaPlayer
     from fanorona.endgame import WIN
-    starts = [b for b in table.boards(WIN) if len(b.stones("white")) == 2 and len(b.stones("black")) == 1
-              and table.distance(b) >= 5][:games]
+
+    starts = [
+        b
+        for b in table.boards(WIN)
+        if len(b.stones("white")) == 2 and len(b.stones("black")) == 1 and table.distance(b) >= 5
+    ][:games]
     print(f"\n{len(starts)} won 2-against-1 positions (5 turns or more), depth 2 against depth 2")
     print(f"{'player':>14} {'won in time':>12} {'median ms a turn':>17}")
     for label, endgame in (("without table", None), ("with table", table)):
         won, times = 0, []
         for start in starts:
-            board, player, defender = start.copy(), AlphaBetaPlayer(depth=2, seed=1, endgame=endgame), \
-                AlphaBetaPlayer(depth=2, seed=2)
+            board, player, defender = (
+                start.copy(),
+                AlphaBetaPlayer(depth=2, seed=1, endgame=endgame),
+                AlphaBetaPlayer(depth=2, seed=2),
+            )
             for turn in range(table.distance(start)):
                 mover = player if turn % 2 == 0 else defender
                 started = time.perf_counter()

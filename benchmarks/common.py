@@ -1,4 +1,5 @@
 """What the benchmark scripts share: a median timing and a readable number of milliseconds."""
+
 from __future__ import annotations
 
 import statistics

@@ -2,11 +2,13 @@
 
 Every player has a ``name`` and ``choose_turn(board, stop=None) -> Turn`` (a legal whole turn of a
 board between turns); when ``stop``, a ``threading.Event``, is set while it thinks, it raises
-``SearchCancelled`` instead, within a few milliseconds.  All randomness comes from ``random.Random(seed)``, so a game between
+``SearchCancelled`` instead, within a few milliseconds.  All randomness comes from
+``random.Random(seed)``, so a game between
 seeded players replays exactly.  The searches run on bit sets with the shared generator of
 ``movegen`` and build a ``Turn`` only for the answer: making objects at every node would cost
 most of the time.
 """
+
 from __future__ import annotations
 
 import math
@@ -18,11 +20,34 @@ from dataclasses import dataclass, field
 from . import compiled as fast
 from .board import Board, Turn, turn_of
 from .movegen import Generator, bitsets, generator
-from .scoring import (EVALUATION_NAMES, EXACT, LOWER, MOBILITY, PROVEN, STONE, STRONG_POINT, THREAT, UPPER,
-                      WIN_SCORE, from_table, to_table)
+from .scoring import (
+    EVALUATION_NAMES,
+    EXACT,
+    LOWER,
+    MOBILITY,
+    PROVEN,
+    STONE,
+    STRONG_POINT,
+    THREAT,
+    UPPER,
+    WIN_SCORE,
+    from_table,
+    to_table,
+)
 
-__all__ = ["AlphaBetaPlayer", "EVALUATIONS", "GreedyPlayer", "LEVELS", "MCTSPlayer", "PerfectPlayer",
-           "RandomPlayer", "SearchCancelled", "SearchInfo", "level", "make_player"]
+__all__ = [
+    "EVALUATIONS",
+    "LEVELS",
+    "AlphaBetaPlayer",
+    "GreedyPlayer",
+    "MCTSPlayer",
+    "PerfectPlayer",  # noqa: F822 - from fanorona.solve, loaded by __getattr__ on first use
+    "RandomPlayer",
+    "SearchCancelled",
+    "SearchInfo",
+    "level",
+    "make_player",
+]
 
 
 class SearchCancelled(Exception):
@@ -37,13 +62,16 @@ def _raise_if_stopped(stop) -> None:
 # ---------------------------------------------------------------------------------------------
 # What all players share: the legal turns of a board between turns, as generator items.
 
+
 def _options(board: Board) -> list:
     """The board's complete turns as (generator steps, me after, opp after, captured) items."""
     if not isinstance(board, Board):
         raise TypeError(f"choose_turn takes a fanorona.Board; got {board!r}")
     if board.chain:
-        raise ValueError(f"a capture chain is in progress (from {board.chain_stone}); a player chooses "
-                         f"whole turns: finish this one with board.legal_turns() or board.end_turn()")
+        raise ValueError(
+            f"a capture chain is in progress (from {board.chain_stone}); a player chooses "
+            f"whole turns: finish this one with board.legal_turns() or board.end_turn()"
+        )
     outcome = board.outcome()
     if outcome is not None:
         raise ValueError(f"the game is over ({outcome}): there is no turn to choose")
@@ -123,12 +151,16 @@ def material(gen: Generator, me: int, opp: int) -> int:
 def material_strong(gen: Generator, me: int, opp: int) -> int:
     """Material, plus 10 a stone for standing on a strong point (eight lines instead of four)."""
     s = _strong_mask(gen)
-    return STONE * (me.bit_count() - opp.bit_count()) + STRONG_POINT * ((me & s).bit_count() - (opp & s).bit_count())
+    return STONE * (me.bit_count() - opp.bit_count()) + STRONG_POINT * (
+        (me & s).bit_count() - (opp & s).bit_count()
+    )
 
 
 def material_mobility(gen: Generator, me: int, opp: int) -> int:
     """Material, plus 3 a single step more than the opponent has (room to move and to capture)."""
-    return STONE * (me.bit_count() - opp.bit_count()) + MOBILITY * (gen.mobility(me, opp) - gen.mobility(opp, me))
+    return STONE * (me.bit_count() - opp.bit_count()) + MOBILITY * (
+        gen.mobility(me, opp) - gen.mobility(opp, me)
+    )
 
 
 def material_threat(gen: Generator, me: int, opp: int) -> int:
@@ -140,23 +172,26 @@ def material_threat(gen: Generator, me: int, opp: int) -> int:
 #: material alone it scored 92.5% at depth 2 and 59% at 0.3 s a turn (60 games); the strong-point
 #: and mobility terms beat material at depth 2 (60%, 75%) but added nothing to threat at equal time
 #: (45%, 50%), so they are not part of it.
-EVALUATIONS = dict(zip(EVALUATION_NAMES, (material, material_strong, material_mobility, material_threat)))
+EVALUATIONS = dict(
+    zip(EVALUATION_NAMES, (material, material_strong, material_mobility, material_threat))
+)
 
 
 # ---------------------------------------------------------------------------------------------
 # Alpha-beta.
 
+
 @dataclass
 class SearchInfo:
     """What the last search did, for the notebook and the board's status line."""
 
-    depth: int                 # whole turns searched ahead (0: a forced turn); MCTS: length of its line
-    nodes: int                 # positions visited; MCTS: playouts
-    time: float                # seconds
-    score: float               # alpha-beta: 100 a stone for the side to move, +-(1,000,000 - turns) for a
-                               # proven win or loss; MCTS: the chosen turn's winning percentage
-    pv: list = field(default_factory=list)   # the expected line, as turn texts
-    compiled: bool = False     # whether the compiled search (fanorona.compiled) answered
+    depth: int  # whole turns searched ahead (0: a forced turn); MCTS: length of its line
+    nodes: int  # positions visited; MCTS: playouts
+    time: float  # seconds
+    score: float  # alpha-beta: 100 a stone for the side to move, +-(1,000,000 - turns) for a
+    # proven win or loss; MCTS: the chosen turn's winning percentage
+    pv: list = field(default_factory=list)  # the expected line, as turn texts
+    compiled: bool = False  # whether the compiled search (fanorona.compiled) answered
 
     @property
     def nodes_per_second(self) -> float:
@@ -164,12 +199,15 @@ class SearchInfo:
 
     def __str__(self) -> str:
         if abs(self.score) >= PROVEN:
-            score = f"{'wins' if self.score > 0 else 'loses'} in {WIN_SCORE - abs(int(self.score))} turns"
+            turns = WIN_SCORE - abs(int(self.score))
+            score = f"{'wins' if self.score > 0 else 'loses'} in {turns} turns"
         else:
             score = f"score {self.score:+.0f}"
         line = " ".join(self.pv)
-        return (f"depth {self.depth}, {self.nodes:,} nodes in {self.time:.2f} s "
-                f"({self.nodes_per_second:,.0f}/s), {score}" + (f", line {line}" if line else ""))
+        return (
+            f"depth {self.depth}, {self.nodes:,} nodes in {self.time:.2f} s "
+            f"({self.nodes_per_second:,.0f}/s), {score}" + (f", line {line}" if line else "")
+        )
 
 
 class _Timeout(Exception):
@@ -182,8 +220,10 @@ ENDGAME_REACH = 3
 #: ... and only on boards of at most this many points (9x5 and smaller): a larger board's 4-stone
 #: table takes minutes to build.
 ENDGAME_MAX_POINTS = 45
-QUIESCENCE_TURNS = 2       # with quiescence, at most this many capturing turns are searched past the horizon
-CHECK_EVERY = 16           # nodes between looks at the clock and the stop event (pure Python)
+QUIESCENCE_TURNS = (
+    2  # with quiescence, at most this many capturing turns are searched past the horizon
+)
+CHECK_EVERY = 16  # nodes between looks at the clock and the stop event (pure Python)
 
 
 class AlphaBetaPlayer(_Player):
@@ -212,34 +252,54 @@ class AlphaBetaPlayer(_Player):
     or a cancelled one and the next, never share it.
     """
 
-    def __init__(self, depth: int | None = None, time_limit: float = 1.0, seed=None, evaluation="threat",
-                 quiescence: bool = False, endgame=None, compiled: bool | None = None):
+    def __init__(
+        self,
+        depth: int | None = None,
+        time_limit: float = 1.0,
+        seed=None,
+        evaluation="threat",
+        quiescence: bool = False,
+        endgame=None,
+        compiled: bool | None = None,
+    ):
         super().__init__(seed)
-        if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or depth < 1):
+        if depth is not None and (
+            isinstance(depth, bool) or not isinstance(depth, int) or depth < 1
+        ):
             raise ValueError(f"depth is a whole number of turns, at least 1; got {depth!r}")
         if depth is None and not (isinstance(time_limit, (int, float)) and time_limit > 0):
             raise ValueError(f"time_limit is a positive number of seconds; got {time_limit!r}")
         if evaluation not in EVALUATIONS:
-            raise ValueError(f"no evaluation called {evaluation!r}; choose one of {', '.join(EVALUATIONS)}")
+            raise ValueError(
+                f"no evaluation called {evaluation!r}; choose one of {', '.join(EVALUATIONS)}"
+            )
         if quiescence not in (True, False, 0, 1):
             raise ValueError(f"quiescence is on (1) or off (0); got {quiescence!r}")
         self._endgame_option = _check_endgame(endgame)
         self.depth, self.time_limit, self.evaluation = depth, time_limit, evaluation
         self.quiescence = bool(quiescence)
         budget = f"depth={depth}" if depth is not None else f"time={time_limit:g}"
-        self.name = (f"alphabeta:{budget}" + ("" if evaluation == "threat" else f",eval={evaluation}")
-                     + (",quiescence=1" if self.quiescence else "")
-                     + (f",endgame={getattr(endgame, 'stones', endgame)}" if self._endgame_option else ""))
+        self.name = (
+            f"alphabeta:{budget}"
+            + ("" if evaluation == "threat" else f",eval={evaluation}")
+            + (",quiescence=1" if self.quiescence else "")
+            + (f",endgame={getattr(endgame, 'stones', endgame)}" if self._endgame_option else "")
+        )
         self.last_search: SearchInfo | None = None
         if compiled not in (None, True, False, 0, 1):
-            raise ValueError(f"compiled is on (1), off (0) or None (on when numba is installed); got {compiled!r}")
+            raise ValueError(
+                f"compiled is on (1), off (0) or None (on when numba is installed); got "
+                f"{compiled!r}"
+            )
         if compiled and not fast.available():
-            raise ValueError("the compiled search needs numba: pip install 'fanorona[fast]' "
-                             "(and FANORONA_COMPILED not set to 0)")
+            raise ValueError(
+                "the compiled search needs numba: pip install 'fanorona[fast]' "
+                "(and FANORONA_COMPILED not set to 0)"
+            )
         self.compiled = fast.available() if compiled is None else bool(compiled)
-        self._endgames: dict = {}        # (size, stones, rules) -> the EndgameTable that endgame=N reads
-        self._lock = threading.Lock()     # guards the two caches: _endgames and _idle
-        self._idle: list = []            # a compiled search no call is using, kept for its 72 MB table
+        self._endgames: dict = {}  # (size, stones, rules) -> the EndgameTable that endgame=N reads
+        self._lock = threading.Lock()  # guards the two caches: _endgames and _idle
+        self._idle: list = []  # a compiled search no call is using, kept for its 72 MB table
 
     def __getstate__(self) -> dict:
         """A copy (``copy.deepcopy``, a worker process) gets no lock and no idle compiled search."""
@@ -260,22 +320,25 @@ class AlphaBetaPlayer(_Player):
         return key is None or key in self._endgames
 
     def prepare(self, board, progress: bool = True) -> None:
-        """Load what a search from ``board`` needs, or make it the first time, before its clock starts:
+        """Load what a search from ``board`` needs, or make it the first time, before its clock
+        starts:
         the compiled code (half a minute the first time after installing, a second or two later) and
         the endgame table (half a minute the first time on a machine for 4 stones on 9x5, a fraction
-        of a second from its cache file later).  ``progress`` shows a bar on stderr while that takes a while."""
+        of a second from its cache file later).  ``progress`` shows a bar on stderr while that takes
+        a while."""
         if self.compiled:
             fast.warm_up(progress)
         key = self._endgame_key(board)
         if key is not None and key not in self._endgames:
             from .endgame import endgame_table
+
             size, stones, rules = key
             table = endgame_table(size, stones, rules, progress=progress and stones > 3)
             with self._lock:
                 self._endgames.setdefault(key, table)
         table = self._endgame_for(board)
         if self.compiled and table is not None:
-            fast.endgame_lookup(table)       # the compiled search's own copy, made once a table
+            fast.endgame_lookup(table)  # the compiled search's own copy, made once a table
 
     def _pick(self, board, options, stop):
         self.prepare(board)
@@ -286,15 +349,23 @@ class AlphaBetaPlayer(_Player):
         gen = generator(board.geometry, board.rules)
         compiled_search = self._take_compiled(gen)
         try:
-            search = _AlphaBetaSearch(gen, board, self.evaluation, self.quiescence, self._endgame_for(board),
-                                      deadline, stop, compiled_search)
-            self.rng.shuffle(options)            # equal turns keep this random order when sorted
+            search = _AlphaBetaSearch(
+                gen,
+                board,
+                self.evaluation,
+                self.quiescence,
+                self._endgame_for(board),
+                deadline,
+                stop,
+                compiled_search,
+            )
+            self.rng.shuffle(options)  # equal turns keep this random order when sorted
             best, info = search.run(board, options, self.depth or 99, started)
         finally:
             if compiled_search is not None:
                 compiled_search.finish()
                 with self._lock:
-                    self._idle[:] = [compiled_search]    # one kept: a table is 72 MB
+                    self._idle[:] = [compiled_search]  # one kept: a table is 72 MB
         self.last_search = info
         return best
 
@@ -335,8 +406,10 @@ class AlphaBetaPlayer(_Player):
             return None if key is None else self._endgames[key]
         if option.size != board.size or option.rules != board.rules.with_(quiet_draw=None):
             w, h = option.size
-            raise ValueError(f"the endgame table is for {w}x{h} under {option.rules}; the board is "
-                             f"{board.size[0]}x{board.size[1]} under {board.rules}")
+            raise ValueError(
+                f"the endgame table is for {w}x{h} under {option.rules}; the board is "
+                f"{board.size[0]}x{board.size[1]} under {board.rules}"
+            )
         return option
 
 
@@ -344,26 +417,44 @@ class _AlphaBetaSearch:
     """One call's alpha-beta: its clock, stop event, node count, tables and compiled twin.  Made
     afresh by each ``AlphaBetaPlayer.choose_turn``, so nothing of one search reaches another."""
 
-    def __init__(self, gen: Generator, board: Board, evaluation: str, quiescence: bool, endgame,
-                 deadline: float | None, stop, compiled_search):
+    def __init__(
+        self,
+        gen: Generator,
+        board: Board,
+        evaluation: str,
+        quiescence: bool,
+        endgame,
+        deadline: float | None,
+        stop,
+        compiled_search,
+    ):
         self._gen, self._root_ply = gen, len(board.turns)
         self._evaluate, self.quiescence = EVALUATIONS[evaluation], quiescence
         self._quiet_draw, self._endgame = board.rules.quiet_draw, endgame
         self._deadline, self._stop = deadline, stop
-        self._watch = deadline is not None or stop is not None     # look at the clock and the event?
+        self._watch = deadline is not None or stop is not None  # look at the clock and the event?
         self._nodes, self._next_check = 0, CHECK_EVERY
         self._table: dict = {}
         self._scores: dict = {}
         self._sorted_children: dict = {}
-        self._partial = None
-        self._fast = None if compiled_search is None else compiled_search.start(self._root_ply, deadline, endgame,
-                                                                                 stop)
+        self._partial: tuple | None = None
+        self._fast = (
+            None
+            if compiled_search is None
+            else compiled_search.start(self._root_ply, deadline, endgame, stop)
+        )
 
     def run(self, board: Board, options: list, max_depth: int, started: float):
         """The best option and what the search did, deepening from depth 1 to ``max_depth``."""
         if len(options) == 1:
-            return options[0], SearchInfo(0, 0, time.perf_counter() - started, 0.0,
-                                          [str(_as_turn(board, options[0][0]))], self._fast is not None)
+            return options[0], SearchInfo(
+                0,
+                0,
+                time.perf_counter() - started,
+                0.0,
+                [str(_as_turn(board, options[0][0]))],
+                self._fast is not None,
+            )
         me, opp = bitsets(board)
         best, score, reached = options[0], 0, 0
         for depth in range(1, max_depth + 1):
@@ -371,12 +462,14 @@ class _AlphaBetaSearch:
             try:
                 best, score = self._search_root(me, opp, board.quiet_turns, options, best, depth)
             except _Timeout:
-                if self._partial is not None:     # a turn that already beat the previous best at this depth
+                if (
+                    self._partial is not None
+                ):  # a turn that already beat the previous best at this depth
                     best, score = self._partial
                 break
             reached = depth
             if abs(score) >= PROVEN:
-                break   # a proven win or loss: deeper search cannot change it
+                break  # a proven win or loss: deeper search cannot change it
         elapsed = time.perf_counter() - started
         if self._fast is not None:
             self._nodes += self._fast.nodes
@@ -400,39 +493,62 @@ class _AlphaBetaSearch:
         """Whether a stored proven score may end later than the draw rule allows from ``quiet``: the
         table key leaves the quiet turns out while the draw rule is beyond the search depth, but a
         win read from the endgame table can be longer than that."""
-        return (self._endgame is not None and self._quiet_draw is not None and abs(stored) >= PROVEN
-                and quiet + WIN_SCORE - abs(stored) >= self._quiet_draw)
+        return (
+            self._endgame is not None
+            and self._quiet_draw is not None
+            and abs(stored) >= PROVEN
+            and quiet + WIN_SCORE - abs(stored) >= self._quiet_draw
+        )
 
     def _search_root(self, me, opp, quiet, options, first, depth):
         ordered = sorted(options, key=lambda o: (o is not first, -_captured(opp, o[2])))
         alpha, best = -WIN_SCORE - 1, ordered[0]
         for option in ordered:
-            arguments = (option[1], option[2], opp, depth, alpha, WIN_SCORE + 1, 0, quiet, option is not ordered[0])
+            arguments = (
+                option[1],
+                option[2],
+                opp,
+                depth,
+                alpha,
+                WIN_SCORE + 1,
+                0,
+                quiet,
+                option is not ordered[0],
+            )
             if self._fast is None:
                 score = self._child(*arguments)
             else:
                 try:
-                    score = self._fast_child(*arguments)
-                except OverflowError:         # more turns than the compiled buffer holds: Python from here on
+                    score = self._fast_child(self._fast, *arguments)
+                except (
+                    OverflowError
+                ):  # more turns than the compiled buffer holds: Python from here on
                     self._nodes, self._fast = self._nodes + self._fast.nodes, None
                     score = self._child(*arguments)
             if score > alpha:
                 alpha, best = score, option
             self._partial = (best, alpha)
         if self._fast is None:
-            self._table[self._key(me, opp, 0, quiet, depth)] = (depth, alpha, EXACT, (best[1], best[2]))
+            self._table[self._key(me, opp, 0, quiet, depth)] = (
+                depth,
+                alpha,
+                EXACT,
+                (best[1], best[2]),
+            )
         else:
             self._fast.store_root(me, opp, quiet, depth, alpha, (best[1], best[2]))
         return best, alpha
 
-    def _fast_child(self, *arguments):
-        """``_child`` on the compiled path: the same value, or the same ``_Timeout`` or cancellation."""
-        score = self._fast.child(*arguments)
-        if self._fast.overflowed:
+    @staticmethod
+    def _fast_child(fast_search, *arguments):
+        """``_child`` on the compiled path: the same value, or the same ``_Timeout`` or
+        cancellation."""
+        score = fast_search.child(*arguments)
+        if fast_search.overflowed:
             raise OverflowError("more turns than the compiled buffer holds")
-        if self._fast.cancelled:
+        if fast_search.cancelled:
             raise SearchCancelled("the search was stopped")
-        if self._fast.timed_out:
+        if fast_search.timed_out:
             raise _Timeout
         return score
 
@@ -444,17 +560,29 @@ class _AlphaBetaSearch:
             raise _Timeout
 
     def _key(self, me, opp, ply, quiet, depth):
-        """The table key: stones, side to move, the opening rule's turn, and the quiet turns when the
-        draw rule could end the game within ``depth`` turns (otherwise they cannot change the value)."""
-        draw_near = self._quiet_draw is not None and self._quiet_draw - quiet <= depth + QUIESCENCE_TURNS
-        return (me, opp, (self._root_ply + ply) % 2, self._gen.single(self._root_ply + ply),
-                quiet if draw_near else -1)
+        """The table key: stones, side to move, the opening rule's turn, and the quiet turns when
+        the
+        draw rule could end the game within ``depth`` turns (otherwise they cannot change the
+        value)."""
+        draw_near = (
+            self._quiet_draw is not None and self._quiet_draw - quiet <= depth + QUIESCENCE_TURNS
+        )
+        return (
+            me,
+            opp,
+            (self._root_ply + ply) % 2,
+            self._gen.single(self._root_ply + ply),
+            quiet if draw_near else -1,
+        )
 
     def _child(self, me2, opp2, opp, depth, alpha, beta, ply, quiet, null_window):
-        """The value, for the side that moved, of the turn that left ``(me2, opp2)``: with a null window
+        """The value, for the side that moved, of the turn that left ``(me2, opp2)``: with a null
+        window
         first when ``null_window``, and again with the full window if it beats ``alpha``."""
         quiet2 = quiet + 1 if opp2 == opp else 0
-        if depth == 1 and not self.quiescence:     # the horizon, scored here rather than in a call more
+        if (
+            depth == 1 and not self.quiescence
+        ):  # the horizon, scored here rather than in a call more
             self._nodes += 1
             if not opp2:
                 return WIN_SCORE - ply - 1
@@ -499,10 +627,16 @@ class _AlphaBetaSearch:
             stored_depth, stored, flag, best_move = entry
             if stored_depth >= depth and not self._may_outlive_draw_rule(stored, quiet):
                 stored = from_table(stored, ply)
-                if flag == EXACT or (flag == LOWER and stored >= beta) or (flag == UPPER and stored <= alpha):
+                if (
+                    flag == EXACT
+                    or (flag == LOWER and stored >= beta)
+                    or (flag == UPPER and stored <= alpha)
+                ):
                     return stored
-            if best_move is not None:          # the stored best reply first, before generating the others
-                best = self._child(*best_move, opp, depth, alpha, beta, ply, quiet, False)
+            if best_move is not None:  # the stored best reply first, before generating the others
+                best = self._child(
+                    best_move[0], best_move[1], opp, depth, alpha, beta, ply, quiet, False
+                )
                 alpha = max(alpha, best)
         if alpha < beta:
             children = self._sorted_children.get(key)
@@ -514,9 +648,11 @@ class _AlphaBetaSearch:
                 return ply - WIN_SCORE
             stored_move = best_move
             for me2, opp2 in children:
-                if (me2, opp2) == stored_move:      # searched already
+                if (me2, opp2) == stored_move:  # searched already
                     continue
-                score = self._child(me2, opp2, opp, depth, alpha, beta, ply, quiet, best > -WIN_SCORE - 1)
+                score = self._child(
+                    me2, opp2, opp, depth, alpha, beta, ply, quiet, best > -WIN_SCORE - 1
+                )
                 if score > best:
                     best, best_move = score, (me2, opp2)
                     if score > alpha:
@@ -528,8 +664,10 @@ class _AlphaBetaSearch:
         return best
 
     def _quiesce(self, me, opp, alpha, beta, ply, turns_left):
-        """The value past the horizon: while the side to move can capture, search its capturing turns
-        (it must play one when capture is compulsory); a quiet position is scored by the evaluation."""
+        """The value past the horizon: while the side to move can capture, search its capturing
+        turns
+        (it must play one when capture is compulsory); a quiet position is scored by the
+        evaluation."""
         gen = self._gen
         self._nodes += 1
         threat = gen.best_capture(me, opp)
@@ -540,16 +678,21 @@ class _AlphaBetaSearch:
         if turns_left == 0:
             return self._static(me, opp, threat)
         best = -WIN_SCORE - 1
-        if not gen.rules.mandatory_capture:            # a quiet turn is allowed: standing pat is a choice
+        if not gen.rules.mandatory_capture:  # a quiet turn is allowed: standing pat is a choice
             best = self._static(me, opp, threat)
             if best >= beta:
                 return best
             alpha = max(alpha, best)
-        children = [c for c in gen.children(me, opp, gen.single(self._root_ply + ply)) if c[1] != opp]
+        children = [
+            c for c in gen.children(me, opp, gen.single(self._root_ply + ply)) if c[1] != opp
+        ]
         children.sort(key=lambda c: c[1].bit_count())
         for me2, opp2 in children:
-            score = (WIN_SCORE - ply - 1 if not opp2
-                     else -self._quiesce(opp2, me2, -beta, -alpha, ply + 1, turns_left - 1))
+            score = (
+                WIN_SCORE - ply - 1
+                if not opp2
+                else -self._quiesce(opp2, me2, -beta, -alpha, ply + 1, turns_left - 1)
+            )
             if score > best:
                 best = score
                 if score > alpha:
@@ -559,7 +702,8 @@ class _AlphaBetaSearch:
         return best
 
     def _static(self, me, opp, threat):
-        """The evaluation, reusing the best capture (``threat``) already found when it is "threat"."""
+        """The evaluation, reusing the best capture (``threat``) already found when it is
+        "threat"."""
         if self._evaluate is material_threat:
             return STONE * (me.bit_count() - opp.bit_count()) + THREAT * threat
         return self._evaluate(self._gen, me, opp)
@@ -576,9 +720,13 @@ class _AlphaBetaSearch:
             reply = self._stored_reply(*bitsets(b), len(line), b.quiet_turns, length)
             if reply is None:
                 break
-            turn = next((_as_turn(b, raw) for raw, me2, opp2, _ in _options(b) if (me2, opp2) == reply), None)
-            if turn is None:
+            found = next(
+                (_as_turn(b, raw) for raw, me2, opp2, _ in _options(b) if (me2, opp2) == reply),
+                None,
+            )
+            if found is None:
                 break
+            turn = found
         return line
 
     def _stored_reply(self, me, opp, ply, quiet, length):
@@ -595,28 +743,34 @@ class _AlphaBetaSearch:
 
 def _check_endgame(endgame):
     """None or 0 (no table), a number of stones (2 to 4), or an ``EndgameTable``."""
-    if endgame is None or (isinstance(endgame, int) and not isinstance(endgame, bool) and endgame == 0):
+    if endgame is None or (
+        isinstance(endgame, int) and not isinstance(endgame, bool) and endgame == 0
+    ):
         return None
     if isinstance(endgame, int) and not isinstance(endgame, bool) and 2 <= endgame <= 4:
         return endgame
     from .endgame import EndgameTable
+
     if isinstance(endgame, EndgameTable):
         return endgame
-    raise ValueError(f"endgame is a number of stones from 2 to 4, a fanorona.endgame.EndgameTable, or None; "
-                     f"got {endgame!r}")
+    raise ValueError(
+        f"endgame is a number of stones from 2 to 4, a fanorona.endgame.EndgameTable, or None; "
+        f"got {endgame!r}"
+    )
 
 
 # ---------------------------------------------------------------------------------------------
 # Monte Carlo tree search.
 
+
 class _Node:
-    __slots__ = ("me", "opp", "ply", "option", "children", "untried", "visits", "reward")
+    __slots__ = ("children", "me", "opp", "option", "ply", "reward", "untried", "visits")
 
     def __init__(self, me, opp, ply, option=None):
         self.me, self.opp, self.ply, self.option = me, opp, ply, option
         self.children: list = []
-        self.untried = None        # generated on the first visit
-        self.visits, self.reward = 0, 0.0   # reward for the side that moved into this node
+        self.untried = None  # generated on the first visit
+        self.visits, self.reward = 0, 0.0  # reward for the side that moved into this node
 
 
 class MCTSPlayer(_Player):
@@ -626,36 +780,59 @@ class MCTSPlayer(_Player):
     then, scores the position by who has more stones.
     """
 
-    def __init__(self, playouts: int | None = None, time_limit: float = 1.0, seed=None,
-                 max_turns: int = 30, exploration: float = 1.4):
+    def __init__(
+        self,
+        playouts: int | None = None,
+        time_limit: float = 1.0,
+        seed=None,
+        max_turns: int = 30,
+        exploration: float = 1.4,
+    ):
         super().__init__(seed)
-        if playouts is not None and (isinstance(playouts, bool) or not isinstance(playouts, int) or playouts < 1):
+        if playouts is not None and (
+            isinstance(playouts, bool) or not isinstance(playouts, int) or playouts < 1
+        ):
             raise ValueError(f"playouts is a whole number, at least 1; got {playouts!r}")
         if playouts is None and not (isinstance(time_limit, (int, float)) and time_limit > 0):
             raise ValueError(f"time_limit is a positive number of seconds; got {time_limit!r}")
         self.playouts, self.time_limit = playouts, time_limit
         self.max_turns, self.exploration = max_turns, exploration
-        self.name = f"mcts:playouts={playouts}" if playouts is not None else f"mcts:time={time_limit:g}"
+        self.name = (
+            f"mcts:playouts={playouts}" if playouts is not None else f"mcts:time={time_limit:g}"
+        )
         self.last_search: SearchInfo | None = None
 
     def _pick(self, board, options, stop):
         started = time.perf_counter()
-        tree = _Playouts(generator(board.geometry, board.rules), len(board.turns), self.rng, self.max_turns,
-                         self.exploration)
+        tree = _Playouts(
+            generator(board.geometry, board.rules),
+            len(board.turns),
+            self.rng,
+            self.max_turns,
+            self.exploration,
+        )
         me, opp = bitsets(board)
         root = _Node(me, opp, 0)
         root.untried = list(options)
         self.rng.shuffle(root.untried)
         count = 0
-        while (count < self.playouts if self.playouts is not None
-               else time.perf_counter() - started < 0.9 * self.time_limit):
+        while (
+            count < self.playouts
+            if self.playouts is not None
+            else time.perf_counter() - started < 0.9 * self.time_limit
+        ):
             _raise_if_stopped(stop)
             tree.playout(root)
             count += 1
         best = max(root.children, key=lambda n: n.visits)
         line = self._most_tried_line(board, root)
-        self.last_search = SearchInfo(len(line), count, time.perf_counter() - started,
-                                      round(100 * best.reward / best.visits), line)
+        self.last_search = SearchInfo(
+            len(line),
+            count,
+            time.perf_counter() - started,
+            round(100 * best.reward / best.visits),
+            line,
+        )
         return best.option
 
     @staticmethod
@@ -671,7 +848,9 @@ class MCTSPlayer(_Player):
 class _Playouts:
     """One call's tree search: the generator, the root's turn number and the player's settings."""
 
-    def __init__(self, gen: Generator, root_ply: int, rng: random.Random, max_turns: int, exploration: float):
+    def __init__(
+        self, gen: Generator, root_ply: int, rng: random.Random, max_turns: int, exploration: float
+    ):
         self._gen, self._root_ply, self.rng = gen, root_ply, rng
         self.max_turns, self.exploration = max_turns, exploration
 
@@ -680,29 +859,32 @@ class _Playouts:
         return self._gen.results(me, opp, self._gen.single(self._root_ply + ply))
 
     def playout(self, root: _Node) -> None:
-        """Select a leaf, expand it by one turn, play a random game from there and back up its result."""
+        """Select a leaf, expand it by one turn, play a random game from there and back up its
+        result."""
         path, node = [root], root
-        while node.untried == [] and node.children:          # select
+        while node.untried == [] and node.children:  # select
             node = max(node.children, key=lambda c: self._ucb(node, c))
             path.append(node)
         if node.untried is None:
             single = self._gen.single(self._root_ply + node.ply)
             node.untried = self._gen.turns(node.me, node.opp, single) if node.me else []
             self.rng.shuffle(node.untried)
-        if node.untried:                                      # expand
+        if node.untried:  # expand
             option = node.untried.pop()
             child = _Node(option[2], option[1], node.ply + 1, option)
             node.children.append(child)
             path.append(child)
             node = child
-        value = self._random_game(node.me, node.opp, node.ply)   # for the side to move at node
-        for n in reversed(path):                               # back up
+        value = self._random_game(node.me, node.opp, node.ply)  # for the side to move at node
+        for n in reversed(path):  # back up
             n.visits += 1
             n.reward += 1.0 - value
             value = 1.0 - value
 
     def _ucb(self, parent: _Node, child: _Node) -> float:
-        return child.reward / child.visits + self.exploration * math.sqrt(math.log(parent.visits) / child.visits)
+        return child.reward / child.visits + self.exploration * math.sqrt(
+            math.log(parent.visits) / child.visits
+        )
 
     def _random_game(self, me, opp, ply) -> float:
         """1 if the side to move wins the random game, 0 if it loses, by stones at the cap."""
@@ -723,37 +905,62 @@ class _Playouts:
 _KINDS = {
     "random": (RandomPlayer, {}),
     "greedy": (GreedyPlayer, {}),
-    "alphabeta": (AlphaBetaPlayer, {"depth": ("depth", int), "time": ("time_limit", float),
-                                    "eval": ("evaluation", str), "quiescence": ("quiescence", int),
-                                    "endgame": ("endgame", int), "compiled": ("compiled", int)}),
-    "mcts": (MCTSPlayer, {"playouts": ("playouts", int), "time": ("time_limit", float),
-                          "cap": ("max_turns", int)}),
+    "alphabeta": (
+        AlphaBetaPlayer,
+        {
+            "depth": ("depth", int),
+            "time": ("time_limit", float),
+            "eval": ("evaluation", str),
+            "quiescence": ("quiescence", int),
+            "endgame": ("endgame", int),
+            "compiled": ("compiled", int),
+        },
+    ),
+    "mcts": (
+        MCTSPlayer,
+        {"playouts": ("playouts", int), "time": ("time_limit", float), "cap": ("max_turns", int)},
+    ),
 }
 
-#: The difficulty levels, weakest first, as player specs.  Measured on 9x5 (python -m fanorona.arena,
+#: The difficulty levels, weakest first, as player specs.  Measured on 9x5 (python -m
+#: fanorona.arena,
 #: colours and openings alternated) with the search before movegen: level2-level1 80% (20 games),
-#: level3-level2 100% (20), level4-level3 95% (20), level5-level4 55% (40; +35 Elo, not significant).
+#: level3-level2 100% (20), level4-level3 95% (20), level5-level4 55% (40; +35 Elo, not
+#: significant).
 #: Against that search at 1.8 s a turn, 100 games each, today's level 5 scored +164 Elo (+120 to
 #: +214) in pure Python and +308 (+252 to +381) compiled (README, Figures).
-LEVELS = {1: "random", 2: "greedy", 3: "alphabeta:depth=2", 4: "alphabeta:time=1,endgame=4",
-          5: "alphabeta:time=1.8,endgame=4"}
+LEVELS = {
+    1: "random",
+    2: "greedy",
+    3: "alphabeta:depth=2",
+    4: "alphabeta:time=1,endgame=4",
+    5: "alphabeta:time=1.8,endgame=4",
+}
 
 
 def make_player(spec: str, seed=None):
-    """A player from its spec: ``random``, ``greedy``, ``alphabeta:depth=3``, ``alphabeta:time=0.5``,
+    """A player from its spec: ``random``, ``greedy``, ``alphabeta:depth=3``,
+    ``alphabeta:time=0.5``,
     ``mcts:playouts=200``, ``level4`` ... (options after ':' as key=value, separated by ',')."""
     if not isinstance(spec, str) or not spec.strip():
-        raise ValueError(f"a player is named by text like 'greedy' or 'alphabeta:depth=3'; got {spec!r}")
+        raise ValueError(
+            f"a player is named by text like 'greedy' or 'alphabeta:depth=3'; got {spec!r}"
+        )
     kind, _, options = spec.strip().partition(":")
     if kind.startswith("level") and not options:
         try:
             return level(int(kind[5:]), seed)
         except ValueError as e:
-            raise ValueError(f"{spec!r}: {e}" if kind[5:].isdigit() else
-                             f"{spec!r}: a level is written level1 to level{len(LEVELS)}") from None
+            raise ValueError(
+                f"{spec!r}: {e}"
+                if kind[5:].isdigit()
+                else f"{spec!r}: a level is written level1 to level{len(LEVELS)}"
+            ) from None
     if kind not in _KINDS:
-        raise ValueError(f"{spec!r}: no player called {kind!r}; choose one of "
-                         f"{', '.join(_KINDS)}, or level1 to level{len(LEVELS)}")
+        raise ValueError(
+            f"{spec!r}: no player called {kind!r}; choose one of "
+            f"{', '.join(_KINDS)}, or level1 to level{len(LEVELS)}"
+        )
     cls, known = _KINDS[kind]
     kwargs = {}
     for item in filter(None, options.split(",")):
@@ -768,13 +975,16 @@ def make_player(spec: str, seed=None):
         try:
             kwargs[name] = convert(value.strip())
         except ValueError:
-            raise ValueError(f"{spec!r}: {key} must be {'a whole number' if convert is int else 'a number'}; "
-                             f"got {value.strip()!r}") from None
+            raise ValueError(
+                f"{spec!r}: {key} must be {'a whole number' if convert is int else 'a number'}; "
+                f"got {value.strip()!r}"
+            ) from None
     return cls(seed=seed, **kwargs)
 
 
 def level(n: int, seed=None):
-    """The computer opponent at difficulty ``n``: 1 random, 2 greedy, 3 to 5 alpha-beta, ever deeper."""
+    """The computer opponent at difficulty ``n``: 1 random, 2 greedy, 3 to 5 alpha-beta, ever
+    deeper."""
     if n not in LEVELS or isinstance(n, bool):
         raise ValueError(f"levels go from 1 to {len(LEVELS)}; got {n!r}")
     player = make_player(LEVELS[n], seed)
@@ -786,5 +996,6 @@ def __getattr__(name):
     """``PerfectPlayer`` comes from the solver, loaded on first use."""
     if name == "PerfectPlayer":
         from .solve import PerfectPlayer
+
         return PerfectPlayer
     raise AttributeError(f"module 'fanorona.ai' has no attribute {name!r}")

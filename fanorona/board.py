@@ -5,18 +5,28 @@
 bit a point) and the move generator of ``movegen`` works on those; everything a board hands
 out is a plain ``Step`` or ``Turn`` named by point names.
 """
+
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
 from enum import Enum
-from typing import Iterable, Union
 
 from .geometry import MAX_HEIGHT, MAX_WIDTH, check_size, geometry, point_name
 from .movegen import KIND_NAME, KIND_OF, PAIKA, advance, generator
 from .movegen import bits as _bits
-from .notation import (CAPTURE_LETTER, NotationError, SYMBOL, format_diagram, format_fen,
-                       parse_diagram, parse_fen, parse_point_name, shown, tokenize_turn)
+from .notation import (
+    CAPTURE_LETTER,
+    SYMBOL,
+    NotationError,
+    format_diagram,
+    format_fen,
+    parse_diagram,
+    parse_fen,
+    parse_point_name,
+    shown,
+    tokenize_turn,
+)
 from .rules import Rules
 
 
@@ -30,7 +40,7 @@ class Color(str, Enum):
         return self.value
 
     @property
-    def other(self) -> "Color":
+    def other(self) -> Color:
         return Color.BLACK if self is Color.WHITE else Color.WHITE
 
 
@@ -55,16 +65,21 @@ class Step:
 
     origin: str
     destination: str
-    capture: str | None = None   # None, "approach" or "withdrawal"
+    capture: str | None = None  # None, "approach" or "withdrawal"
 
     def __post_init__(self):
         for point in (self.origin, self.destination):
             if not (isinstance(point, str) and point in _POINT_NAMES):
-                parse_point_name(point)     # says what is wrong with the name
-                raise NotationError(f"{point} is not a point name on any board: they have at most "
-                                    f"{MAX_HEIGHT} rows")
-        if not (self.capture is None or isinstance(self.capture, str) and self.capture in KIND_OF):
-            raise ValueError(f"a step's capture is None, 'approach' or 'withdrawal'; got {shown(self.capture)}")
+                parse_point_name(point)  # says what is wrong with the name
+                raise NotationError(
+                    f"{point} is not a point name on any board: they have at most {MAX_HEIGHT} rows"
+                )
+        if not (
+            self.capture is None or (isinstance(self.capture, str) and self.capture in KIND_OF)
+        ):
+            raise ValueError(
+                f"a step's capture is None, 'approach' or 'withdrawal'; got {shown(self.capture)}"
+            )
 
     def __str__(self) -> str:
         return f"{self.origin}{self.destination}{CAPTURE_LETTER.get(self.capture, '')}"
@@ -83,8 +98,10 @@ class Turn:
         object.__setattr__(self, "steps", tuple(self.steps))
         for step in self.steps:
             if not isinstance(step, Step):
-                raise TypeError("a turn is made of Step objects, e.g. Step('d2', 'e3', 'approach'); "
-                                f"got {shown(step)}")
+                raise TypeError(
+                    "a turn is made of Step objects, e.g. Step('d2', 'e3', 'approach'); "
+                    f"got {shown(step)}"
+                )
         if not self.steps:
             raise ValueError("a turn has at least one step")
         for a, b in zip(self.steps, self.steps[1:]):
@@ -105,7 +122,9 @@ class Turn:
         return self.steps[0].capture is not None
 
     def __str__(self) -> str:
-        return self.start + "".join(s.destination + CAPTURE_LETTER.get(s.capture, "") for s in self.steps)
+        return self.start + "".join(
+            s.destination + CAPTURE_LETTER.get(s.capture, "") for s in self.steps
+        )
 
     def __repr__(self) -> str:
         return f"<Turn {self}>"
@@ -114,15 +133,17 @@ class Turn:
 class Termination(Enum):
     """Why a game ended: by a rule (the first three), on stones, or by the players' declaration."""
 
-    NO_STONES = "no_stones"            # the loser has no stones left
-    NO_LEGAL_TURN = "no_legal_turn"    # the loser, to move, has no legal turn
-    QUIET_DRAW = "quiet_draw"          # Rules.quiet_draw turns in a row without a capture: a draw
-    ADJUDICATED = "adjudicated"        # stopped on time or by agreement: more stones wins
-    DECLARED = "declared"              # resignation, agreement, time...: in the players' own words
+    NO_STONES = "no_stones"  # the loser has no stones left
+    NO_LEGAL_TURN = "no_legal_turn"  # the loser, to move, has no legal turn
+    QUIET_DRAW = "quiet_draw"  # Rules.quiet_draw turns in a row without a capture: a draw
+    ADJUDICATED = "adjudicated"  # stopped on time or by agreement: more stones wins
+    DECLARED = "declared"  # resignation, agreement, time...: in the players' own words
 
 
 #: The terminations a board reaches by its rules alone (``Board.outcome()``).
-RULE_TERMINATIONS = frozenset({Termination.NO_STONES, Termination.NO_LEGAL_TURN, Termination.QUIET_DRAW})
+RULE_TERMINATIONS = frozenset(
+    {Termination.NO_STONES, Termination.NO_LEGAL_TURN, Termination.QUIET_DRAW}
+)
 
 
 @dataclass(frozen=True)
@@ -130,7 +151,8 @@ class Outcome:
     """How a game ended: the ``winner`` ("white", "black", or None for a draw) and the
     ``termination``; ``reason`` is the sentence made from them (python-chess's ``Outcome``).
 
-    ``counts`` holds the numbers the sentence names: the quiet turns of a ``QUIET_DRAW``, white's and
+    ``counts`` holds the numbers the sentence names: the quiet turns of a ``QUIET_DRAW``, white's
+    and
     black's stones of an ``ADJUDICATED`` game.  ``Outcome(winner, "words")`` is a ``DECLARED``
     ending in those words, e.g. ``Outcome(None, "agreed by both players")``.
     """
@@ -140,16 +162,24 @@ class Outcome:
     counts: tuple[int, ...] = ()
     words: str = ""
 
+    @classmethod
+    def from_words(cls, winner: str | None, words: str) -> Outcome:
+        """``Outcome(winner, words)`` spelled out for type checkers: see ``_from_words``."""
+        winner = None if winner is None else _color(winner).value
+        return cls(winner, *_from_words(winner, words))
+
     def __post_init__(self):
         if self.winner is not None:
             object.__setattr__(self, "winner", _color(self.winner).value)
-        if isinstance(self.termination, str):       # Outcome(winner, "words"): see _from_words
+        if isinstance(self.termination, str):  # Outcome(winner, "words"): see _from_words
             kind, counts, words = _from_words(self.winner, self.termination)
             object.__setattr__(self, "termination", kind)
             object.__setattr__(self, "counts", counts)
             object.__setattr__(self, "words", words)
         if not isinstance(self.termination, Termination):
-            raise ValueError(f"an outcome's termination is a fanorona.Termination; got {shown(self.termination)}")
+            raise ValueError(
+                f"an outcome's termination is a fanorona.Termination; got {shown(self.termination)}"
+            )
         object.__setattr__(self, "counts", tuple(self.counts))
         problem = self._problem()
         if problem:
@@ -159,18 +189,29 @@ class Outcome:
         """What is inconsistent between the termination, the winner and the counts, if anything."""
         kind, counts = self.termination, self.counts
         if kind is Termination.DECLARED:
-            return None if isinstance(self.words, str) and self.words.strip() else "say in words how it ended"
+            return (
+                None
+                if isinstance(self.words, str) and self.words.strip()
+                else "say in words how it ended"
+            )
         if any(isinstance(c, bool) or not isinstance(c, int) or c < 0 for c in counts):
             return f"counts are whole numbers; got {shown(counts)}"
         if kind in (Termination.NO_STONES, Termination.NO_LEGAL_TURN):
             return "a side wins it" if self.winner is None or counts else None
         if kind is Termination.QUIET_DRAW:
-            return "a draw after a count of quiet turns" if self.winner is not None or len(counts) != 1 else None
+            return (
+                "a draw after a count of quiet turns"
+                if self.winner is not None or len(counts) != 1
+                else None
+            )
         if len(counts) != 2:
             return "counts are white's and black's stones"
         w, b = counts
-        return None if self.winner == ("white" if w > b else "black" if b > w else None) else \
-            f"{w} white to {b} black is not won by {self.winner}"
+        return (
+            None
+            if self.winner == ("white" if w > b else "black" if b > w else None)
+            else f"{w} white to {b} black is not won by {self.winner}"
+        )
 
     @property
     def reason(self) -> str:
@@ -194,10 +235,13 @@ class Outcome:
         return f"<Outcome {self}>"
 
 
-#: The rule endings and the adjudication as older code and older records wrote them, in canonical form.
-_ENDING_WORDS = re.compile(r"(?P<loser>white|black) has no (?P<what>stones left|legal turn)"
-                           r"|(?P<quiet>[0-9]+) turns in a row without a capture"
-                           r"|adjudicated on stones(?:, (?P<w>[0-9]+) white to (?P<b>[0-9]+) black)?(?P<rest>.*)")
+#: The rule endings and the adjudication as older code and older records wrote them, in canonical
+#: form.
+_ENDING_WORDS = re.compile(
+    r"(?P<loser>white|black) has no (?P<what>stones left|legal turn)"
+    r"|(?P<quiet>[0-9]+) turns in a row without a capture"
+    r"|adjudicated on stones(?:, (?P<w>[0-9]+) white to (?P<b>[0-9]+) black)?(?P<rest>.*)"
+)
 
 
 def _from_words(winner: str | None, words: str) -> tuple[Termination, tuple[int, ...], str]:
@@ -211,22 +255,30 @@ def _from_words(winner: str | None, words: str) -> tuple[Termination, tuple[int,
         return Termination.DECLARED, (), words
     if found["loser"]:
         if winner != Color(found["loser"]).other.value:
-            raise ValueError(f"the reason {words!r} says {found['loser']} lost, but the winner is {winner}")
-        kind = Termination.NO_STONES if found["what"] == "stones left" else Termination.NO_LEGAL_TURN
+            raise ValueError(
+                f"the reason {words!r} says {found['loser']} lost, but the winner is {winner}"
+            )
+        kind = (
+            Termination.NO_STONES if found["what"] == "stones left" else Termination.NO_LEGAL_TURN
+        )
         return kind, (), ""
     if found["quiet"]:
         return Termination.QUIET_DRAW, (int(found["quiet"]),), ""
     if found["w"] is None or found["rest"]:
-        raise ValueError(f"an adjudication reads 'adjudicated on stones, W white to B black'; got {words!r}")
+        raise ValueError(
+            f"an adjudication reads 'adjudicated on stones, W white to B black'; got {words!r}"
+        )
     return Termination.ADJUDICATED, (int(found["w"]), int(found["b"])), ""
 
 
 def turn_of(g, steps) -> Turn:
-    """The ``Turn`` of a turn's steps in the generator's form (see ``movegen``), on geometry ``g``."""
+    """The ``Turn`` of a turn's steps in the generator's form (see ``movegen``), on geometry
+    ``g``."""
     return Turn(tuple(Step(g.names[s[0]], g.names[s[1]], KIND_NAME[s[3]]) for s in steps))
 
 
 # ---------------------------------------------------------------------------------------------
+
 
 def _which(n: int, step, steps) -> str:
     """Name the failing step when a turn has several."""
@@ -237,11 +289,13 @@ def start_rows(width: int, height: int) -> list[list[str | None]]:
     """The start position, rows bottom first: White below, Black above, the middle row alternating
     so that a half turn with the colours swapped maps it onto itself, its centre empty."""
     half = width // 2
-    left = ["black" if c % 2 == 0 else "white" for c in range(half)]
+    left: list[str | None] = ["black" if c % 2 == 0 else "white" for c in range(half)]
     swap = {"white": "black", "black": "white"}
-    middle = left + [None] + [swap[c] for c in reversed(left)]
+    middle = left + [None] + [swap[c] for c in reversed(left) if c is not None]
     mid = height // 2
-    return [["white"] * width] * mid + [middle] + [["black"] * width] * mid
+    white: list[str | None] = ["white"] * width
+    black: list[str | None] = ["black"] * width
+    return [white] * mid + [middle] + [black] * mid
 
 
 class Board:
@@ -256,13 +310,15 @@ class Board:
         self.geometry = geometry(*check_size(size))
         self.rules = Rules() if rules is None else rules
         if not isinstance(self.rules, Rules):
-            raise ValueError(f"rules must be a fanorona.Rules, e.g. Rules.simple(); got {shown(rules)}")
+            raise ValueError(
+                f"rules must be a fanorona.Rules, e.g. Rules.simple(); got {shown(rules)}"
+            )
         self._set_rows(start_rows(*self.geometry.size), Color.WHITE)
 
     # -- construction and text -----------------------------------------------------------------
 
     @classmethod
-    def from_diagram(cls, text: str, to_move="white", rules: Rules | None = None) -> "Board":
+    def from_diagram(cls, text: str, to_move="white", rules: Rules | None = None) -> Board:
         """A board from a diagram: rows top first, one character a point (W, B or '.')."""
         rows = parse_diagram(text)
         try:
@@ -274,7 +330,7 @@ class Board:
         return board
 
     @classmethod
-    def from_fen(cls, text: str, rules: Rules | None = None) -> "Board":
+    def from_fen(cls, text: str, rules: Rules | None = None) -> Board:
         """A board from its one-line position text, e.g. ``"BBB/B.W/WWW w"``."""
         diagram, side = parse_fen(text)
         return cls.from_diagram(diagram, side, rules)
@@ -287,12 +343,12 @@ class Board:
                 white |= bit if stone == "white" else 0
                 black |= bit if stone == "black" else 0
         self._white, self._black, self._to_move = white, black, to_move
-        self._chain = None          # (point, visited, last direction, used directions) mid-chain
+        self._chain = None  # (point, visited, last direction, used directions) mid-chain
         self._chain_path: tuple[Step, ...] = ()
-        self._quiet = 0             # turns in a row without a capture
-        self._ply = 0               # whole turns played since the board's first position
+        self._quiet = 0  # turns in a row without a capture
+        self._ply = 0  # whole turns played since the board's first position
         self._history: list = []
-        self.turns: list[Turn] = []   # the whole turns played, oldest first
+        self.turns: list[Turn] = []  # the whole turns played, oldest first
 
     def diagram(self) -> str:
         """Rows top first, one character a point: W, B or '.'."""
@@ -310,13 +366,17 @@ class Board:
         return f"Board.from_fen({self.fen()!r})"
 
     def __str__(self) -> str:
-        w, h = self.geometry.size
-        lines = [f"{r + 1:>2} " + " ".join(SYMBOL[c] for c in row) for r, row in reversed(list(enumerate(self._rows())))]
+        w = self.geometry.width
+        lines = [
+            f"{r + 1:>2} " + " ".join(SYMBOL[c] for c in row)
+            for r, row in reversed(list(enumerate(self._rows())))
+        ]
         lines.append("   " + " ".join(chr(ord("a") + c) for c in range(w)))
         return "\n".join(lines)
 
     def _repr_png_(self) -> bytes:
         from .draw import board_png
+
         return board_png(self)
 
     # -- looking at the position ---------------------------------------------------------------
@@ -349,16 +409,15 @@ class Board:
         return self.geometry.names[self._chain[0]] if self._chain else None
 
     def _point(self, name: str) -> int:
-        try:
-            c, r = parse_point_name(name)
-        except NotationError:
-            raise
+        c, r = parse_point_name(name)
         if c >= self.geometry.width or r >= self.geometry.height:
             w, h = self.geometry.size
-            raise NotationError(f"there is no point {name} on a {w}x{h} board (a1 to {self.geometry.names[-1]})")
+            raise NotationError(
+                f"there is no point {name} on a {w}x{h} board (a1 to {self.geometry.names[-1]})"
+            )
         return r * self.geometry.width + c
 
-    def stone_at_index(self, i: int) -> str | None:
+    def stone_at_index(self, i: int) -> Color | None:
         if (self._white >> i) & 1:
             return Color.WHITE
         if (self._black >> i) & 1:
@@ -401,15 +460,23 @@ class Board:
         return (self._white, self._black, self._to_move is Color.WHITE, self._chain)
 
     def __eq__(self, other) -> bool:
-        return (isinstance(other, Board) and self.key() == other.key() and self.size == other.size
-                and self.rules == other.rules)
+        return (
+            isinstance(other, Board)
+            and self.key() == other.key()
+            and self.size == other.size
+            and self.rules == other.rules
+        )
 
-    __hash__ = None   # a board changes; use key() for dictionaries
+    __hash__ = None  # type: ignore[assignment]  # a board changes; use key() for dictionaries
 
     # -- the moves -----------------------------------------------------------------------------
 
     def _me_opp(self) -> tuple[int, int]:
-        return (self._white, self._black) if self._to_move is Color.WHITE else (self._black, self._white)
+        return (
+            (self._white, self._black)
+            if self._to_move is Color.WHITE
+            else (self._black, self._white)
+        )
 
     def _single(self) -> bool:
         return self.rules.opening_single_capture and self._ply < 2
@@ -463,24 +530,29 @@ class Board:
                 return raw
         raise IllegalMoveError(self._why_not(step))
 
-    def push(self, move: Union[Step, Turn, str]) -> None:
+    def push(self, move: Step | Turn | str) -> None:
         """Play a step, a whole turn, or a turn's text; an illegal one changes nothing."""
         if isinstance(move, str):
-            played = self._played_text(move)        # read and tried once, not again as a Turn
+            played = self._played_text(move)  # read and tried once, not again as a Turn
             self._take(self._turn_played(played), played)
         elif isinstance(move, Step):
             raw = self._find_step(move)
             self._history.append((move, self._snapshot()))
             self._play(raw)
         elif isinstance(move, Turn):
-            self._take(move, self._trial_turn(str(move), [(s.origin, s.destination, s.capture) for s in move.steps]))
+            self._take(
+                move,
+                self._trial_turn(
+                    str(move), [(s.origin, s.destination, s.capture) for s in move.steps]
+                ),
+            )
         else:
             raise TypeError(f"push takes a Step, a Turn or turn text; got {shown(move)}")
 
-    def _take(self, move: Turn, played: "Board") -> None:
+    def _take(self, move: Turn, played: Board) -> None:
         """Record ``move`` and take over the position a trial board reached by playing it."""
         self._history.append((move, self._snapshot()))
-        self._restore(played._snapshot()[:-1] + (len(self.turns),))    # its position, our turns
+        self._restore(played._snapshot()[:-1] + (len(self.turns),))  # its position, our turns
         self.turns.append(played.turns[-1])
 
     def end_turn(self) -> None:
@@ -501,13 +573,13 @@ class Board:
         self._restore(snapshot)
         return move
 
-    def after(self, move) -> "Board":
+    def after(self, move) -> Board:
         """A new board with ``move`` played; this one unchanged."""
         board = self.copy()
         board.push(move)
         return board
 
-    def copy(self) -> "Board":
+    def copy(self) -> Board:
         board = Board.__new__(Board)
         board.geometry, board.rules = self.geometry, self.rules
         board.turns = list(self.turns)
@@ -515,14 +587,15 @@ class Board:
         board._history = list(self._history)
         return board
 
-    def _scratch(self) -> "Board":
-        """A copy without history or past turns, to try a turn on: it costs the same at any game length."""
+    def _scratch(self) -> Board:
+        """A copy without history or past turns, to try a turn on: it costs the same at any game
+        length."""
         board = Board.__new__(Board)
         board.geometry, board.rules, board.turns, board._history = self.geometry, self.rules, [], []
         board._restore(self._snapshot()[:-1] + (0,))
         return board
 
-    def root(self) -> "Board":
+    def root(self) -> Board:
         """A new board at the first position of this board's history."""
         board = self.copy()
         if board._history:
@@ -533,13 +606,29 @@ class Board:
     def _snapshot(self):
         """The position and counters, with the number of turns played: the turns themselves are
         kept once, in ``self.turns``, so that history grows linearly with the game."""
-        return (self._white, self._black, self._to_move, self._chain, self._chain_path,
-                self._quiet, self._ply, len(self.turns))
+        return (
+            self._white,
+            self._black,
+            self._to_move,
+            self._chain,
+            self._chain_path,
+            self._quiet,
+            self._ply,
+            len(self.turns),
+        )
 
     def _restore(self, snap) -> None:
         """Go back to a snapshot of this board (or of a copy with the same turns before it)."""
-        (self._white, self._black, self._to_move, self._chain, self._chain_path,
-         self._quiet, self._ply, turns) = snap
+        (
+            self._white,
+            self._black,
+            self._to_move,
+            self._chain,
+            self._chain_path,
+            self._quiet,
+            self._ply,
+            turns,
+        ) = snap
         del self.turns[turns:]
 
     def _play(self, raw) -> None:
@@ -565,7 +654,7 @@ class Board:
 
     # -- explaining what is illegal ------------------------------------------------------------
 
-    def _trial_turn(self, label: str, steps, infer: bool = False) -> "Board":
+    def _trial_turn(self, label: str, steps, infer: bool = False) -> Board:
         """A copy of this board with a whole turn of (origin, destination, capture) steps played.
 
         Raises IllegalMoveError naming the step and the rule at the first that is not allowed.
@@ -574,13 +663,19 @@ class Board:
         trial = self._scratch()
         for n, (origin, dest, capture) in enumerate(steps, 1):
             if n > 1 and trial._chain is None:
-                raise IllegalMoveError(f"{label}: the turn is over after {trial.turns[-1].steps[-1]}: "
-                                       + self._why_chain_ended(trial, dest))
+                raise IllegalMoveError(
+                    f"{label}: the turn is over after {trial.turns[-1].steps[-1]}: "
+                    + self._why_chain_ended(trial, dest)
+                )
             if infer and capture is None:
-                options = [s for s in trial.legal_steps() if (s.origin, s.destination) == (origin, dest)]
+                options = [
+                    s for s in trial.legal_steps() if (s.origin, s.destination) == (origin, dest)
+                ]
                 if len(options) > 1:
-                    raise NotationError(f"{label}: {origin}-{dest} captures both by approach and by withdrawal: "
-                                        f"write {options[0]} or {options[1]}")
+                    raise NotationError(
+                        f"{label}: {origin}-{dest} captures both by approach and by withdrawal: "
+                        f"write {options[0]} or {options[1]}"
+                    )
                 capture = options[0].capture if options else None
             step = Step(origin, dest, capture)
             try:
@@ -589,13 +684,16 @@ class Board:
                 raise IllegalMoveError(f"{label}: {_which(n, step, steps)}{e}") from None
         if trial._chain is not None:
             if self.rules.must_continue:
-                raise IllegalMoveError(f"{label}: the chain must go on while it can capture: "
-                                       + ", ".join(map(str, trial.legal_steps())))
+                raise IllegalMoveError(
+                    f"{label}: the chain must go on while it can capture: "
+                    + ", ".join(map(str, trial.legal_steps()))
+                )
             trial._finish_turn()
         return trial
 
-    def _why_chain_ended(self, trial: "Board", destination: str) -> str:
-        """Why a turn's text goes on to ``destination`` after ``trial`` has already ended the turn."""
+    def _why_chain_ended(self, trial: Board, destination: str) -> str:
+        """Why a turn's text goes on to ``destination`` after ``trial`` has already ended the
+        turn."""
         if not self.rules.chains:
             return "these rules have no capture chains"
         if self._single():
@@ -603,12 +701,15 @@ class Board:
         last = trial.turns[-1].steps[-1] if trial.turns else None
         if last is not None and last.capture is None:
             return "a step that captures nothing ends the turn"
-        return (self._chain_rule_against(trial, destination)
-                or "no further capture is possible from there")
+        return (
+            self._chain_rule_against(trial, destination)
+            or "no further capture is possible from there"
+        )
 
-    def _chain_rule_against(self, trial: "Board", destination: str) -> str | None:
+    def _chain_rule_against(self, trial: Board, destination: str) -> str | None:
         """The chain rule that forbids the stone which just ended its turn on ``trial`` to go on to
-        the empty ``destination``, if one does; the chain state is gone, so it is rebuilt from the path."""
+        the empty ``destination``, if one does; the chain state is gone, so it is rebuilt from the
+        path."""
         g, path = self.geometry, [self.geometry.index[p] for p in trial.turns[-1].path]
         there = g.index.get(destination)
         if there not in g.neighbour[path[-1]] or trial.stone_at_index(there) is not None:
@@ -616,18 +717,26 @@ class Board:
         chain = None
         for a, b in zip(path, path[1:]):
             chain = advance(chain, (a, b, g.neighbour[a].index(b), None, 0))
-        return self._generator().chain_rule.refusal(chain, there, g.neighbour[path[-1]].index(there), destination)
+        return self._generator().chain_rule.refusal(
+            chain, there, g.neighbour[path[-1]].index(there), destination
+        )
 
     def _why_not(self, step: Step) -> str:
-        """A sentence saying which rule forbids ``step``: the first of these checks that finds one."""
+        """A sentence saying which rule forbids ``step``: the first of these checks that finds
+        one."""
         p, q = self._point(step.origin), self._point(step.destination)
-        checks = (self._refusal_of_game_over, self._refusal_of_stone, self._refusal_of_line,
-                  self._refusal_of_chain, self._refusal_of_capture)
+        checks = (
+            self._refusal_of_game_over,
+            self._refusal_of_stone,
+            self._refusal_of_line,
+            self._refusal_of_chain,
+            self._refusal_of_capture,
+        )
         for check in checks:
             reason = check(step, p, q)
             if reason:
                 return reason
-        return f"{step} is not legal here"   # pragma: no cover - every rule is named above
+        return f"{step} is not legal here"  # pragma: no cover - every rule is named above
 
     def _refusal_of_game_over(self, step: Step, p: int, q: int) -> str | None:
         outcome = self.outcome() if self._chain is None else None
@@ -636,13 +745,19 @@ class Board:
     def _refusal_of_stone(self, step: Step, p: int, q: int) -> str | None:
         """The wrong stone: not the chain's, none at all, or the other side's."""
         if self._chain is not None and p != self._chain[0]:
-            return (f"a capture chain is in progress: only the stone on {self.geometry.names[self._chain[0]]} "
-                    f"may move, or end the turn")
+            return (
+                f"a capture chain is in progress: only the stone on "
+                f"{self.geometry.names[self._chain[0]]} "
+                f"may move, or end the turn"
+            )
         stone = self.stone_at_index(p)
         if stone is None:
             return f"there is no stone on {step.origin}"
         if stone != self._to_move:
-            return f"the stone on {step.origin} is {stone.value}, but it is {self._to_move.value}'s turn"
+            return (
+                f"the stone on {step.origin} is {stone.value}, "
+                f"but it is {self._to_move.value}'s turn"
+            )
         return None
 
     def _refusal_of_line(self, step: Step, p: int, q: int) -> str | None:
@@ -652,7 +767,10 @@ class Board:
             (c1, r1), (c2, r2) = g.coordinates(p), g.coordinates(q)
             if abs(c1 - c2) == 1 and abs(r1 - r2) == 1:
                 weak = step.origin if not g.strong[p] else step.destination
-                return f"no line joins {step.origin} and {step.destination}: {weak} is a weak point, without diagonals"
+                return (
+                    f"no line joins {step.origin} and {step.destination}: "
+                    f"{weak} is a weak point, without diagonals"
+                )
             return f"{step.origin} and {step.destination} are not neighbours on a line"
         if self.stone_at_index(q) is not None:
             return f"{step.destination} is not empty"
@@ -673,7 +791,10 @@ class Board:
         if reason:
             return reason
         if not self._capture_kinds(p, q):
-            return f"every step of a chain must capture, and {step.origin}-{step.destination} captures nothing"
+            return (
+                "every step of a chain must capture, "
+                f"and {step.origin}-{step.destination} captures nothing"
+            )
         return None
 
     def _refusal_of_capture(self, step: Step, p: int, q: int) -> str | None:
@@ -681,14 +802,21 @@ class Board:
         kinds = self._capture_kinds(p, q)
         if step.capture is None and kinds:
             written = " or ".join(f"{Step(step.origin, step.destination, k)}" for k in kinds)
-            return (f"{step.origin}-{step.destination} captures by {' or by '.join(kinds)}: "
-                    f"say which, as {written}")
+            return (
+                f"{step.origin}-{step.destination} captures by {' or by '.join(kinds)}: "
+                f"say which, as {written}"
+            )
         if step.capture is not None and step.capture not in kinds:
-            does = f"it captures by {' and by '.join(kinds)} only" if kinds else "it captures nothing"
+            does = (
+                f"it captures by {' and by '.join(kinds)} only" if kinds else "it captures nothing"
+            )
             return f"{step.origin}-{step.destination} does not capture by {step.capture}: {does}"
         if step.capture is None and self.rules.mandatory_capture:
             capturing = sorted({str(Turn((self._step(s),))) for s in self._raw_steps()})
-            return f"capture is compulsory, and {self._to_move.value} can capture: {', '.join(capturing)}"
+            return (
+                f"capture is compulsory, and {self._to_move.value} can capture: "
+                f"{', '.join(capturing)}"
+            )
         return None
 
     # -- turn text -----------------------------------------------------------------------------
@@ -700,7 +828,7 @@ class Board:
         """
         return self._turn_played(self._played_text(text))
 
-    def _played_text(self, text: str) -> "Board":
+    def _played_text(self, text: str) -> Board:
         """A trial board with the turn text played on it."""
         start, steps = tokenize_turn(text)
         for name in [start] + [d for d, _ in steps]:
@@ -708,9 +836,13 @@ class Board:
         origins = [start] + [d for d, _ in steps[:-1]]
         return self._trial_turn(text, [(o, d, c) for o, (d, c) in zip(origins, steps)], infer=True)
 
-    def _turn_played(self, played: "Board") -> Turn:
+    def _turn_played(self, played: Board) -> Turn:
         """The turn (or, during a chain, the rest of it) that took this board to ``played``."""
-        return played.turns[-1] if self._chain is None else Turn(played.turns[-1].steps[len(self._chain_path):])
+        return (
+            played.turns[-1]
+            if self._chain is None
+            else Turn(played.turns[-1].steps[len(self._chain_path) :])
+        )
 
     # -- the end of the game -------------------------------------------------------------------
 
@@ -735,7 +867,8 @@ class Board:
         return self.outcome() is not None
 
     def adjudicate(self) -> Outcome:
-        """The result of a game stopped on time or by agreement: more stones wins (the Czech rule)."""
+        """The result of a game stopped on time or by agreement: more stones wins (the Czech
+        rule)."""
         w, b = self.count("white"), self.count("black")
         winner = "white" if w > b else "black" if b > w else None
         return Outcome(winner, Termination.ADJUDICATED, (w, b))

@@ -11,6 +11,7 @@ search.  The functions work on ``int64`` bit sets and the numpy arrays of a ``Ta
 The first use compiles (about half a minute, shown by a progress bar); numba caches the result on
 disk, so later processes load it in about a second.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -20,39 +21,78 @@ import time
 from collections import namedtuple
 
 from .geometry import DIRECTIONS
-from .scoring import (EVALUATION_NAMES, EXACT, LOWER, MOBILITY, PROVEN, STONE, STRONG_POINT, THREAT, UPPER,
-                      WIN_SCORE, from_table, to_table)
+from .scoring import (
+    EVALUATION_NAMES,
+    EXACT,
+    LOWER,
+    MOBILITY,
+    PROVEN,
+    STONE,
+    STRONG_POINT,
+    THREAT,
+    UPPER,
+    WIN_SCORE,
+    from_table,
+    to_table,
+)
 
 try:
     import numba
     import numpy as np
-except ImportError:          # the optional extra is not installed: everything runs in pure Python
-    numba = np = None
+except ImportError:  # the optional extra is not installed: everything runs in pure Python
+    numba = np = None  # type: ignore[assignment]
 
-__all__ = ["available", "compiled_generator", "CompiledGenerator", "CompiledSearch", "MAX_POINTS", "Params",
-           "Tables", "ready", "warm_up"]
+__all__ = [
+    "MAX_POINTS",
+    "CompiledGenerator",
+    "CompiledSearch",
+    "Params",
+    "Tables",
+    "available",
+    "compiled_generator",
+    "ready",
+    "warm_up",
+]
 
-MAX_POINTS = 62                  # bit sets are signed 64-bit integers; two bits spare keep shifts safe
+MAX_POINTS = 62  # bit sets are signed 64-bit integers; two bits spare keep shifts safe
 EVALUATION_CODES = {name: code for code, name in enumerate(EVALUATION_NAMES)}
-STRONG_CODE, MOBILITY_CODE, THREAT_CODE = (EVALUATION_CODES[n] for n in ("strong", "mobility", "threat"))
-RESULTS_CAPACITY = 1 << 18       # positions the turn buffer holds across the whole search stack
-TABLE_BITS = 20                  # transposition table slots: 2**20, probed four at a time
+STRONG_CODE, MOBILITY_CODE, THREAT_CODE = (
+    EVALUATION_CODES[n] for n in ("strong", "mobility", "threat")
+)
+RESULTS_CAPACITY = 1 << 18  # positions the turn buffer holds across the whole search stack
+TABLE_BITS = 20  # transposition table slots: 2**20, probed four at a time
 PROBES = 4
-CHECK_EVERY = 1024               # nodes between looks at the clock and the stop event
+CHECK_EVERY = 1024  # nodes between looks at the clock and the stop event
 
 #: A search's settings, whole numbers all (numba passes them as one tuple): the board's points and
 #: full mask, the rules (``keep`` is ``ChainRule.keep_points``; ``quiet_draw`` -1 for none), the
 #: strong points' mask, the evaluation's code in ``EVALUATION_NAMES``, quiescence and its depth, the
 #: turns played before the root, the longest line, and the stones of the endgame table (0: none).
-Params = namedtuple("Params", "points full keep chains mandatory must_continue single_opening quiet_draw strong "
-                              "evaluation quiescence quiescence_turns root_ply longest endgame_stones")
-#: What the compiled functions read, made by ``CompiledGenerator`` (which says what each array holds).
-Tables = namedtuple("Tables", "params neighbour ray near reach after shift can twice both room scratch "
-                              "endgame_me endgame_opp endgame_info endgame_maps")
-KNOWN_WIN, KNOWN_LOSS, KNOWN_DRAW = 1, 2, 3      # endgame_info is distance * 4 + one of these
+Params = namedtuple(
+    "Params",
+    "points full keep chains mandatory must_continue single_opening quiet_draw strong "
+    "evaluation quiescence quiescence_turns root_ply longest endgame_stones",
+)
+#: What the compiled functions read, made by ``CompiledGenerator`` (which says what each array
+#: holds).
+Tables = namedtuple(
+    "Tables",
+    "params neighbour ray near reach after shift can twice both room scratch "
+    "endgame_me endgame_opp endgame_info endgame_maps",
+)
+KNOWN_WIN, KNOWN_LOSS, KNOWN_DRAW = 1, 2, 3  # endgame_info is distance * 4 + one of these
 #: A search's counters and flags, one record (``stop_key`` names its stop event in ``_STOPS``).
-STATE_FIELDS = ("nodes", "next_check", "timed_out", "overflow", "has_deadline", "watch", "generation",
-                "stop_key", "cancelled")
+STATE_FIELDS = (
+    "nodes",
+    "next_check",
+    "timed_out",
+    "overflow",
+    "has_deadline",
+    "watch",
+    "generation",
+    "stop_key",
+    "cancelled",
+)
 
 
 def available() -> bool:
@@ -84,7 +124,8 @@ if numba is not None:
 
     @jit
     def _take(ray, opp):
-        """The unbroken opponent stones at the start of a ray (its points in order, -1 ending it)."""
+        """The unbroken opponent stones at the start of a ray (its points in order, -1 ending
+        it)."""
         taken = 0
         for k in range(ray.shape[0]):
             p = ray[k]
@@ -106,8 +147,16 @@ if numba is not None:
 
     @jit
     def _chain_results(me, opp, at, points, directions, tables, buf_me, buf_opp, pos):
-        """movegen.Generator._chain_results: the positions where a chain landing on ``at`` may end."""
-        params, neighbour, ray, near, reach, after = tables.params, tables.neighbour, tables.ray, tables.near, tables.reach, tables.after
+        """movegen.Generator._chain_results: the positions where a chain landing on ``at`` may
+        end."""
+        params, neighbour, ray, near, reach, after = (
+            tables.params,
+            tables.neighbour,
+            tables.ray,
+            tables.near,
+            tables.reach,
+            tables.after,
+        )
         free = near[at] & ~(me | opp | points)
         if free == 0 or opp & reach[at] == 0:
             return _push(me, opp, buf_me, buf_opp, pos)
@@ -126,11 +175,29 @@ if numba is not None:
             points2 = (points | target) & params.keep
             directions2 = after[directions, d]
             if opp & ahead_first:
-                pos = _chain_results(me2, opp ^ _take(ray[q, d], opp), q, points2, directions2, tables,
-                                     buf_me, buf_opp, pos)
+                pos = _chain_results(
+                    me2,
+                    opp ^ _take(ray[q, d], opp),
+                    q,
+                    points2,
+                    directions2,
+                    tables,
+                    buf_me,
+                    buf_opp,
+                    pos,
+                )
             if opp & behind_first:
-                pos = _chain_results(me2, opp ^ _take(ray[at, back], opp), q, points2, directions2, tables,
-                                     buf_me, buf_opp, pos)
+                pos = _chain_results(
+                    me2,
+                    opp ^ _take(ray[at, back], opp),
+                    q,
+                    points2,
+                    directions2,
+                    tables,
+                    buf_me,
+                    buf_opp,
+                    pos,
+                )
         if not (more and params.must_continue):
             pos = _push(me, opp, buf_me, buf_opp, pos)
         return pos
@@ -172,8 +239,17 @@ if numba is not None:
                             continue
                         taken = _take(ray[p, (d + 4) % 8], opp)
                     if chains:
-                        pos = _chain_results(me ^ origin ^ target, opp ^ taken, q, (origin | target) & params.keep,
-                                             tables.after[0, d], tables, buf_me, buf_opp, pos)
+                        pos = _chain_results(
+                            me ^ origin ^ target,
+                            opp ^ taken,
+                            q,
+                            (origin | target) & params.keep,
+                            tables.after[0, d],
+                            tables,
+                            buf_me,
+                            buf_opp,
+                            pos,
+                        )
                     else:
                         pos = _push(me ^ origin ^ target, opp ^ taken, buf_me, buf_opp, pos)
         if pos > start and params.mandatory:
@@ -190,7 +266,8 @@ if numba is not None:
 
     @jit
     def _count_turns(me, opp, single, tables):
-        """movegen.Generator.count_turns: ``_results`` into a buffer of no room, which only counts."""
+        """movegen.Generator.count_turns: ``_results`` into a buffer of no room, which only
+        counts."""
         return _results(me, opp, single, tables, tables.scratch[:0], tables.scratch[:0], 0)
 
     @jit
@@ -208,7 +285,17 @@ if numba is not None:
         total = 0
         for i in range(pos, end):
             me2, opp2 = buf_me[i], buf_opp[i]
-            found = _perft(opp2, me2, depth - 1, ply + 1, quiet + 1 if opp2 == opp else 0, tables, buf_me, buf_opp, end)
+            found = _perft(
+                opp2,
+                me2,
+                depth - 1,
+                ply + 1,
+                quiet + 1 if opp2 == opp else 0,
+                tables,
+                buf_me,
+                buf_opp,
+                end,
+            )
             if found < 0:
                 return -1
             total += found
@@ -222,7 +309,7 @@ if numba is not None:
         for d in range(8):
             s = shift[d]
             back = (d + 4) % 8
-            movers, approach, withdraw = _movers(me, opp, d, tables)
+            _movers_d, approach, withdraw = _movers(me, opp, d, tables)
             k = 1
             while approach:
                 if k > best:
@@ -263,7 +350,7 @@ if numba is not None:
     @jit
     def _has_step(me, opp, tables):
         for d in range(8):
-            movers, approach, withdraw = _movers(me, opp, d, tables)
+            movers, _approach, _withdraw = _movers(me, opp, d, tables)
             if movers:
                 return True
         return False
@@ -283,10 +370,11 @@ if numba is not None:
     @jit
     def _endgame_index(me, opp, tables):
         """Where the position stands in the endgame table, or -1: its smallest mirror image (as
-        ``endgame.Symmetry.canonical``, ``opp`` then ``me``) looked up by halving, as ``lookup`` does."""
+        ``endgame.Symmetry.canonical``, ``opp`` then ``me``) looked up by halving, as ``lookup``
+        does."""
         maps, keys_me, keys_opp = tables.endgame_maps, tables.endgame_me, tables.endgame_opp
         a, b = me, opp
-        for k in range(1, maps.shape[0]):          # map 0 is the identity
+        for k in range(1, maps.shape[0]):  # map 0 is the identity
             a2, b2 = _image(me, maps, k), _image(opp, maps, k)
             if b2 < b or (b2 == b and a2 < a):
                 a, b = a2, b2
@@ -316,11 +404,13 @@ if numba is not None:
             return True, 0
         if params.quiet_draw >= 0 and quiet + distance >= params.quiet_draw:
             return False, 0
-        return True, (WIN_SCORE - ply - distance if kind == KNOWN_WIN else ply + distance - WIN_SCORE)
+        return True, (
+            WIN_SCORE - ply - distance if kind == KNOWN_WIN else ply + distance - WIN_SCORE
+        )
 
     # -- the search ------------------------------------------------------------------------------
 
-    @numba.njit(cache=True)     # not nogil: object mode needs the interpreter lock
+    @numba.njit(cache=True)  # not nogil: object mode needs the interpreter lock
     def _look(stop_key):
         """The clock, and whether the stop event of ``stop_key`` is set (read in object mode)."""
         with numba.objmode(now="float64", stopped="int64"):
@@ -330,7 +420,8 @@ if numba is not None:
 
     @jit
     def _out_of_time(state, deadline):
-        """Looks at the clock and the stop event every CHECK_EVERY nodes; once stopped, stays stopped."""
+        """Looks at the clock and the stop event every CHECK_EVERY nodes; once stopped, stays
+        stopped."""
         if state[0].timed_out:
             return True
         if state[0].watch and state[0].nodes >= state[0].next_check:
@@ -347,29 +438,38 @@ if numba is not None:
 
     @jit
     def _extra(ply, quiet, depth, tables):
-        """ai._AlphaBetaSearch._key beyond the stones: side to move, opening rule, quiet turns if near."""
+        """ai._AlphaBetaSearch._key beyond the stones: side to move, opening rule, quiet turns if
+        near."""
         params = tables.params
         turn = params.root_ply + ply
         single = 1 if params.single_opening and turn < 2 else 0
-        near = params.quiet_draw >= 0 and params.quiet_draw - quiet <= depth + params.quiescence_turns
+        near = (
+            params.quiet_draw >= 0 and params.quiet_draw - quiet <= depth + params.quiescence_turns
+        )
         return (turn % 2) | single << 1 | ((quiet if near else -1) + 1) << 2
 
     @jit
     def _hash(me, opp, extra):
         """A well-mixed 64-bit number of a position key, its top bits for a table index."""
-        return (np.uint64(me) * np.uint64(0x9E3779B97F4A7C15)) ^ (np.uint64(opp) * np.uint64(0xC2B2AE3D27D4EB4F)) \
+        return (
+            (np.uint64(me) * np.uint64(0x9E3779B97F4A7C15))
+            ^ (np.uint64(opp) * np.uint64(0xC2B2AE3D27D4EB4F))
             ^ (np.uint64(extra) * np.uint64(0x165667B19E3779F9))
+        )
 
     @jit
     def _slot(me, opp, extra, table, state):
-        """The table slot holding this key, or the slot to use for it (an empty one, else the first).
+        """The table slot holding this key, or the slot to use for it (an empty one, else the
+        first).
         A slot written by an earlier search (another generation) counts as empty."""
         keys = table[0]
         mask = keys.shape[0] - 1
         first = np.int64(_hash(me, opp, extra) >> np.uint64(64 - TABLE_BITS)) & mask
         for k in range(PROBES):
             i = (first + k) & mask
-            if keys[i, 3] != state[0].generation or (keys[i, 0] == me and keys[i, 1] == opp and keys[i, 2] == extra):
+            if keys[i, 3] != state[0].generation or (
+                keys[i, 0] == me and keys[i, 1] == opp and keys[i, 2] == extra
+            ):
                 return i
         return first
 
@@ -377,13 +477,20 @@ if numba is not None:
     def _store(table, state, i, me, opp, extra, depth, score, flag, best_me, best_opp):
         keys, values = table[0], table[1]
         keys[i, 0], keys[i, 1], keys[i, 2], keys[i, 3] = me, opp, extra, state[0].generation
-        values[i, 0], values[i, 1], values[i, 2], values[i, 3], values[i, 4] = depth, score, flag, best_me, best_opp
+        values[i, 0], values[i, 1], values[i, 2], values[i, 3], values[i, 4] = (
+            depth,
+            score,
+            flag,
+            best_me,
+            best_opp,
+        )
 
     _to_table, _from_table = jit(to_table), jit(from_table)
 
     @jit
     def _leaf(me2, opp2, ply, quiet2, tables, state):
-        """The horizon of ai._AlphaBetaSearch._child: the value of the turn leaving (me2, opp2), scored
+        """The horizon of ai._AlphaBetaSearch._child: the value of the turn leaving (me2, opp2),
+        scored
         without a search, for the side that moved."""
         params = tables.params
         state[0].nodes += 1
@@ -398,19 +505,66 @@ if numba is not None:
         return -_evaluate(opp2, me2, tables)
 
     @jit
-    def _child(me2, opp2, opp, depth, alpha, beta, ply, quiet, null_window, tables, table, state, deadline, buf_me, buf_opp, pos):
+    def _child(
+        me2,
+        opp2,
+        opp,
+        depth,
+        alpha,
+        beta,
+        ply,
+        quiet,
+        null_window,
+        tables,
+        table,
+        state,
+        deadline,
+        buf_me,
+        buf_opp,
+        pos,
+    ):
         """ai._AlphaBetaSearch._child, for the root: the value, for the side that moved, of the turn
-        leaving (me2, opp2).  ``_negamax`` has the same lines inline: numba cannot cache two functions
+        leaving (me2, opp2).  ``_negamax`` has the same lines inline: numba cannot cache two
+        functions
         that call each other."""
         quiet2 = quiet + 1 if opp2 == opp else 0
         if depth == 1 and not tables.params.quiescence:
             return _leaf(me2, opp2, ply, quiet2, tables, state)
         if null_window:
-            score = -_negamax(opp2, me2, depth - 1, -alpha - 1, -alpha, ply + 1, quiet2, tables, table, state, deadline,
-                              buf_me, buf_opp, pos)
+            score = -_negamax(
+                opp2,
+                me2,
+                depth - 1,
+                -alpha - 1,
+                -alpha,
+                ply + 1,
+                quiet2,
+                tables,
+                table,
+                state,
+                deadline,
+                buf_me,
+                buf_opp,
+                pos,
+            )
             if not alpha < score < beta:
                 return score
-        return -_negamax(opp2, me2, depth - 1, -beta, -alpha, ply + 1, quiet2, tables, table, state, deadline, buf_me, buf_opp, pos)
+        return -_negamax(
+            opp2,
+            me2,
+            depth - 1,
+            -beta,
+            -alpha,
+            ply + 1,
+            quiet2,
+            tables,
+            table,
+            state,
+            deadline,
+            buf_me,
+            buf_opp,
+            pos,
+        )
 
     @jit
     def _children(me, opp, single, tables, buf_me, buf_opp, pos, scratch):
@@ -450,7 +604,8 @@ if numba is not None:
 
     @jit
     def _search_children(me, opp, ply, tables, state, buf_me, buf_opp, pos):
-        """The children of a search node, ``ply`` turns below the root, from ``pos`` on: their end, or
+        """The children of a search node, ``ply`` turns below the root, from ``pos`` on: their end,
+        or
         -1 (and the search stopped) when the buffer is too small."""
         single = tables.params.single_opening != 0 and tables.params.root_ply + ply < 2
         end = _children(me, opp, single, tables, buf_me, buf_opp, pos, tables.scratch)
@@ -461,7 +616,22 @@ if numba is not None:
         return end
 
     @jit
-    def _negamax(me, opp, depth, alpha, beta, ply, quiet, tables, table, state, deadline, buf_me, buf_opp, pos):
+    def _negamax(
+        me,
+        opp,
+        depth,
+        alpha,
+        beta,
+        ply,
+        quiet,
+        tables,
+        table,
+        state,
+        deadline,
+        buf_me,
+        buf_opp,
+        pos,
+    ):
         """ai._AlphaBetaSearch._negamax, step for step.  The stored best reply
         is candidate ``pos - 1``, tried before the others are generated; each candidate's value is
         ai's ``_child``, written inline."""
@@ -479,30 +649,61 @@ if numba is not None:
                 return known
         if depth <= 0:
             if params.quiescence:
-                return _quiesce(me, opp, alpha, beta, ply, params.quiescence_turns, tables, state, buf_me, buf_opp, pos)
+                return _quiesce(
+                    me,
+                    opp,
+                    alpha,
+                    beta,
+                    ply,
+                    params.quiescence_turns,
+                    tables,
+                    state,
+                    buf_me,
+                    buf_opp,
+                    pos,
+                )
             return _evaluate(me, opp, tables)
         extra = _extra(ply, quiet, depth, tables)
         slot = _slot(me, opp, extra, table, state)
         keys, values = table[0], table[1]
-        original_alpha, best, stored_me, stored_opp = alpha, -WIN_SCORE - 1, np.int64(-1), np.int64(-1)
-        if keys[slot, 3] == state[0].generation and keys[slot, 0] == me and keys[slot, 1] == opp and keys[slot, 2] == extra:
+        original_alpha, best, stored_me, stored_opp = (
+            alpha,
+            -WIN_SCORE - 1,
+            np.int64(-1),
+            np.int64(-1),
+        )
+        if (
+            keys[slot, 3] == state[0].generation
+            and keys[slot, 0] == me
+            and keys[slot, 1] == opp
+            and keys[slot, 2] == extra
+        ):
             stored_depth, stored, flag = values[slot, 0], values[slot, 1], values[slot, 2]
             stored_me, stored_opp = values[slot, 3], values[slot, 4]
-            # a proven score from the endgame table may end later than the draw rule allows from here
-            outlives = params.endgame_stones > 0 and params.quiet_draw >= 0 and abs(stored) >= PROVEN \
+            # a proven score from the endgame table may end later than the draw rule allows from
+            # here
+            outlives = (
+                params.endgame_stones > 0
+                and params.quiet_draw >= 0
+                and abs(stored) >= PROVEN
                 and quiet + WIN_SCORE - abs(stored) >= params.quiet_draw
+            )
             if stored_depth >= depth and not outlives:
                 stored = _from_table(stored, ply)
-                if flag == EXACT or (flag == LOWER and stored >= beta) or (flag == UPPER and stored <= alpha):
+                if (
+                    flag == EXACT
+                    or (flag == LOWER and stored >= beta)
+                    or (flag == UPPER and stored <= alpha)
+                ):
                     return stored
         best_me, best_opp = stored_me, stored_opp
         end = pos
         i = pos - 1 if stored_me >= 0 else pos
         while True:
-            if i == pos - 1:                      # the stored best reply, with the full window
+            if i == pos - 1:  # the stored best reply, with the full window
                 me2, opp2, null_window = stored_me, stored_opp, False
             else:
-                if i == pos:                      # the others, generated only if the stored reply did not cut
+                if i == pos:  # the others, generated only if the stored reply did not cut
                     if alpha >= beta:
                         break
                     end = _search_children(me, opp, ply, tables, state, buf_me, buf_opp, pos)
@@ -523,15 +724,43 @@ if numba is not None:
             else:
                 again = True
                 if null_window:
-                    score = -_negamax(opp2, me2, depth - 1, -alpha - 1, -alpha, ply + 1, quiet2, tables, table, state, deadline,
-                                      buf_me, buf_opp, end)
+                    score = -_negamax(
+                        opp2,
+                        me2,
+                        depth - 1,
+                        -alpha - 1,
+                        -alpha,
+                        ply + 1,
+                        quiet2,
+                        tables,
+                        table,
+                        state,
+                        deadline,
+                        buf_me,
+                        buf_opp,
+                        end,
+                    )
                     again = alpha < score < beta
                 if again and not state[0].timed_out:
-                    score = -_negamax(opp2, me2, depth - 1, -beta, -alpha, ply + 1, quiet2, tables, table, state, deadline,
-                                      buf_me, buf_opp, end)
+                    score = -_negamax(
+                        opp2,
+                        me2,
+                        depth - 1,
+                        -beta,
+                        -alpha,
+                        ply + 1,
+                        quiet2,
+                        tables,
+                        table,
+                        state,
+                        deadline,
+                        buf_me,
+                        buf_opp,
+                        end,
+                    )
             if state[0].timed_out:
                 return 0
-            if i == pos:                          # the stored reply just searched
+            if i == pos:  # the stored reply just searched
                 best = score
                 alpha = max(alpha, best)
             elif score > best:
@@ -542,7 +771,9 @@ if numba is not None:
                         break
         flag = UPPER if best <= original_alpha else LOWER if best >= beta else EXACT
         slot = _slot(me, opp, extra, table, state)
-        _store(table, state, slot, me, opp, extra, depth, _to_table(best, ply), flag, best_me, best_opp)
+        _store(
+            table, state, slot, me, opp, extra, depth, _to_table(best, ply), flag, best_me, best_opp
+        )
         return best
 
     @jit
@@ -571,7 +802,19 @@ if numba is not None:
             if opp2 == 0:
                 score = WIN_SCORE - ply - 1
             else:
-                score = -_quiesce(opp2, me2, -beta, -alpha, ply + 1, turns_left - 1, tables, state, buf_me, buf_opp, end)
+                score = -_quiesce(
+                    opp2,
+                    me2,
+                    -beta,
+                    -alpha,
+                    ply + 1,
+                    turns_left - 1,
+                    tables,
+                    state,
+                    buf_me,
+                    buf_opp,
+                    end,
+                )
             if score > best:
                 best = score
                 if score > alpha:
@@ -583,7 +826,19 @@ if numba is not None:
     @jit
     def _store_root(me, opp, quiet, depth, score, best_me, best_opp, tables, table, state):
         extra = _extra(0, quiet, depth, tables)
-        _store(table, state, _slot(me, opp, extra, table, state), me, opp, extra, depth, score, EXACT, best_me, best_opp)
+        _store(
+            table,
+            state,
+            _slot(me, opp, extra, table, state),
+            me,
+            opp,
+            extra,
+            depth,
+            score,
+            EXACT,
+            best_me,
+            best_opp,
+        )
 
     @jit
     def _stored_reply(me, opp, ply, quiet, depth, tables, table, state):
@@ -591,13 +846,18 @@ if numba is not None:
         extra = _extra(ply, quiet, depth, tables)
         keys, values = table[0], table[1]
         i = _slot(me, opp, extra, table, state)
-        if keys[i, 3] == state[0].generation and keys[i, 0] == me and keys[i, 1] == opp and keys[i, 2] == extra:
+        if (
+            keys[i, 3] == state[0].generation
+            and keys[i, 0] == me
+            and keys[i, 1] == opp
+            and keys[i, 2] == extra
+        ):
             return values[i, 3], values[i, 4]
         return np.int64(-2), np.int64(-2)
 
 
-_THIS_MODULE = sys.modules[__name__]     # how the object-mode block of _look finds _stop_requested
-_STOPS: dict = {}                        # stop_key -> the threading.Event of a running search
+_THIS_MODULE = sys.modules[__name__]  # how the object-mode block of _look finds _stop_requested
+_STOPS: dict = {}  # stop_key -> the threading.Event of a running search
 _STOP_KEYS = itertools.count()
 
 
@@ -608,8 +868,12 @@ def _stop_requested(stop_key: int) -> bool:
 
 def _no_endgame() -> dict:
     """The endgame arrays of a search without a table: one empty-looking entry each."""
-    return {"endgame_me": np.zeros(1, dtype=np.int64), "endgame_opp": np.zeros(1, dtype=np.int64),
-            "endgame_info": np.zeros(1, dtype=np.int64), "endgame_maps": np.zeros((1, 1), dtype=np.int64)}
+    return {
+        "endgame_me": np.zeros(1, dtype=np.int64),
+        "endgame_opp": np.zeros(1, dtype=np.int64),
+        "endgame_info": np.zeros(1, dtype=np.int64),
+        "endgame_maps": np.zeros((1, 1), dtype=np.int64),
+    }
 
 
 _ENDGAMES: dict = {}
@@ -625,9 +889,10 @@ def endgame_lookup(table) -> dict:
         for i, (m, o, value, distance) in enumerate(table.entries()):
             me[i], opp[i], info[i] = m, o, (distance or 0) * 4 + code[value]
         from .geometry import geometry
+
         maps = np.array(geometry(*table.size).symmetries(), dtype=np.int64)
         arrays = {"endgame_me": me, "endgame_opp": opp, "endgame_info": info, "endgame_maps": maps}
-        _ENDGAMES[id(table)] = (table, arrays)     # the table is kept, so its id stays its own
+        _ENDGAMES[id(table)] = (table, arrays)  # the table is kept, so its id stays its own
     return _ENDGAMES[id(table)][1]
 
 
@@ -639,48 +904,74 @@ class CompiledGenerator:
         longest = max(g.width, g.height)
         self.generator = gen
         self.params = Params(
-            points=n, full=gen.full, keep=gen.chain_rule.keep_points, chains=int(rules.chains),
-            mandatory=int(rules.mandatory_capture), must_continue=int(rules.must_continue),
+            points=n,
+            full=gen.full,
+            keep=gen.chain_rule.keep_points,
+            chains=int(rules.chains),
+            mandatory=int(rules.mandatory_capture),
+            must_continue=int(rules.must_continue),
             single_opening=int(rules.opening_single_capture),
             quiet_draw=-1 if rules.quiet_draw is None else rules.quiet_draw,
             strong=sum(1 << i for i, strong in enumerate(g.strong) if strong),
-            evaluation=EVALUATION_CODES["threat"], quiescence=0, quiescence_turns=0, root_ply=0, longest=longest,
-            endgame_stones=0)
+            evaluation=EVALUATION_CODES["threat"],
+            quiescence=0,
+            quiescence_turns=0,
+            root_ply=0,
+            longest=longest,
+            endgame_stones=0,
+        )
         ray = np.full((n, 8, longest), -1, dtype=np.int64)
         for p in range(n):
             for d in range(8):
-                ray[p, d, :len(g.ray[p][d])] = g.ray[p][d]
+                ray[p, d, : len(g.ray[p][d])] = g.ray[p][d]
         room = np.zeros((8, longest + 3), dtype=np.int64)
         for d in range(8):
             for k in range(longest + 1):
                 room[d, k] = sum(1 << p for p in range(n) if len(g.ray[p][d]) >= k)
 
         def mask(test):
-            return np.array([sum(1 << p for p in range(n) if test(p, d)) for d in range(8)], dtype=np.int64)
+            return np.array(
+                [sum(1 << p for p in range(n) if test(p, d)) for d in range(8)], dtype=np.int64
+            )
 
         self.tables = Tables(
             params=self.params,
-            neighbour=np.array(g.neighbour, dtype=np.int64),     # [point, direction], -1 off the board
-            ray=ray,                                            # [point, direction]: the points in order
-            near=np.array([sum(1 << q for q in g.neighbour[p] if q >= 0) for p in range(n)], dtype=np.int64),
-            reach=np.array([sum(1 << r for d in range(8) for r in g.ray[p][d][:2]) for p in range(n)],
-                           dtype=np.int64),                     # points one or two steps away
-            after=np.array(gen.chain_rule.directions_after, dtype=np.int64),   # ChainRule's banned directions
-            shift=np.array([dc + dr * g.width for dc, dr in DIRECTIONS], dtype=np.int64),   # per direction
-            can=mask(lambda p, d: g.neighbour[p][d] >= 0),                     # may step that way
-            twice=mask(lambda p, d: len(g.ray[p][d]) >= 2),                    # may step twice that way
-            both=mask(lambda p, d: g.neighbour[p][d] >= 0 and g.neighbour[p][(d + 4) % 8] >= 0),  # both ways
-            room=room,                                          # [direction, k]: k points further
-            scratch=np.zeros(n + 2, dtype=np.int64),            # the search's counting sort
-            **_no_endgame())
+            neighbour=np.array(g.neighbour, dtype=np.int64),  # [point, direction], -1 off the board
+            ray=ray,  # [point, direction]: the points in order
+            near=np.array(
+                [sum(1 << q for q in g.neighbour[p] if q >= 0) for p in range(n)], dtype=np.int64
+            ),
+            reach=np.array(
+                [sum(1 << r for d in range(8) for r in g.ray[p][d][:2]) for p in range(n)],
+                dtype=np.int64,
+            ),  # points one or two steps away
+            after=np.array(
+                gen.chain_rule.directions_after, dtype=np.int64
+            ),  # ChainRule's banned directions
+            shift=np.array(
+                [dc + dr * g.width for dc, dr in DIRECTIONS], dtype=np.int64
+            ),  # per direction
+            can=mask(lambda p, d: g.neighbour[p][d] >= 0),  # may step that way
+            twice=mask(lambda p, d: len(g.ray[p][d]) >= 2),  # may step twice that way
+            both=mask(
+                lambda p, d: g.neighbour[p][d] >= 0 and g.neighbour[p][(d + 4) % 8] >= 0
+            ),  # both ways
+            room=room,  # [direction, k]: k points further
+            scratch=np.zeros(n + 2, dtype=np.int64),  # the search's counting sort
+            **_no_endgame(),
+        )
 
     def with_params(self, **changes) -> Tables:
         """The tables for one search: its own parameters, with some changed, and its own scratch."""
-        return self.tables._replace(params=self.params._replace(**changes), scratch=self.tables.scratch.copy())
+        return self.tables._replace(
+            params=self.params._replace(**changes), scratch=self.tables.scratch.copy()
+        )
 
     def _buffers(self):
         """Room for the turns being listed: each call gets its own, so threads never share one."""
-        return np.empty(RESULTS_CAPACITY, dtype=np.int64), np.empty(RESULTS_CAPACITY, dtype=np.int64)
+        return np.empty(RESULTS_CAPACITY, dtype=np.int64), np.empty(
+            RESULTS_CAPACITY, dtype=np.int64
+        )
 
     def results(self, me: int, opp: int, single: bool = False) -> list:
         buf_me, buf_opp = self._buffers()
@@ -693,7 +984,8 @@ class CompiledGenerator:
         return int(_count_turns(me, opp, single, self.tables))
 
     def perft(self, me: int, opp: int, depth: int, ply: int = 0, quiet: int = 0) -> int:
-        found = int(_perft(me, opp, depth, ply, quiet, self.tables, *self._buffers(), 0))
+        buf_me, buf_opp = self._buffers()
+        found = int(_perft(me, opp, depth, ply, quiet, self.tables, buf_me, buf_opp, 0))
         if found < 0:
             raise OverflowError("more turns than the compiled buffer holds")
         return found
@@ -710,27 +1002,42 @@ class CompiledSearch:
     search to search and emptied in no time by a new generation number), node count, clock and
     stop event.  One search at a time: a player keeps one per search running."""
 
-    def __init__(self, compiled: CompiledGenerator, evaluation: str, quiescence: bool, quiescence_turns: int):
+    def __init__(
+        self, compiled: CompiledGenerator, evaluation: str, quiescence: bool, quiescence_turns: int
+    ):
         self.generator = compiled.generator
-        self.tables = compiled.with_params(evaluation=EVALUATION_CODES[evaluation], quiescence=int(quiescence),
-                                           quiescence_turns=quiescence_turns)
-        self.table = (np.zeros((1 << TABLE_BITS, 4), dtype=np.int64), np.zeros((1 << TABLE_BITS, 5), dtype=np.int64))
+        self.tables = compiled.with_params(
+            evaluation=EVALUATION_CODES[evaluation],
+            quiescence=int(quiescence),
+            quiescence_turns=quiescence_turns,
+        )
+        self.table = (
+            np.zeros((1 << TABLE_BITS, 4), dtype=np.int64),
+            np.zeros((1 << TABLE_BITS, 5), dtype=np.int64),
+        )
         self.state = np.zeros(1, dtype=np.dtype([(name, np.int64) for name in STATE_FIELDS]))
         self.deadline = np.zeros(1)
         self._buf_me, self._buf_opp = compiled._buffers()
 
-    def start(self, root_ply: int, deadline: float | None, endgame=None, stop=None) -> CompiledSearch:
+    def start(
+        self, root_ply: int, deadline: float | None, endgame=None, stop=None
+    ) -> CompiledSearch:
         """Ready for a new search from a position ``root_ply`` turns into the game, reading the
         ``EndgameTable`` ``endgame`` if one is given, stopping once ``stop`` (an Event) is set."""
         arrays = _no_endgame() if endgame is None else endgame_lookup(endgame)
-        params = self.tables.params._replace(root_ply=root_ply, endgame_stones=0 if endgame is None else endgame.stones)
+        params = self.tables.params._replace(
+            root_ply=root_ply, endgame_stones=0 if endgame is None else endgame.stones
+        )
         self.tables = self.tables._replace(params=params, **arrays)
         self.finish()
         state = self.state[0]
         generation = state["generation"] + 1
         self.state[:] = 0
         state["generation"], state["next_check"] = generation, CHECK_EVERY
-        state["has_deadline"], state["watch"] = deadline is not None, deadline is not None or stop is not None
+        state["has_deadline"], state["watch"] = (
+            deadline is not None,
+            deadline is not None or stop is not None,
+        )
         state["stop_key"] = next(_STOP_KEYS)
         if stop is not None:
             _STOPS[int(state["stop_key"])] = stop
@@ -758,14 +1065,44 @@ class CompiledSearch:
         return bool(self.state[0]["overflow"])
 
     def child(self, me2, opp2, opp, depth, alpha, beta, ply, quiet, null_window) -> int:
-        return int(_child(me2, opp2, opp, depth, alpha, beta, ply, quiet, null_window, self.tables, self.table,
-                          self.state, self.deadline, self._buf_me, self._buf_opp, 0))
+        return int(
+            _child(
+                me2,
+                opp2,
+                opp,
+                depth,
+                alpha,
+                beta,
+                ply,
+                quiet,
+                null_window,
+                self.tables,
+                self.table,
+                self.state,
+                self.deadline,
+                self._buf_me,
+                self._buf_opp,
+                0,
+            )
+        )
 
     def store_root(self, me, opp, quiet, depth, score, best) -> None:
-        _store_root(me, opp, quiet, depth, to_table(score, 0), best[0], best[1], self.tables, self.table, self.state)
+        _store_root(
+            me,
+            opp,
+            quiet,
+            depth,
+            to_table(score, 0),
+            best[0],
+            best[1],
+            self.tables,
+            self.table,
+            self.state,
+        )
 
     def stored_reply(self, me, opp, ply, quiet, depth):
-        """The stored best reply ``(me, opp)`` after it, None if there is none, False if not stored."""
+        """The stored best reply ``(me, opp)`` after it, None if there is none, False if not
+        stored."""
         m, o = _stored_reply(me, opp, ply, quiet, depth, self.tables, self.table, self.state)
         return False if m == -2 else None if m == -1 else (int(m), int(o))
 
@@ -774,7 +1111,8 @@ _COMPILED: dict = {}
 
 
 def compiled_generator(gen):
-    """The compiled twin of a generator, or None when the path is unavailable or the board too big."""
+    """The compiled twin of a generator, or None when the path is unavailable or the board too
+    big."""
     if not available() or gen.points > MAX_POINTS:
         return None
     if gen not in _COMPILED:
@@ -807,18 +1145,31 @@ def warm_up(progress: bool = True) -> None:
     search = CompiledSearch(compiled, "threat", True, 2)
 
     def one_search():
-        search.start(0, time.perf_counter() + 10).child(0b000001011, 0b111000000, 0b111000000, 2,
-                                                        -WIN_SCORE - 1, WIN_SCORE + 1, 0, 0, True)
+        search.start(0, time.perf_counter() + 10).child(
+            0b000001011, 0b111000000, 0b111000000, 2, -WIN_SCORE - 1, WIN_SCORE + 1, 0, 0, True
+        )
         search.finish()
         search.store_root(0b000000111, 0b111000000, 0, 2, 0, (0b000001011, 0b111000000))
         search.stored_reply(0b000000111, 0b111000000, 0, 0, 2)
-        _look(-1)     # its object-mode block is compiled on its first run, which a short search never reaches
-    steps = [("generator", lambda: compiled.perft(0b000000111, 0b111000000, 2)),
-             ("evaluation", lambda: compiled.best_capture(0b000000111, 0b111000000)),
-             ("search", one_search)]
+        _look(
+            -1
+        )  # its object-mode block is compiled on its first run, which a short search never reaches
+
+    steps = [
+        ("generator", lambda: compiled.perft(0b000000111, 0b111000000, 2)),
+        ("evaluation", lambda: compiled.best_capture(0b000000111, 0b111000000)),
+        ("search", one_search),
+    ]
     # shown only when it takes a while, that is when numba compiles rather than loads from its cache
-    bar = tqdm(steps, desc="compiling the fast search (once)", unit="part", leave=False, file=sys.stderr,
-               disable=not progress, delay=1.5)
+    bar = tqdm(
+        steps,
+        desc="compiling the fast search (once)",
+        unit="part",
+        leave=False,
+        file=sys.stderr,
+        disable=not progress,
+        delay=1.5,
+    )
     for _name, step in bar:
         step()
     _warm = True

@@ -4,19 +4,29 @@ A Fanorona board of width x height points is a grid whose orthogonal neighbours 
 joined, and whose *strong* points (column + row even, so ``a1`` is strong) are also joined
 diagonally.  Everything here depends only on the size, so it is computed once per size.
 """
+
 from __future__ import annotations
 
-from dataclasses import dataclass
-from functools import lru_cache
 import operator
 import re
 import reprlib
 import string
+from dataclasses import dataclass, field
+from functools import cache
 
 #: The eight directions as (column step, row step), counter-clockwise from east.
 #: Rows grow towards Black (row 1 is White's side), columns towards the right of White.
 DIRECTIONS = ((1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1))
-DIRECTION_NAMES = ("east", "north-east", "north", "north-west", "west", "south-west", "south", "south-east")
+DIRECTION_NAMES = (
+    "east",
+    "north-east",
+    "north",
+    "north-west",
+    "west",
+    "south-west",
+    "south",
+    "south-east",
+)
 #: The four directions a grid line can run in, read from its first point.
 LINE_DIRECTIONS = (0, 1, 2, 3)
 
@@ -39,22 +49,29 @@ def point_name(column: int, row: int) -> str:
 
 
 def check_size(size) -> tuple[int, int]:
-    """Return ``(width, height)`` from two whole numbers or text like ``"9x5"``, or say what is wrong.
+    """Return ``(width, height)`` from two whole numbers or text like ``"9x5"``, or say what is
+    wrong.
 
     Only true integers count: ``9.0``, ``"9"`` and other digits are refused rather than guessed at.
     """
     if isinstance(size, str) and (m := _SIZE_TEXT.fullmatch(size.strip())):
         size = (int(m[1]), int(m[2]))
     if not isinstance(size, (tuple, list)) or len(size) != 2:
-        raise ValueError(f"a board size is (width, height), e.g. (9, 5), or text like '9x5'; got {_short(size)}")
+        raise ValueError(
+            f"a board size is (width, height), e.g. (9, 5), or text like '9x5'; got {_short(size)}"
+        )
     width, height = (_whole(what, n) for what, n in zip(("width", "height"), size))
     for what, n in (("width", width), ("height", height)):
         if n < 3 or n % 2 == 0:
             raise ValueError(f"the board {what} must be an odd number of at least 3; got {n}")
     if width > MAX_WIDTH:
-        raise ValueError(f"the board width can be at most {MAX_WIDTH} (one letter per column); got {width}")
+        raise ValueError(
+            f"the board width can be at most {MAX_WIDTH} (one letter per column); got {width}"
+        )
     if height > MAX_HEIGHT:
-        raise ValueError(f"the board height can be at most {MAX_HEIGHT}, like the width; got {height}")
+        raise ValueError(
+            f"the board height can be at most {MAX_HEIGHT}, like the width; got {height}"
+        )
     return width, height
 
 
@@ -79,17 +96,34 @@ class Geometry:
 
     width: int
     height: int
+    # made from the two above once, in __post_init__ (frozen: through object.__setattr__)
+    names: tuple[str, ...] = field(init=False, repr=False)  # point number -> "a1", "b1", ...
+    index: dict[str, int] = field(init=False, repr=False)  # point name -> number
+    strong: tuple[bool, ...] = field(init=False, repr=False)  # whether a point has diagonals
+    neighbour: tuple[tuple[int, ...], ...] = field(
+        init=False, repr=False
+    )  # [point][direction], -1: none
+    ray: tuple[tuple[tuple[int, ...], ...], ...] = field(
+        init=False, repr=False
+    )  # [point][direction]
+    lines: tuple[tuple[int, ...], ...] = field(
+        init=False, repr=False
+    )  # the grid lines, points in order
 
     def __post_init__(self):
         w, h = self.width, self.height
         points = range(w * h)
-        set_ = object.__setattr__
-        set_(self, "names", tuple(point_name(i % w, i // w) for i in points))
-        set_(self, "index", {name: i for i, name in enumerate(self.names)})
-        set_(self, "strong", tuple((i % w + i // w) % 2 == 0 for i in points))
-        set_(self, "neighbour", tuple(tuple(self._step(i, d) for d in range(8)) for i in points))
-        set_(self, "ray", tuple(tuple(self._ray(i, d) for d in range(8)) for i in points))
-        set_(self, "lines", self._lines())
+        names = tuple(point_name(i % w, i // w) for i in points)
+        object.__setattr__(self, "names", names)
+        object.__setattr__(self, "index", {name: i for i, name in enumerate(names)})
+        object.__setattr__(self, "strong", tuple((i % w + i // w) % 2 == 0 for i in points))
+        object.__setattr__(
+            self, "neighbour", tuple(tuple(self._step(i, d) for d in range(8)) for i in points)
+        )
+        object.__setattr__(
+            self, "ray", tuple(tuple(self._ray(i, d) for d in range(8)) for i in points)
+        )
+        object.__setattr__(self, "lines", self._lines())
 
     @property
     def size(self) -> tuple[int, int]:
@@ -121,17 +155,21 @@ class Geometry:
 
     def _lines(self) -> tuple[tuple[int, ...], ...]:
         """Every maximal grid line of two or more points, as points in order."""
-        lines = []
-        for d in LINE_DIRECTIONS:
-            for p in range(self.width * self.height):
-                if self._step(p, opposite(d)) < 0 and self._step(p, d) >= 0:
-                    lines.append((p,) + self.ray[p][d])
-        return tuple(lines)
+        return tuple(
+            (p,) + self.ray[p][d]
+            for d in LINE_DIRECTIONS
+            for p in range(self.width * self.height)
+            if self._step(p, opposite(d)) < 0 and self._step(p, d) >= 0
+        )
 
     def edges(self) -> list[tuple[int, int]]:
         """Each pair of joined points once."""
-        return [(p, q) for p in range(self.width * self.height)
-                for d in range(4) if (q := self.neighbour[p][d]) >= 0]
+        return [
+            (p, q)
+            for p in range(self.width * self.height)
+            for d in range(4)
+            if (q := self.neighbour[p][d]) >= 0
+        ]
 
     def symmetries(self) -> list[tuple[int, ...]]:
         """The mirror images and turns of the grid that send lines to lines, as permutations of the
@@ -141,18 +179,31 @@ class Geometry:
         (4, 8)
         """
         w, h = self.width, self.height
-        moves = [lambda c, r: (c, r), lambda c, r: (w - 1 - c, r),
-                 lambda c, r: (c, h - 1 - r), lambda c, r: (w - 1 - c, h - 1 - r)]
+        moves = [
+            lambda c, r: (c, r),
+            lambda c, r: (w - 1 - c, r),
+            lambda c, r: (c, h - 1 - r),
+            lambda c, r: (w - 1 - c, h - 1 - r),
+        ]
         if w == h:
-            moves += [lambda c, r: (r, c), lambda c, r: (w - 1 - r, c),
-                      lambda c, r: (r, w - 1 - c), lambda c, r: (w - 1 - r, w - 1 - c)]
+            moves += [
+                lambda c, r: (r, c),
+                lambda c, r: (w - 1 - r, c),
+                lambda c, r: (r, w - 1 - c),
+                lambda c, r: (w - 1 - r, w - 1 - c),
+            ]
         edges = {frozenset(e) for e in self.edges()}
-        maps = [tuple(row * w + column for column, row in (move(*self.coordinates(p)) for p in range(w * h)))
-                for move in moves]
+        maps = [
+            tuple(
+                row * w + column
+                for column, row in (move(*self.coordinates(p)) for p in range(w * h))
+            )
+            for move in moves
+        ]
         return [m for m in maps if {frozenset((m[p], m[q])) for p, q in edges} == edges]
 
 
-@lru_cache(maxsize=None)
+@cache
 def geometry(width: int, height: int) -> Geometry:
     """The shared, immutable graph of a board size."""
     return Geometry(*check_size((width, height)))

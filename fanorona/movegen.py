@@ -1,4 +1,5 @@
-"""The move generator on bit sets: the fast layer under ``Board``, the computer players and the solver.
+"""The move generator on bit sets: the fast layer under ``Board``, the computer players and the
+solver.
 
 A position is two integers used as bit sets, ``me`` (the side to move) and ``opp`` (the other
 side): bit ``i`` is point ``i``, numbered ``row * width + column``.  A ``Generator`` knows one
@@ -20,19 +21,31 @@ captured string is cut out of a precomputed ray mask in a few operations; counti
 a position walks the chains without making a single object.  The chain rules (no revisit, the
 direction rule) and the sentences that explain them live in ``ChainRule``, once.
 """
+
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 from .geometry import DIRECTION_NAMES, DIRECTIONS, Geometry
 from .rules import Rules
 
-PAIKA, APPROACH, WITHDRAWAL = 0, 1, 2   # how a step captures
+PAIKA, APPROACH, WITHDRAWAL = 0, 1, 2  # how a step captures
 KIND_NAME = {PAIKA: None, APPROACH: "approach", WITHDRAWAL: "withdrawal"}
 KIND_OF = {v: k for k, v in KIND_NAME.items()}
 
-__all__ = ["APPROACH", "ChainRule", "Generator", "KIND_NAME", "KIND_OF", "PAIKA", "WITHDRAWAL",
-           "advance", "bits", "bitsets", "generator"]
+__all__ = [
+    "APPROACH",
+    "KIND_NAME",
+    "KIND_OF",
+    "PAIKA",
+    "WITHDRAWAL",
+    "ChainRule",
+    "Generator",
+    "advance",
+    "bits",
+    "bitsets",
+    "generator",
+]
 
 
 def bits(mask: int):
@@ -65,30 +78,39 @@ class ChainRule:
     ``Rules.no_revisit`` bans every point the stone has stood on this turn; ``Rules.direction``
     bans the last direction ("no-repeat"), every direction used ("no-reuse") or none ("free").
     ``after`` says how a step changes the two sets; the generator's inner loops use the same
-    rule as data: ``keep_points`` and the table ``directions_after[banned][d]``, made from ``after``.
-    ``refusal`` says in words which rule a step breaks.  Nothing else in the package encodes these rules.
+    rule as data: ``keep_points`` and the table ``directions_after[banned][d]``, made from
+    ``after``.
+    ``refusal`` says in words which rule a step breaks.  Nothing else in the package encodes these
+    rules.
     """
 
     def __init__(self, rules: Rules):
         self.direction = rules.direction
         self.keep_points = -1 if rules.no_revisit else 0
-        # banned directions after a step in d: ((banned & keep_directions) | 1 << d) & direction_mask
+        # banned directions after a step in d: ((banned & keep_directions) | 1 << d) &
+        # direction_mask
         self.keep_directions = 0xFF if rules.direction == "no-reuse" else 0
         self.direction_mask = 0 if rules.direction == "free" else 0xFF
-        self.directions_after = tuple(tuple(self.after(0, banned, 0, d)[1] for d in range(8)) for banned in range(256))
+        self.directions_after = tuple(
+            tuple(self.after(0, banned, 0, d)[1] for d in range(8)) for banned in range(256)
+        )
 
     def after(self, points: int, directions: int, target: int, d: int) -> tuple[int, int]:
-        """The bans once the stone has stepped in direction ``d`` onto the point ``target`` (a bit)."""
+        """The bans once the stone has stepped in direction ``d`` onto the point ``target`` (a
+        bit)."""
         banned_directions = ((directions & self.keep_directions) | 1 << d) & self.direction_mask
         return (points | target) & self.keep_points, banned_directions
 
     def bans(self, chain) -> tuple[int, int]:
         """The bans of a chain in progress ``(point, visited, last, used)``."""
         _point, visited, last, used = chain
-        return visited & self.keep_points, ((used & self.keep_directions) | 1 << last) & self.direction_mask
+        return visited & self.keep_points, (
+            (used & self.keep_directions) | 1 << last
+        ) & self.direction_mask
 
     def refusal(self, chain, target: int, d: int, name: str) -> str | None:
-        """Why the chain may not go on in direction ``d`` to point ``target`` (called ``name``), if it may not."""
+        """Why the chain may not go on in direction ``d`` to point ``target`` (called ``name``), if
+        it may not."""
         points, directions = self.bans(chain)
         if points >> target & 1:
             return f"the stone has already been on {name} this turn, and a chain may not return"
@@ -124,45 +146,80 @@ class Generator:
         self.full = (1 << n) - 1
         self.chain_rule = rule = ChainRule(rules)
         self._keep_points, self._directions_after = rule.keep_points, rule.directions_after
-        self._chains, self._mandatory, self._must_continue = rules.chains, rules.mandatory_capture, rules.must_continue
+        self._chains, self._mandatory, self._must_continue = (
+            rules.chains,
+            rules.mandatory_capture,
+            rules.must_continue,
+        )
         self._single_opening, self._quiet_draw = rules.opening_single_capture, rules.quiet_draw
-        # per direction: (d, shift, can step, can step twice, can step both ways); shifts > 0 first half
+        # per direction: (d, shift, can step, can step twice, can step both ways); shifts > 0 first
+        # half
         self._dirs = []
         for d, (dc, dr) in enumerate(DIRECTIONS):
-            self._dirs.append((d, dc + dr * g.width,
-                               _mask(p for p in range(n) if g.neighbour[p][d] >= 0),
-                               _mask(p for p in range(n) if len(g.ray[p][d]) >= 2),
-                               _mask(p for p in range(n)
-                                     if g.neighbour[p][d] >= 0 and g.neighbour[p][(d + 4) % 8] >= 0)))
+            self._dirs.append(
+                (
+                    d,
+                    dc + dr * g.width,
+                    _mask(p for p in range(n) if g.neighbour[p][d] >= 0),
+                    _mask(p for p in range(n) if len(g.ray[p][d]) >= 2),
+                    _mask(
+                        p
+                        for p in range(n)
+                        if g.neighbour[p][d] >= 0 and g.neighbour[p][(d + 4) % 8] >= 0
+                    ),
+                )
+            )
         self._ray = [[_mask(g.ray[p][d]) for d in range(8)] for p in range(n)]
         # per direction, by k: the points with at least k further points along the line that way
         longest = max(g.width, g.height)
-        self._room = [[_mask(p for p in range(n) if len(g.ray[p][d]) >= k) for k in range(longest + 1)]
-                      for d in range(8)]
+        self._room = [
+            [_mask(p for p in range(n) if len(g.ray[p][d]) >= k) for k in range(longest + 1)]
+            for d in range(8)
+        ]
         # per point, each line out of it: (d, target point, its bit, first point ahead of the target
-        # as a bit, the ray ahead, first point behind the origin as a bit, the ray behind, ahead runs up)
+        # as a bit, the ray ahead, first point behind the origin as a bit, the ray behind, ahead
+        # runs up)
         # and the same links by which neighbours are free: {free neighbours as bits: their links}
-        self._links, self._free_links, self._near, self._reach = [], [], [], []
+        self._links: list[tuple] = []
+        self._free_links: list[dict[int, tuple]] = []
+        self._near: list[int] = []
+        self._reach: list[int] = []
         for p in range(n):
             links = []
             for d, q in enumerate(g.neighbour[p]):
                 if q < 0:
                     continue
                 ahead, behind = g.ray[q][d], g.ray[p][(d + 4) % 8]
-                links.append((d, q, 1 << q, 1 << ahead[0] if ahead else 0, _mask(ahead),
-                              1 << behind[0] if behind else 0, _mask(behind), d < 4))
+                links.append(
+                    (
+                        d,
+                        q,
+                        1 << q,
+                        1 << ahead[0] if ahead else 0,
+                        _mask(ahead),
+                        1 << behind[0] if behind else 0,
+                        _mask(behind),
+                        d < 4,
+                    )
+                )
             self._links.append(tuple(links))
-            self._free_links.append({})      # filled in by _fill_links as sets of free neighbours turn up
+            self._free_links.append(
+                {}
+            )  # filled in by _fill_links as sets of free neighbours turn up
             self._near.append(_mask(link[1] for link in links))
             self._reach.append(_mask(r for d in range(8) for r in g.ray[p][d][:2]))
 
     def _fill_links(self, at: int, free: int) -> tuple:
-        """The links out of ``at`` towards the free neighbours ``free`` (bits), remembered for next time."""
-        found = self._free_links[at][free] = tuple(link for link in self._links[at] if free & link[2])
+        """The links out of ``at`` towards the free neighbours ``free`` (bits), remembered for next
+        time."""
+        found = self._free_links[at][free] = tuple(
+            link for link in self._links[at] if free & link[2]
+        )
         return found
 
     def single(self, ply: int) -> bool:
-        """Whether the opening rule limits the turn played ``ply`` turns into the game to one capture."""
+        """Whether the opening rule limits the turn played ``ply`` turns into the game to one
+        capture."""
         return self._single_opening and ply < 2
 
     # -- single steps -------------------------------------------------------------------------
@@ -170,7 +227,7 @@ class Generator:
     def _captures(self, me: int, opp: int) -> list:
         """Every capturing first step, direction by direction."""
         empty = self.full & ~(me | opp)
-        out = []
+        out: list[tuple] = []
         for d, s, can, twice, both in self._dirs:
             if s > 0:
                 movers = me & can & (empty >> s)
@@ -181,16 +238,20 @@ class Generator:
             for p in bits(approach):
                 q = p + s
                 ray = self._ray[q][d]
-                out.append((p, q, d, APPROACH, _take_up(ray, opp) if s > 0 else _take_down(ray, opp)))
+                out.append(
+                    (p, q, d, APPROACH, _take_up(ray, opp) if s > 0 else _take_down(ray, opp))
+                )
             for p in bits(withdraw):
                 ray = self._ray[p][(d + 4) % 8]
-                out.append((p, p + s, d, WITHDRAWAL, _take_down(ray, opp) if s > 0 else _take_up(ray, opp)))
+                out.append(
+                    (p, p + s, d, WITHDRAWAL, _take_down(ray, opp) if s > 0 else _take_up(ray, opp))
+                )
         return out
 
     def _quiet(self, me: int, opp: int) -> list:
         """Every first step that captures nothing (a paika), direction by direction."""
         empty = self.full & ~(me | opp)
-        out = []
+        out: list[tuple] = []
         for d, s, can, twice, both in self._dirs:
             if s > 0:
                 movers = me & can & (empty >> s)
@@ -202,15 +263,21 @@ class Generator:
         return out
 
     def first_steps(self, me: int, opp: int) -> tuple[list, list]:
-        """All capturing and all non-capturing first steps, each list by origin, then direction, then kind."""
+        """All capturing and all non-capturing first steps, each list by origin, then direction,
+        then kind."""
+
         def order(step):
             return step[0], step[2], step[3]
+
         return sorted(self._captures(me, opp), key=order), sorted(self._quiet(me, opp), key=order)
 
     def has_step(self, me: int, opp: int) -> bool:
         """Whether the side to move can step at all (when it cannot, it has lost)."""
         empty = self.full & ~(me | opp)
-        return any(me & can & ((empty >> s) if s > 0 else (empty << -s)) for _d, s, can, _t, _b in self._dirs)
+        return any(
+            me & can & ((empty >> s) if s > 0 else (empty << -s))
+            for _d, s, can, _t, _b in self._dirs
+        )
 
     def _continuations(self, me: int, opp: int, at: int, points: int, directions: int) -> list:
         """The capturing steps that may continue a chain at ``at`` under the given bans."""
@@ -222,13 +289,17 @@ class Generator:
             links = self._free_links[at][free]
         except KeyError:
             links = self._fill_links(at, free)
-        for d, q, target, ahead_first, ahead, behind_first, behind, up in links:
+        for d, q, _target, ahead_first, ahead, behind_first, behind, up in links:
             if directions >> d & 1:
                 continue
             if opp & ahead_first:
-                out.append((at, q, d, APPROACH, _take_up(ahead, opp) if up else _take_down(ahead, opp)))
+                out.append(
+                    (at, q, d, APPROACH, _take_up(ahead, opp) if up else _take_down(ahead, opp))
+                )
             if opp & behind_first:
-                out.append((at, q, d, WITHDRAWAL, _take_down(behind, opp) if up else _take_up(behind, opp)))
+                out.append(
+                    (at, q, d, WITHDRAWAL, _take_down(behind, opp) if up else _take_up(behind, opp))
+                )
         return out
 
     def step_captures(self, opp: int, origin: int, d: int) -> dict:
@@ -272,11 +343,14 @@ class Generator:
             p, q, _d, _kind, taken = step
             extend((step,), me ^ (1 << p) ^ (1 << q), opp ^ taken, advance(None, step))
         if not (captures and self._mandatory):
-            turns.extend(((step,), me ^ (1 << step[0]) ^ (1 << step[1]), opp, False) for step in quiet)
+            turns.extend(
+                ((step,), me ^ (1 << step[0]) ^ (1 << step[1]), opp, False) for step in quiet
+            )
         return turns
 
     def results(self, me: int, opp: int, single: bool = False) -> list:
-        """The position ``(me, opp)`` after each turn, one item a turn (repeats kept), for the side that moved.
+        """The position ``(me, opp)`` after each turn, one item a turn (repeats kept), for the side
+        that moved.
 
         The same walk as ``count_turns``, collecting positions instead of counting them.
         """
@@ -309,8 +383,14 @@ class Generator:
                 target = origin << s if s > 0 else origin >> -s
                 for taken in self._taken(opp, p, d, s, origin & approach, origin & withdraw):
                     if chains:
-                        self._chain_results(me ^ origin ^ target, opp ^ taken, p + s,
-                                            (origin | target) & keep_points, first_directions[d], out)
+                        self._chain_results(
+                            me ^ origin ^ target,
+                            opp ^ taken,
+                            p + s,
+                            (origin | target) & keep_points,
+                            first_directions[d],
+                            out,
+                        )
                     else:
                         out.append((me ^ origin ^ target, opp ^ taken))
         if not (out and self._mandatory):
@@ -318,7 +398,8 @@ class Generator:
         return out
 
     def _taken(self, opp: int, p: int, d: int, s: int, approach: int, withdraw: int) -> tuple:
-        """The stones a step from ``p`` in direction ``d`` (shift ``s``) takes by approach and by withdrawal,
+        """The stones a step from ``p`` in direction ``d`` (shift ``s``) takes by approach and by
+        withdrawal,
         as far as ``approach`` and ``withdraw`` (true or false) say it captures each way."""
         if approach:
             ray = self._ray[p + s][d]
@@ -329,8 +410,11 @@ class Generator:
         second = _take_down(ray, opp) if s > 0 else _take_up(ray, opp)
         return (first, second) if approach else (second,)
 
-    def _chain_results(self, me: int, opp: int, at: int, points: int, directions: int, out: list) -> None:
-        """Add the positions where a turn whose chain has just captured, landing on ``at``, may end."""
+    def _chain_results(
+        self, me: int, opp: int, at: int, points: int, directions: int, out: list
+    ) -> None:
+        """Add the positions where a turn whose chain has just captured, landing on ``at``, may
+        end."""
         free = self._near[at] & ~(me | opp | points)
         if not (free and opp & self._reach[at]):
             out.append((me, opp))
@@ -348,20 +432,34 @@ class Generator:
             points2 = (points | target) & self._keep_points
             directions2 = self._directions_after[directions][d]
             if opp & ahead_first:
-                self._chain_results(me2, opp ^ (_take_up(ahead, opp) if up else _take_down(ahead, opp)),
-                                    q, points2, directions2, out)
+                self._chain_results(
+                    me2,
+                    opp ^ (_take_up(ahead, opp) if up else _take_down(ahead, opp)),
+                    q,
+                    points2,
+                    directions2,
+                    out,
+                )
             if opp & behind_first:
-                self._chain_results(me2, opp ^ (_take_down(behind, opp) if up else _take_up(behind, opp)),
-                                    q, points2, directions2, out)
+                self._chain_results(
+                    me2,
+                    opp ^ (_take_down(behind, opp) if up else _take_up(behind, opp)),
+                    q,
+                    points2,
+                    directions2,
+                    out,
+                )
         if not (more and self._must_continue):
             out.append((me, opp))
 
     def children(self, me: int, opp: int, single: bool = False) -> list:
-        """The distinct positions after one turn, as ``(me, opp)`` of the side that moved, first seen first."""
+        """The distinct positions after one turn, as ``(me, opp)`` of the side that moved, first
+        seen first."""
         return list(dict.fromkeys(self.results(me, opp, single)))
 
     def successor_keys(self, key: int) -> set[int]:
-        """For the solver: ``key`` packs ``me | opp << points``; so does each result, for the next mover."""
+        """For the solver: ``key`` packs ``me | opp << points``; so does each result, for the next
+        mover."""
         n = self.points
         return {o | m << n for m, o in self.results(key & self.full, key >> n)}
 
@@ -397,8 +495,13 @@ class Generator:
                 target = origin << s if s > 0 else origin >> -s
                 ray = self._ray[p + s][d]
                 taken = _take_up(ray, opp) if s > 0 else _take_down(ray, opp)
-                count += self._count_chain(me ^ origin ^ target, opp ^ taken, p + s,
-                                           (origin | target) & keep_points, directions)
+                count += self._count_chain(
+                    me ^ origin ^ target,
+                    opp ^ taken,
+                    p + s,
+                    (origin | target) & keep_points,
+                    directions,
+                )
             while withdraw:
                 origin = withdraw & -withdraw
                 withdraw ^= origin
@@ -406,8 +509,13 @@ class Generator:
                 target = origin << s if s > 0 else origin >> -s
                 ray = self._ray[p][back]
                 taken = _take_down(ray, opp) if s > 0 else _take_up(ray, opp)
-                count += self._count_chain(me ^ origin ^ target, opp ^ taken, p + s,
-                                           (origin | target) & keep_points, directions)
+                count += self._count_chain(
+                    me ^ origin ^ target,
+                    opp ^ taken,
+                    p + s,
+                    (origin | target) & keep_points,
+                    directions,
+                )
         if count and self._mandatory:
             return count
         return count + quiet
@@ -430,11 +538,21 @@ class Generator:
             points2 = (points | target) & self._keep_points
             directions2 = self._directions_after[directions][d]
             if opp & ahead_first:
-                count += self._count_chain(me2, opp ^ (_take_up(ahead, opp) if up else _take_down(ahead, opp)),
-                                           q, points2, directions2)
+                count += self._count_chain(
+                    me2,
+                    opp ^ (_take_up(ahead, opp) if up else _take_down(ahead, opp)),
+                    q,
+                    points2,
+                    directions2,
+                )
             if opp & behind_first:
-                count += self._count_chain(me2, opp ^ (_take_down(behind, opp) if up else _take_up(behind, opp)),
-                                           q, points2, directions2)
+                count += self._count_chain(
+                    me2,
+                    opp ^ (_take_down(behind, opp) if up else _take_up(behind, opp)),
+                    q,
+                    points2,
+                    directions2,
+                )
         return count if more and self._must_continue else count + 1
 
     def perft(self, me: int, opp: int, depth: int, ply: int = 0, quiet: int = 0) -> int:
@@ -469,7 +587,7 @@ class Generator:
                 movers = me & can & (empty << -s)
                 approach, withdraw = movers & twice & (opp << -2 * s), movers & both & (opp >> -s)
             k = 1
-            while approach:   # origins whose approach takes at least k stones
+            while approach:  # origins whose approach takes at least k stones
                 if k > best:
                     best = k
                 k += 1
@@ -490,14 +608,20 @@ class Generator:
         for _d, s, can, twice, both in self._dirs:
             if s > 0:
                 movers = me & can & (empty >> s)
-                count += movers.bit_count() + (movers & twice & (opp >> 2 * s) & both & (opp << s)).bit_count()
+                count += (
+                    movers.bit_count()
+                    + (movers & twice & (opp >> 2 * s) & both & (opp << s)).bit_count()
+                )
             else:
                 movers = me & can & (empty << -s)
-                count += movers.bit_count() + (movers & twice & (opp << -2 * s) & both & (opp >> -s)).bit_count()
+                count += (
+                    movers.bit_count()
+                    + (movers & twice & (opp << -2 * s) & both & (opp >> -s)).bit_count()
+                )
         return count
 
 
-@lru_cache(maxsize=None)
+@cache
 def generator(g: Geometry, rules: Rules) -> Generator:
     """The shared generator of a board size (its ``Geometry``) under ``rules``."""
     return Generator(g, rules)

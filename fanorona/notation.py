@@ -4,6 +4,7 @@ Pure text in and out; ``Board`` turns these into positions and turns.  Every rea
 function raises ``NotationError`` naming the character or line it could not read, and refuses
 a text longer than ``MAX_TEXT`` before reading it.
 """
+
 from __future__ import annotations
 
 import re
@@ -14,7 +15,7 @@ from .geometry import MAX_HEIGHT, MAX_WIDTH
 STONES = {"W": "white", "B": "black", ".": None}
 SYMBOL = {"white": "W", "black": "B", None: "."}
 CAPTURE_LETTERS = {"A": "approach", "W": "withdrawal"}
-CAPTURE_LETTER = {v: k for k, v in CAPTURE_LETTERS.items()}
+CAPTURE_LETTER: dict[str | None, str] = {v: k for k, v in CAPTURE_LETTERS.items()}
 SIDE_LETTERS = {"w": "white", "b": "black"}
 
 _POINT = re.compile(r"[a-z][1-9][0-9]*", re.ASCII)
@@ -31,8 +32,10 @@ class NotationError(ValueError):
 def parse_point_name(text: str) -> tuple[int, int]:
     """``"c4"`` -> ``(2, 3)``: column and row from 0."""
     if not isinstance(text, str) or len(text) > 1 + _ROW_DIGITS or not _POINT.fullmatch(text):
-        raise NotationError(f"{shown(text)} is not a point name: a column letter and a row number "
-                            f"up to {MAX_HEIGHT}, like 'e3'")
+        raise NotationError(
+            f"{shown(text)} is not a point name: a column letter and a row number "
+            f"up to {MAX_HEIGHT}, like 'e3'"
+        )
     return ord(text[0]) - ord("a"), int(text[1:]) - 1
 
 
@@ -43,8 +46,10 @@ def shown(value) -> str:
 
 def _check_length(text: str, what: str) -> None:
     if len(text) > MAX_TEXT:
-        raise NotationError(f"{what} is at most {MAX_TEXT:,} characters (the biggest board is "
-                            f"{MAX_WIDTH}x{MAX_HEIGHT}); this one has {len(text):,}")
+        raise NotationError(
+            f"{what} is at most {MAX_TEXT:,} characters (the biggest board is "
+            f"{MAX_WIDTH}x{MAX_HEIGHT}); this one has {len(text):,}"
+        )
 
 
 def tokenize_turn(text: str) -> tuple[str, list[tuple[str, str | None]]]:
@@ -53,7 +58,9 @@ def tokenize_turn(text: str) -> tuple[str, list[tuple[str, str | None]]]:
     ``"e2e3Ad4W"`` -> ``("e2", [("e3", "approach"), ("d4", "withdrawal")])``.
     """
     if not isinstance(text, str):
-        raise NotationError(f"a turn is written as text like 'e2e3' or 'e2e3Ad4W'; got {shown(text)}")
+        raise NotationError(
+            f"a turn is written as text like 'e2e3' or 'e2e3Ad4W'; got {shown(text)}"
+        )
     _check_length(text, "a turn's text")
     text = text.strip()
     points: list[str] = []
@@ -62,8 +69,10 @@ def tokenize_turn(text: str) -> tuple[str, list[tuple[str, str | None]]]:
     while i < len(text):
         m = _POINT.match(text, i)
         if m and len(m.group()) > 1 + _ROW_DIGITS:
-            raise NotationError(f"cannot read {shown(text)} at character {i + 2}: the row number "
-                                f"{shown(m.group()[1:])} is too big, a board has at most {MAX_HEIGHT} rows")
+            raise NotationError(
+                f"cannot read {shown(text)} at character {i + 2}: the row number "
+                f"{shown(m.group()[1:])} is too big, a board has at most {MAX_HEIGHT} rows"
+            )
         if m:
             points.append(m.group())
             captures.append(None)
@@ -74,20 +83,25 @@ def tokenize_turn(text: str) -> tuple[str, list[tuple[str, str | None]]]:
         else:
             raise NotationError(_unreadable(text, i))
     if len(points) < 2:
-        raise NotationError(f"{shown(text)} needs a start point and at least one destination, like 'e2e3'")
+        raise NotationError(
+            f"{shown(text)} needs a start point and at least one destination, like 'e2e3'"
+        )
     return points[0], list(zip(points[1:], captures[1:]))
 
 
 def _unreadable(text: str, i: int) -> str:
     ch = text[i]
-    hint = ("A (approach) or W (withdrawal) can only follow a destination, once"
-            if ch in CAPTURE_LETTERS else
-            "points are a lower-case column letter and a row number; A or W after a capturing step")
+    hint = (
+        "A (approach) or W (withdrawal) can only follow a destination, once"
+        if ch in CAPTURE_LETTERS
+        else "points are a lower-case column letter and a row number; A or W after a capturing step"
+    )
     return f"cannot read {shown(text)} at character {i + 1} ({ch!r}): {hint}"
 
 
 def parse_diagram(text: str) -> list[list[str | None]]:
-    """Rows top first, one character a point (W, B or '.'): returns rows bottom first, as colours."""
+    """Rows top first, one character a point (W, B or '.'): returns rows bottom first, as
+    colours."""
     if not isinstance(text, str):
         raise NotationError(f"a diagram is text, one line a row; got {shown(text)}")
     _check_length(text, "a diagram")
@@ -99,14 +113,18 @@ def parse_diagram(text: str) -> list[list[str | None]]:
     if len(lines) > MAX_HEIGHT:
         raise NotationError(f"the diagram has {len(lines)} rows; a board has at most {MAX_HEIGHT}")
     if width > MAX_WIDTH:
-        raise NotationError(f"diagram line 1 has {width} points; a board has at most {MAX_WIDTH} columns")
+        raise NotationError(
+            f"diagram line 1 has {width} points; a board has at most {MAX_WIDTH} columns"
+        )
     rows = []
     for n, line in enumerate(lines, 1):
         if len(line) != width:
             raise NotationError(f"diagram line {n} has {len(line)} points, but line 1 has {width}")
         for col, ch in enumerate(line):
             if ch not in STONES:
-                raise NotationError(f"diagram line {n}, column {col + 1}: {ch!r} is not W, B or '.'")
+                raise NotationError(
+                    f"diagram line {n}, column {col + 1}: {ch!r} is not W, B or '.'"
+                )
         rows.append([STONES[ch] for ch in line])
     return rows[::-1]
 
@@ -121,11 +139,15 @@ def parse_fen(text: str) -> tuple[str, str]:
     if isinstance(text, str):
         _check_length(text, "a position text")
     if not isinstance(text, str) or len(text.split()) != 2:
-        raise NotationError(f"a position text is rows top first joined by '/', a space, then w or b; "
-                            f"got {shown(text)}")
+        raise NotationError(
+            f"a position text is rows top first joined by '/', a space, then w or b; "
+            f"got {shown(text)}"
+        )
     rows, side = text.split()
     if side not in SIDE_LETTERS:
-        raise NotationError(f"the side to move in {shown(text)} must be 'w' or 'b', not {shown(side)}")
+        raise NotationError(
+            f"the side to move in {shown(text)} must be 'w' or 'b', not {shown(side)}"
+        )
     return "\n".join(rows.split("/")), SIDE_LETTERS[side]
 
 

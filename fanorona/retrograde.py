@@ -2,6 +2,7 @@
 boards (``solve``) and the endgame tables (``endgame``): the values and their byte codes, the rules
 such a graph can stand for, the labelling pass, and its rule replayed as a check.
 """
+
 from __future__ import annotations
 
 from array import array
@@ -34,17 +35,22 @@ def graph_rules(rules: Rules | None) -> Rules:
     if not isinstance(rules, Rules):
         raise ValueError(f"rules must be a fanorona.Rules, e.g. Rules.solved(); got {rules!r}")
     if rules.quiet_draw is not None:
-        raise ValueError("the solver's positions carry no count of quiet turns, so it cannot use a "
-                         f"{rules.quiet_draw}-turn draw rule: use Rules.solved() or rules.with_(quiet_draw=None)")
+        raise ValueError(
+            "the solver's positions carry no count of quiet turns, so it cannot use a "
+            f"{rules.quiet_draw}-turn draw rule: use Rules.solved() or rules.with_(quiet_draw=None)"
+        )
     if rules.opening_single_capture:
-        raise ValueError("the solver's positions do not know whose first turn it is, so it cannot use "
-                         "opening_single_capture: use rules.with_(opening_single_capture=False)")
+        raise ValueError(
+            "the solver's positions do not know whose first turn it is, so it cannot use "
+            "opening_single_capture: use rules.with_(opening_single_capture=False)"
+        )
     return rules
 
 
 def progress_bar(shown: bool, **options):
     """A tqdm progress bar for one pass of building a table, hidden unless ``shown``."""
     from tqdm.auto import tqdm
+
     return tqdm(disable=not shown, mininterval=0.5, **options)
 
 
@@ -117,12 +123,16 @@ def follows(value: str, distance: int | None, outcomes) -> bool:
     """Whether a position's ``value`` and ``distance`` are what the labelling gives from its
     ``outcomes``: (result for the side to move, turns to the end) of each of its turns.
 
-    >>> follows(WIN, 3, [(WIN, 3), (LOSS, 2), (WIN, 5)]), follows(LOSS, 3, [(LOSS, 2), (DRAW, None)])
-    (True, False)
+    >>> follows(WIN, 3, [(WIN, 3), (LOSS, 2), (WIN, 5)])
+    True
+    >>> follows(LOSS, 3, [(LOSS, 2), (DRAW, None)])
+    False
     """
     wins = [d for result, d in outcomes if result == WIN]
     if value == WIN:
         return bool(wins) and distance == min(wins)
     if value == LOSS:
-        return all(result == LOSS for result, _ in outcomes) and distance == max((d for _, d in outcomes), default=0)
+        return all(result == LOSS for result, _ in outcomes) and distance == max(
+            (d for _, d in outcomes), default=0
+        )
     return not wins and any(result == DRAW for result, _ in outcomes)

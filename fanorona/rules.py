@@ -1,4 +1,5 @@
 """The rule options on which published Fanorona rule sets differ, and named presets of them."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
@@ -36,49 +37,54 @@ class Rules:
             if f.type == "bool" and not isinstance(value, bool):
                 raise ValueError(f"Rules.{f.name} is True or False; got {value!r}")
         if self.direction not in DIRECTION_RULES:
-            raise ValueError(f"Rules.direction is one of {', '.join(map(repr, DIRECTION_RULES))}; "
-                             f"got {self.direction!r}")
+            raise ValueError(
+                f"Rules.direction is one of {', '.join(map(repr, DIRECTION_RULES))}; "
+                f"got {self.direction!r}"
+            )
         q = self.quiet_draw
         if q is not None and (isinstance(q, bool) or not isinstance(q, int) or q < 1):
-            raise ValueError(f"Rules.quiet_draw is a whole number of turns of at least 1, or None; got {q!r}")
+            raise ValueError(
+                f"Rules.quiet_draw is a whole number of turns of at least 1, or None; got {q!r}"
+            )
 
     @classmethod
-    def standard(cls) -> "Rules":
-        """Compulsory capture, optional chains, no revisits, no direction twice in a row, 50-turn draw."""
+    def standard(cls) -> Rules:
+        """Compulsory capture, optional chains, no revisits, no direction twice in a row, 50-turn
+        draw."""
         return cls()
 
     @classmethod
-    def simple(cls) -> "Rules":
-        """The course assignment's base game: one step a turn, capture not compulsory, no draw rule."""
+    def simple(cls) -> Rules:
+        """The course assignment's base game: one step a turn, capture not compulsory, no draw
+        rule."""
         return cls(mandatory_capture=False, chains=False, quiet_draw=None)
 
     @classmethod
-    def solved(cls) -> "Rules":
-        """The rules under which the game was solved: standard, but endless play is the only draw."""
+    def solved(cls) -> Rules:
+        """The rules under which the game was solved: standard, but endless play is the only
+        draw."""
         return cls(quiet_draw=None)
 
     @classmethod
-    def czech(cls) -> "Rules":
+    def czech(cls) -> Rules:
         """The Czech rules page: standard, but each side's first turn captures one string only."""
         return cls(opening_single_capture=True, quiet_draw=None)
 
     @classmethod
-    def danish(cls) -> "Rules":
-        """The Danish course assignment with both its extensions: compulsory capture, chains that never
+    def danish(cls) -> Rules:
+        """The Danish course assignment with both its extensions: compulsory capture, chains that
+        never
         return to a point, no direction rule, draws by agreement only."""
         return cls(direction="free", quiet_draw=None)
 
     @classmethod
-    def named(cls, name: str) -> "Rules":
+    def named(cls, name: str) -> Rules:
         """A preset by name: one of ``Rules.PRESETS``."""
-        try:
-            if name not in PRESETS:
-                raise KeyError(name)
-            return getattr(cls, name)()
-        except KeyError:
-            raise ValueError(f"no rule set called {name!r}; choose one of {', '.join(PRESETS)}") from None
+        if name not in PRESETS:
+            raise ValueError(f"no rule set called {name!r}; choose one of {', '.join(PRESETS)}")
+        return getattr(cls, name)()
 
-    def with_(self, **changes) -> "Rules":
+    def with_(self, **changes) -> Rules:
         """A copy with some options changed, e.g. ``Rules.standard().with_(direction="free")``."""
         return replace(self, **changes)
 

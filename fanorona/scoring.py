@@ -5,23 +5,37 @@ evaluations' names and weights.  The chain rules they share are ``movegen.ChainR
 Both modules import these names; the compiled functions read them as constants when numba
 compiles them, so a change here reaches both (and the parity tests compare them node for node).
 """
+
 from __future__ import annotations
 
-__all__ = ["EVALUATION_NAMES", "EXACT", "LOWER", "MOBILITY", "PROVEN", "STONE", "STRONG_POINT", "THREAT",
-           "UPPER", "WIN_SCORE", "from_table", "to_table"]
+__all__ = [
+    "EVALUATION_NAMES",
+    "EXACT",
+    "LOWER",
+    "MOBILITY",
+    "PROVEN",
+    "STONE",
+    "STRONG_POINT",
+    "THREAT",
+    "UPPER",
+    "WIN_SCORE",
+    "from_table",
+    "to_table",
+]
 
-WIN_SCORE = 1_000_000          # the score of a won position; a win in n turns scores WIN_SCORE - n
-PROVEN = WIN_SCORE - 10_000    # scores beyond this are proven wins or losses
+WIN_SCORE = 1_000_000  # the score of a won position; a win in n turns scores WIN_SCORE - n
+PROVEN = WIN_SCORE - 10_000  # scores beyond this are proven wins or losses
 
 EXACT, LOWER, UPPER = 0, 1, 2  # what a stored score is: the value, a lower bound, an upper bound
 
 #: The evaluations, in the order of their codes in the compiled search: material, material and
-#: strong points, material and mobility, material and threat (``ai.EVALUATIONS`` has their functions).
+#: strong points, material and mobility, material and threat (``ai.EVALUATIONS`` has their
+#: functions).
 EVALUATION_NAMES = ("material", "strong", "mobility", "threat")
-STONE = 100                    # every evaluation: a stone ahead
-STRONG_POINT = 10              # "strong": a stone more on a strong point (eight lines instead of four)
-MOBILITY = 3                   # "mobility": a single step more than the opponent has
-THREAT = 50                    # "threat": a stone the side to move can take with its best first step
+STONE = 100  # every evaluation: a stone ahead
+STRONG_POINT = 10  # "strong": a stone more on a strong point (eight lines instead of four)
+MOBILITY = 3  # "mobility": a single step more than the opponent has
+THREAT = 50  # "threat": a stone the side to move can take with its best first step
 
 
 def to_table(score: int, ply: int) -> int:

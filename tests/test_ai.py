@@ -1,4 +1,5 @@
-"""The computer players: legal answers, the search's value against plain minimax, forced wins, replays."""
+"""The computer players: legal answers, the search's value against plain minimax, forced wins,
+replays."""
 
 import random
 import sys
@@ -6,21 +7,34 @@ import threading
 import time
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from conftest import random_position
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import fanorona as fa
-from conftest import random_position
 from fanorona import Rules, ai
 
 SIZES = [(3, 3), (5, 3), (3, 5), (5, 5), (9, 5)]
-FAST_PLAYERS = ["random", "greedy", "alphabeta:depth=1", "alphabeta:depth=2", "alphabeta:time=0.05",
-                "alphabeta:depth=2,quiescence=1",
-                "mcts:playouts=20", "level3"]
+FAST_PLAYERS = [
+    "random",
+    "greedy",
+    "alphabeta:depth=1",
+    "alphabeta:depth=2",
+    "alphabeta:time=0.05",
+    "alphabeta:depth=2,quiescence=1",
+    "mcts:playouts=20",
+    "level3",
+]
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(size=st.sampled_from(SIZES), rules=st.sampled_from(["standard", "simple", "czech"]),
-       seed=st.integers(0, 10**6), plies=st.integers(0, 30), spec=st.sampled_from(FAST_PLAYERS))
+@given(
+    size=st.sampled_from(SIZES),
+    rules=st.sampled_from(["standard", "simple", "czech"]),
+    seed=st.integers(0, 10**6),
+    plies=st.integers(0, 30),
+    spec=st.sampled_from(FAST_PLAYERS),
+)
 def test_players_only_choose_legal_turns(size, rules, seed, plies, spec):
     board = random_position(size, Rules.named(rules), seed, plies)
     if board.is_game_over():
@@ -33,7 +47,12 @@ def test_players_only_choose_legal_turns(size, rules, seed, plies, spec):
 
 def test_players_refuse_a_finished_game():
     over = fa.Board.from_diagram("W..\n...\n...", "black")
-    for player in (ai.RandomPlayer(), ai.GreedyPlayer(), ai.AlphaBetaPlayer(depth=2), ai.MCTSPlayer(playouts=5)):
+    for player in (
+        ai.RandomPlayer(),
+        ai.GreedyPlayer(),
+        ai.AlphaBetaPlayer(depth=2),
+        ai.MCTSPlayer(playouts=5),
+    ):
         with pytest.raises(ValueError, match="game is over"):
             player.choose_turn(over)
 
@@ -49,13 +68,15 @@ def test_mid_chain_board_is_refused():
 # ---------------------------------------------------------------------------------------------
 # Alpha-beta against minimax written out plainly on Board objects.
 
+
 def material(board):
     me = board.count(board.to_move)
     return 100 * (me - board.count(board.to_move.other))
 
 
 def minimax(board, depth, ply=0):
-    """The negamax value of ``board`` for the side to move: a loss ``ply`` turns from the root scores
+    """The negamax value of ``board`` for the side to move: a loss ``ply`` turns from the root
+    scores
     -(WIN - ply) as in ai (so later losses are better), and the horizon is scored by material."""
     if board.count(board.to_move) == 0:
         return -(ai.WIN_SCORE - ply)
@@ -68,8 +89,12 @@ def minimax(board, depth, ply=0):
 
 
 @settings(max_examples=25, deadline=None)
-@given(size=st.sampled_from([(3, 3), (5, 3), (3, 5), (5, 5)]), seed=st.integers(0, 10**6),
-       plies=st.integers(0, 12), depth=st.integers(1, 3))
+@given(
+    size=st.sampled_from([(3, 3), (5, 3), (3, 5), (5, 5)]),
+    seed=st.integers(0, 10**6),
+    plies=st.integers(0, 12),
+    depth=st.integers(1, 3),
+)
 def test_alphabeta_value_equals_minimax(size, seed, plies, depth):
     board = random_position(size, Rules.solved(), seed, plies)
     if board.is_game_over():
@@ -79,7 +104,9 @@ def test_alphabeta_value_equals_minimax(size, seed, plies, depth):
     expected = minimax(board, depth)
     if len(board.legal_turns()) > 1:
         assert player.last_search.score == expected
-    assert -minimax(board.after(turn), depth - 1, 1) == expected, "the chosen turn must reach the best value"
+    assert -minimax(board.after(turn), depth - 1, 1) == expected, (
+        "the chosen turn must reach the best value"
+    )
 
 
 def quiescence(board, turns_left, ply):
@@ -98,13 +125,21 @@ def minimax_with_quiescence(board, depth, ply=0):
         return -(ai.WIN_SCORE - ply)
     if depth == 0:
         return quiescence(board, ai.QUIESCENCE_TURNS, ply)
-    return max(-minimax_with_quiescence(board.after(t), depth - 1, ply + 1) for t in board.legal_turns())
+    return max(
+        -minimax_with_quiescence(board.after(t), depth - 1, ply + 1) for t in board.legal_turns()
+    )
 
 
 @settings(max_examples=25, deadline=None)
-@given(size=st.sampled_from([(3, 3), (5, 3), (3, 5), (5, 5)]), seed=st.integers(0, 10**6),
-       plies=st.integers(0, 12), depth=st.integers(1, 2))
-def test_quiescence_value_equals_minimax_with_captures_searched_past_the_horizon(size, seed, plies, depth):
+@given(
+    size=st.sampled_from([(3, 3), (5, 3), (3, 5), (5, 5)]),
+    seed=st.integers(0, 10**6),
+    plies=st.integers(0, 12),
+    depth=st.integers(1, 2),
+)
+def test_quiescence_value_equals_minimax_with_captures_searched_past_the_horizon(
+    size, seed, plies, depth
+):
     board = random_position(size, Rules.solved(), seed, plies)
     if board.is_game_over() or len(board.legal_turns()) == 1:
         return
@@ -152,8 +187,10 @@ def forces_win_next_turn(board, turn):
     after = board.after(turn)
     if after.outcome() is not None:
         return after.outcome().winner == board.to_move.value
-    return all(any(wins_at_once(reply, t) for t in reply.legal_turns())
-               for reply in (after.after(r) for r in after.legal_turns()))
+    return all(
+        any(wins_at_once(reply, t) for t in reply.legal_turns())
+        for reply in (after.after(r) for r in after.legal_turns())
+    )
 
 
 @pytest.mark.parametrize("diagram", FORCED_WINS)
@@ -166,7 +203,9 @@ def test_alphabeta_finds_forced_win_in_two_turns(diagram):
     assert ai.GreedyPlayer(seed=0).choose_turn(board) not in winning
     player = ai.AlphaBetaPlayer(depth=3, seed=1)
     assert player.choose_turn(board) in winning
-    assert player.last_search.score == ai.WIN_SCORE - 3      # a win on the third turn from here (ours, theirs, ours)
+    assert (
+        player.last_search.score == ai.WIN_SCORE - 3
+    )  # a win on the third turn from here (ours, theirs, ours)
     timed = ai.AlphaBetaPlayer(time_limit=0.5, seed=1)
     assert timed.choose_turn(board) in winning
 
@@ -184,11 +223,19 @@ def test_mcts_takes_a_win_at_once():
 
 # ---------------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("white, black", [("random", "greedy"), ("alphabeta:depth=2", "mcts:playouts=15")])
+
+@pytest.mark.parametrize(
+    "white, black", [("random", "greedy"), ("alphabeta:depth=2", "mcts:playouts=15")]
+)
 def test_same_seed_same_game(white, black):
     def game(seed):
-        return fa.play_game(ai.make_player(white, seed), ai.make_player(black, seed + 1),
-                            fa.Board((5, 5)), max_turns=40).turns
+        return fa.play_game(
+            ai.make_player(white, seed),
+            ai.make_player(black, seed + 1),
+            fa.Board((5, 5)),
+            max_turns=40,
+        ).turns
+
     assert game(3) == game(3)
     assert len({tuple(game(s)) for s in range(4)}) > 1, "different seeds should vary the games"
 
@@ -202,7 +249,7 @@ def test_last_search_describes_the_answer():
     assert info.depth == 3 and info.nodes > 0 and info.time > 0
     assert info.pv[0] == str(turn) and 1 <= len(info.pv) <= 3
     replay = board.copy()
-    for text in info.pv:                     # the line is a legal sequence of turns
+    for text in info.pv:  # the line is a legal sequence of turns
         replay.push(text)
     assert "depth 3" in str(info) and "nodes" in str(info)
 
@@ -252,6 +299,7 @@ def test_perfect_player_is_loaded_lazily():
 
 def fanorona_solve_perfect():
     from fanorona.solve import PerfectPlayer
+
     return PerfectPlayer
 
 
@@ -261,8 +309,16 @@ def fanorona_solve_perfect():
 MIDDLE_GAME = "BBBBBBBBB/BB...BBBB/BWB..WWBW/WW..W.WWW/WW...WWWW w"
 
 
-@pytest.mark.parametrize("player", [ai.RandomPlayer(), ai.GreedyPlayer(), ai.MCTSPlayer(playouts=5),
-                                    ai.AlphaBetaPlayer(depth=2, compiled=False)], ids=repr)
+@pytest.mark.parametrize(
+    "player",
+    [
+        ai.RandomPlayer(),
+        ai.GreedyPlayer(),
+        ai.MCTSPlayer(playouts=5),
+        ai.AlphaBetaPlayer(depth=2, compiled=False),
+    ],
+    ids=repr,
+)
 def test_a_stop_set_before_the_call_cancels_it(player):
     stop = threading.Event()
     stop.set()
@@ -275,9 +331,15 @@ def test_stop_must_be_an_event():
         ai.GreedyPlayer().choose_turn(fa.Board(), stop=True)
 
 
-@pytest.mark.parametrize("player", [ai.AlphaBetaPlayer(depth=40, compiled=False),
-                                    ai.AlphaBetaPlayer(time_limit=600, compiled=False),
-                                    ai.MCTSPlayer(playouts=10**9)], ids=repr)
+@pytest.mark.parametrize(
+    "player",
+    [
+        ai.AlphaBetaPlayer(depth=40, compiled=False),
+        ai.AlphaBetaPlayer(time_limit=600, compiled=False),
+        ai.MCTSPlayer(playouts=10**9),
+    ],
+    ids=repr,
+)
 def test_setting_stop_cancels_a_search_that_would_run_for_minutes(player):
     """A fixed depth of 40 (no clock at all), ten minutes, a billion playouts: only the event ends
     them.  (How fast: benchmarks/bench_cancel.py measures it.)"""
@@ -295,7 +357,10 @@ def test_an_event_never_set_changes_nothing():
     plain = ai.AlphaBetaPlayer(depth=3, seed=2, compiled=False)
     watched = ai.AlphaBetaPlayer(depth=3, seed=2, compiled=False)
     assert plain.choose_turn(board) == watched.choose_turn(board, stop=threading.Event())
-    assert (plain.last_search.score, plain.last_search.nodes) == (watched.last_search.score, watched.last_search.nodes)
+    assert (plain.last_search.score, plain.last_search.nodes) == (
+        watched.last_search.score,
+        watched.last_search.nodes,
+    )
 
 
 def one_player_in_two_threads(player, boards, rounds=3):
@@ -307,8 +372,9 @@ def one_player_in_two_threads(player, boards, rounds=3):
         for r in range(rounds):
             try:
                 found[i, r] = player.choose_turn(boards[i])
-            except Exception as e:          # noqa: BLE001 - reported by the test as a wrong answer
+            except Exception as e:
                 found[i, r] = e
+
     threads = [threading.Thread(target=run, args=(i,)) for i in range(len(boards))]
     interval = sys.getswitchinterval()
     sys.setswitchinterval(1e-5)
@@ -334,8 +400,11 @@ def test_two_calls_at_once_on_one_player_do_not_interfere():
     """The search's state belongs to the call: a search of one board running beside a search of
     another on the same player gives what a player searching that board alone gives."""
     from conftest import positions_from_random_games
-    boards = [positions_from_random_games(1, seed=21, every=7)[0],
-              positions_from_random_games(1, size=(5, 5), seed=22, every=3)[0]]
+
+    boards = [
+        positions_from_random_games(1, seed=21, every=7)[0],
+        positions_from_random_games(1, size=(5, 5), seed=22, every=3)[0],
+    ]
     alone = []
     for board in boards:
         player = ai.AlphaBetaPlayer(depth=3, compiled=False)
@@ -343,7 +412,9 @@ def test_two_calls_at_once_on_one_player_do_not_interfere():
         alone.append(player.choose_turn(board))
     player = ai.AlphaBetaPlayer(depth=3, compiled=False)
     player.rng = Unshuffled()
-    assert one_player_in_two_threads(player, boards) == {(i, r): alone[i] for i in range(2) for r in range(3)}
+    assert one_player_in_two_threads(player, boards) == {
+        (i, r): alone[i] for i in range(2) for r in range(3)
+    }
 
 
 def test_a_cancelled_search_leaves_nothing_to_the_next():
@@ -357,4 +428,7 @@ def test_a_cancelled_search_leaves_nothing_to_the_next():
     fresh = ai.AlphaBetaPlayer(depth=3, seed=0, compiled=False)
     player.choose_turn(board)
     fresh.choose_turn(board)
-    assert (player.last_search.score, player.last_search.depth) == (fresh.last_search.score, fresh.last_search.depth)
+    assert (player.last_search.score, player.last_search.depth) == (
+        fresh.last_search.score,
+        fresh.last_search.depth,
+    )

@@ -1,4 +1,6 @@
-"""The Board object: looking at a position, playing and undoing, copies, strings, perft and bad input."""
+"""The Board object: looking at a position, playing and undoing, copies, strings, perft and bad
+input."""
+
 import pytest
 
 import fanorona as fa
@@ -19,6 +21,7 @@ def state(b):
 
 
 # -- looking at a position ---------------------------------------------------------------------
+
 
 def test_stones_counts_and_stone_at():
     b = Board.from_diagram("""
@@ -60,7 +63,7 @@ def test_strings_are_maximal_runs_along_one_line():
 
 def test_the_start_position_strings():
     b = Board()
-    rows = [s for s in b.strings("white", min_length=9)]
+    rows = b.strings("white", min_length=9)
     assert rows == [tuple(f"{c}1" for c in "abcdefghi"), tuple(f"{c}2" for c in "abcdefghi")]
     assert b.strings("white", min_length=10) == []
 
@@ -79,6 +82,7 @@ def test_picture_in_a_notebook_is_a_png():
 
 
 # -- playing, undoing, copying -----------------------------------------------------------------
+
 
 def test_push_pop_restores_the_position_and_history():
     b = Board()
@@ -141,6 +145,7 @@ def test_boards_compare_by_position_size_and_rules():
 
 
 # -- perft -------------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("depth, count", [(0, 1), (1, 5), (2, 39), (3, 724), (4, 18026)])
 def test_perft_from_the_9x5_start(depth, count):

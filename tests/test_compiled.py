@@ -6,6 +6,7 @@ Part of ``make test``, skipped as a whole where numba is not installed (``pip in
 The searches are compared under every rule set of ``PRESETS`` and every evaluation of
 ``EVALUATIONS``, read from the package, so a new one is compared too.
 """
+
 import os
 import random
 import threading
@@ -19,14 +20,14 @@ pytest.importorskip("numba")
 if os.environ.get("FANORONA_COMPILED", "1") == "0":
     pytest.skip("the compiled path is switched off by FANORONA_COMPILED=0", allow_module_level=True)
 
-import fanorona as fa                                     # noqa: E402
-from fanorona import compiled                             # noqa: E402
-from fanorona.ai import EVALUATIONS, AlphaBetaPlayer, make_player      # noqa: E402
-from benchmarks.bench_search import MIDDLE_GAME              # noqa: E402
-from fanorona.movegen import bitsets, generator          # noqa: E402
-from fanorona.rules import PRESETS, Rules                 # noqa: E402
+from conftest import positions_from_random_games, random_position
 
-from conftest import positions_from_random_games, random_position    # noqa: E402
+import fanorona as fa
+from benchmarks.bench_search import MIDDLE_GAME
+from fanorona import compiled
+from fanorona.ai import EVALUATIONS, AlphaBetaPlayer, make_player
+from fanorona.movegen import bitsets, generator
+from fanorona.rules import PRESETS, Rules
 
 #: boards of every shape the rules allow, up to the 62 points of the compiled path: odd sizes,
 #: tall ones, the smallest and the one of the published solution
@@ -48,7 +49,7 @@ def test_perft_from_the_start_is_the_same_under_every_rule_set(preset):
 
 
 def test_perft_5_from_the_start_matches_the_published_count():
-    gen, fast, (me, opp) = both(fa.Board())
+    _gen, fast, (me, opp) = both(fa.Board())
     assert fast.perft(me, opp, 5) == 431_852
 
 
@@ -69,8 +70,13 @@ def test_perft_counts_the_opening_rule_and_the_draw_rule_like_python():
 
 
 @settings(max_examples=60, deadline=None)
-@given(size=st.sampled_from(SIZES), preset=st.sampled_from(PRESETS), seed=st.integers(0, 10**6),
-       plies=st.integers(0, 60), single=st.booleans())
+@given(
+    size=st.sampled_from(SIZES),
+    preset=st.sampled_from(PRESETS),
+    seed=st.integers(0, 10**6),
+    plies=st.integers(0, 60),
+    single=st.booleans(),
+)
 def test_random_positions_give_the_same_turns_in_the_same_order(size, preset, seed, plies, single):
     """Along random games on every shape and rule set: the results of every turn, in order, and
     the counts the evaluation uses, from both sides' point of view."""
@@ -86,7 +92,9 @@ def test_random_positions_give_the_same_turns_in_the_same_order(size, preset, se
 def test_long_chains_are_listed_like_python():
     """Positions with the longest capture chains met in random games: the hardest walks."""
     boards = positions_from_random_games(300, seed=3, every=1)
-    longest = sorted(boards, key=lambda b: -max((len(t.steps) for t in b.legal_turns()), default=0))[:10]
+    longest = sorted(
+        boards, key=lambda b: -max((len(t.steps) for t in b.legal_turns()), default=0)
+    )[:10]
     assert max(len(t.steps) for t in longest[0].legal_turns()) >= 4
     for board in longest:
         gen, fast, (me, opp) = both(board)
@@ -140,7 +148,9 @@ def test_the_search_sees_the_draw_rule_and_the_opening_rule_like_python():
     board = fa.Board((9, 5), rules)
     python, fast = searches(board, depth=3)
     assert fast == python
-    endgame = positions_from_random_games(40, rules=rules.with_(opening_single_capture=False), seed=2, every=7)[-1]
+    endgame = positions_from_random_games(
+        40, rules=rules.with_(opening_single_capture=False), seed=2, every=7
+    )[-1]
     board = fa.Board.from_fen(endgame.fen(), rules.with_(opening_single_capture=False))
     python, fast = searches(board, depth=4)
     assert fast == python
@@ -189,12 +199,14 @@ def test_a_position_too_big_for_the_buffer_falls_back_to_python(monkeypatch):
     monkeypatch.setattr(compiled, "RESULTS_CAPACITY", 4)
     small = AlphaBetaPlayer(depth=3, seed=1, compiled=True)
     assert small.choose_turn(board) == expected
-    assert small.last_search.compiled is False and small.last_search.score == python.last_search.score
+    assert (
+        small.last_search.compiled is False and small.last_search.score == python.last_search.score
+    )
 
 
 def test_the_clock_stops_the_compiled_search():
     player = AlphaBetaPlayer(time_limit=0.3, seed=0)
-    player.choose_turn(fa.Board())        # the first search may load the compiled code
+    player.choose_turn(fa.Board())  # the first search may load the compiled code
     player.choose_turn(fa.Board())
     info = player.last_search
     assert info.depth >= 1 and info.time < 0.3, info
@@ -205,16 +217,20 @@ def test_the_first_turn_does_not_spend_its_time_budget_on_compiling(monkeypatch)
     turn's clock starts, so the first turn still searches for its whole budget."""
     real, calls = compiled.warm_up, []
 
-    def slow_warm_up(progress=True):       # as if numba compiled: a second, once a process
+    def slow_warm_up(progress=True):  # as if numba compiled: a second, once a process
         calls.append(progress)
         if not compiled.ready():
             time.sleep(1.0)
         real(progress)
+
     monkeypatch.setattr(compiled, "warm_up", slow_warm_up)
     monkeypatch.setattr(compiled, "_warm", False)
-    player, board = AlphaBetaPlayer(time_limit=0.3, seed=0, compiled=True), fa.Board((7, 5), Rules(quiet_draw=37))
+    player, board = (
+        AlphaBetaPlayer(time_limit=0.3, seed=0, compiled=True),
+        fa.Board((7, 5), Rules(quiet_draw=37)),
+    )
     assert not player.ready(board)
-    player.choose_turn(board)     # rules of its own: a generator no test compiled
+    player.choose_turn(board)  # rules of its own: a generator no test compiled
     assert calls and player.ready(board)
     assert player.last_search.time < 1.0, "the second of compiling was counted in the turn's time"
 
@@ -244,6 +260,7 @@ def test_two_searches_in_threads_do_not_share_their_buffers():
 def endgame3(tmp_path_factory):
     """The 9x5 three-stone table, built in a fresh cache directory."""
     from fanorona.endgame import endgame_table
+
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("FANORONA_CACHE_DIR", str(tmp_path_factory.mktemp("compiled-endgame")))
         yield endgame_table((9, 5), 3)
@@ -257,14 +274,18 @@ def few_stones(rng, stones, rules):
         rows = [["."] * 9 for _ in range(5)]
         for i, p in enumerate(points):
             rows[p // 9][p % 9] = "W" if i < white else "B"
-        board = fa.Board.from_diagram("\n".join("".join(r) for r in reversed(rows)),
-                                      rng.choice(["white", "black"]), rules)
+        board = fa.Board.from_diagram(
+            "\n".join("".join(r) for r in reversed(rows)), rng.choice(["white", "black"]), rules
+        )
         if board.outcome() is None:
             return board
 
 
-@pytest.mark.parametrize("rules", [Rules.standard(), Rules.solved(), Rules.standard().with_(quiet_draw=6)],
-                         ids=["standard", "solved", "draw-after-6"])
+@pytest.mark.parametrize(
+    "rules",
+    [Rules.standard(), Rules.solved(), Rules.standard().with_(quiet_draw=6)],
+    ids=["standard", "solved", "draw-after-6"],
+)
 def test_the_search_with_an_endgame_table_is_the_same_node_for_node(endgame3, rules):
     """Positions of 3 to 6 stones: read from the table (in every mirror image), scored past the
     horizon from it, and, under a short draw rule, wins the draw rule would cut short left out."""
@@ -282,8 +303,8 @@ def test_the_endgame_table_changes_what_the_compiled_search_sees(endgame3):
     changed = 0
     for _ in range(20):
         board = few_stones(rng, 3, Rules.solved())
-        with_table, = searches(board, depth=2, endgame=endgame3)[1:]
-        without, = searches(board, depth=2)[1:]
+        (with_table,) = searches(board, depth=2, endgame=endgame3)[1:]
+        (without,) = searches(board, depth=2)[1:]
         changed += with_table[1] != without[1]
     assert changed >= 5
 
@@ -299,7 +320,10 @@ def test_a_stored_proven_score_the_draw_rule_would_cut_short_is_searched_again(e
 
 # -- stopping, and one player searching in two threads ------------------------------------------
 
-@pytest.mark.parametrize("budget", [{"depth": 40}, {"time_limit": 600}], ids=["depth=40", "time=600"])
+
+@pytest.mark.parametrize(
+    "budget", [{"depth": 40}, {"time_limit": 600}], ids=["depth=40", "time=600"]
+)
 def test_setting_stop_cancels_the_compiled_search(budget):
     """Without the event, depth 40 or ten minutes would run on; the compiled search looks at the
     event where it looks at the clock.  (How fast: benchmarks/bench_cancel.py.)"""
@@ -312,7 +336,7 @@ def test_setting_stop_cancels_the_compiled_search(budget):
         player.choose_turn(fa.Board.from_fen(MIDDLE_GAME), stop=stop)
     assert time.perf_counter() - started < 10
     assert compiled._STOPS == {}, "the event of a finished search is forgotten"
-    player.depth, player.time_limit = 3, 1.0         # and the next search is a whole one
+    player.depth, player.time_limit = 3, 1.0  # and the next search is a whole one
     python, fast = searches(fa.Board.from_fen(MIDDLE_GAME), depth=3)
     turn = player.choose_turn(fa.Board.from_fen(MIDDLE_GAME))
     assert player.last_search.compiled and player.last_search.score == fast[1] == python[1]
@@ -331,7 +355,10 @@ def test_two_calls_at_once_on_one_compiled_player_do_not_interfere():
     """Each call takes a compiled search (and transposition table) of its own; the same player
     searching two boards at once gives what a player searching each alone gives."""
     compiled.warm_up()
-    boards = [fa.Board.from_fen(MIDDLE_GAME), positions_from_random_games(1, size=(5, 5), seed=22, every=3)[0]]
+    boards = [
+        fa.Board.from_fen(MIDDLE_GAME),
+        positions_from_random_games(1, size=(5, 5), seed=22, every=3)[0],
+    ]
     alone = []
     for board in boards:
         player = AlphaBetaPlayer(depth=4, compiled=True)

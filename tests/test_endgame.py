@@ -1,4 +1,6 @@
-"""Endgame tables: checked against the small-board solver, against the rules one turn on, and in play."""
+"""Endgame tables: checked against the small-board solver, against the rules one turn on, and in
+play."""
+
 import random
 import subprocess
 import sys
@@ -45,7 +47,7 @@ def test_table_agrees_with_the_solver_on_every_position_both_hold(size, stones):
     for board in table.boards():
         try:
             expected = full.value(board), full.distance(board)
-        except ValueError:             # not reachable from the start
+        except ValueError:  # not reachable from the start
             continue
         assert (table.value(board), table.distance(board)) == expected, board.fen()
         compared.add(expected[0])
@@ -62,7 +64,7 @@ def check_one_turn_on(table, board):
     results = []
     for turn in turns:
         child = board.after(turn)
-        if child.outcome() is not None:      # the mover took the last stone
+        if child.outcome() is not None:  # the mover took the last stone
             results.append(("loss", 0))
         else:
             results.append((table.value(child), table.distance(child)))
@@ -73,7 +75,9 @@ def check_one_turn_on(table, board):
         assert distance == 1 + max(d for _, d in results), board.fen()
     else:
         assert distance is None
-        assert all(v != "loss" for v, _ in results) and any(v == "draw" for v, _ in results), board.fen()
+        assert all(v != "loss" for v, _ in results) and any(v == "draw" for v, _ in results), (
+            board.fen()
+        )
 
 
 def test_every_two_stone_position_follows_from_the_positions_one_turn_on():
@@ -88,13 +92,16 @@ def test_sampled_three_stone_positions_follow_from_the_positions_one_turn_on(tab
     boards = boards9x5
     rng = random.Random(11)
     sample = rng.sample(boards, 300)
-    sample += [b for b in boards if table9x5.distance(b) is not None and table9x5.distance(b) >= 6][:30]
+    sample += [b for b in boards if table9x5.distance(b) is not None and table9x5.distance(b) >= 6][
+        :30
+    ]
     for board in sample:
         check_one_turn_on(table9x5, board)
 
 
 def won_within(board, turns, memo):
-    """Plain depth-bounded search over the rules: can the side to move win within ``turns`` turns?"""
+    """Plain depth-bounded search over the rules: can the side to move win within ``turns``
+    turns?"""
     key = (board.fen(), turns)
     if key not in memo:
         memo[key] = False
@@ -109,8 +116,11 @@ def won_within(board, turns, memo):
 
 def lost_within(board, turns, memo):
     """Does the side to move lose within ``turns`` turns whatever it plays?"""
-    return all(won_within(board.after(t), turns - 1, memo) for t in board.legal_turns()) if turns > 0 \
+    return (
+        all(won_within(board.after(t), turns - 1, memo) for t in board.legal_turns())
+        if turns > 0
         else not board.legal_turns()
+    )
 
 
 def test_short_wins_and_losses_agree_with_a_plain_search(table9x5, boards9x5):
@@ -121,7 +131,9 @@ def test_short_wins_and_losses_agree_with_a_plain_search(table9x5, boards9x5):
     for board in rng.sample(boards, 40):
         value, distance = table9x5.value(board), table9x5.distance(board)
         if value == "win":
-            assert won_within(board, distance, memo) and not won_within(board, distance - 2, memo), board.fen()
+            assert won_within(board, distance, memo) and not won_within(
+                board, distance - 2, memo
+            ), board.fen()
         else:
             assert lost_within(board, distance, memo), board.fen()
             assert distance < 2 or not lost_within(board, distance - 2, memo), board.fen()
@@ -129,12 +141,23 @@ def test_short_wins_and_losses_agree_with_a_plain_search(table9x5, boards9x5):
 
 def test_both_colours_to_move_give_the_same_answer(table9x5):
     """The table stores the mover's stones; a board with Black to move is looked up the same way."""
-    white = fa.Board.from_diagram(".........\n.........\n....W....\n.........\nB...B....", "white", SOLVED)
-    black = fa.Board.from_diagram(".........\n.........\n....B....\n.........\nW...W....", "black", SOLVED)
-    assert (table9x5.value(white), table9x5.distance(white)) == (table9x5.value(black), table9x5.distance(black))
-    mirrored = fa.Board.from_diagram(".........\n.........\n....W....\n.........\n....B...B", "white", SOLVED)
-    assert (table9x5.value(white), table9x5.distance(white)) == (table9x5.value(mirrored),
-                                                                 table9x5.distance(mirrored))
+    white = fa.Board.from_diagram(
+        ".........\n.........\n....W....\n.........\nB...B....", "white", SOLVED
+    )
+    black = fa.Board.from_diagram(
+        ".........\n.........\n....B....\n.........\nW...W....", "black", SOLVED
+    )
+    assert (table9x5.value(white), table9x5.distance(white)) == (
+        table9x5.value(black),
+        table9x5.distance(black),
+    )
+    mirrored = fa.Board.from_diagram(
+        ".........\n.........\n....W....\n.........\n....B...B", "white", SOLVED
+    )
+    assert (table9x5.value(white), table9x5.distance(white)) == (
+        table9x5.value(mirrored),
+        table9x5.distance(mirrored),
+    )
 
 
 def test_the_three_stone_table_holds_every_position_once(table9x5, boards9x5):
@@ -146,12 +169,20 @@ def test_the_three_stone_table_holds_every_position_once(table9x5, boards9x5):
 @pytest.fixture(scope="module")
 def long_wins(table9x5, boards9x5):
     """Won 2-against-1 positions that take at least five turns."""
-    return [b for b in boards9x5 if len(b.stones("white")) == 2 and len(b.stones("black")) == 1
-            and table9x5.value(b) == "win" and table9x5.distance(b) >= 5]
+    return [
+        b
+        for b in boards9x5
+        if len(b.stones("white")) == 2
+        and len(b.stones("black")) == 1
+        and table9x5.value(b) == "win"
+        and table9x5.distance(b) >= 5
+    ]
 
 
 @pytest.mark.parametrize("rules", [SOLVED, fa.Rules()], ids=["no draw rule", "50-turn draw rule"])
-def test_the_player_wins_a_won_two_against_one_within_the_tables_distance(table9x5, long_wins, rules):
+def test_the_player_wins_a_won_two_against_one_within_the_tables_distance(
+    table9x5, long_wins, rules
+):
     defender = AlphaBetaPlayer(depth=2, seed=3)
     for start in long_wins[:4]:
         distance = table9x5.distance(start)
@@ -199,7 +230,9 @@ def test_bad_requests_are_refused_with_a_sentence(table9x5, boards9x5):
     with pytest.raises(ValueError, match="9x5 board; the board is 3x3"):
         table9x5.value(fa.Board((3, 3), SOLVED))
     with pytest.raises(ValueError, match="the board plays under"):
-        table9x5.value(fa.Board.from_diagram(".........\n.........\n....W....\n.........\nB...B...."))
+        table9x5.value(
+            fa.Board.from_diagram(".........\n.........\n....W....\n.........\nB...B....")
+        )
     with pytest.raises(ValueError, match="'win', 'loss' or 'draw'"):
         next(table9x5.boards("won"))
     board = next(b for b in boards9x5 if any(len(t.steps) > 1 for t in b.legal_turns())).copy()
@@ -223,13 +256,16 @@ def test_a_win_the_draw_rule_would_cut_short_is_not_taken_from_the_table(table9x
 
 
 def forced_win(board, turns, memo):
-    """Plain search over the rules, draw rule included: can the side to move win within ``turns``?"""
+    """Plain search over the rules, draw rule included: can the side to move win within
+    ``turns``?"""
     key = ("win", board.fen(), board.quiet_turns, turns)
     if key not in memo:
         memo[key] = turns > 0 and any(
-            outcome.winner == board.to_move if (outcome := child.outcome()) is not None
+            outcome.winner == board.to_move
+            if (outcome := child.outcome()) is not None
             else forced_loss(child, turns - 1, memo)
-            for child in map(board.after, board.legal_turns()))
+            for child in map(board.after, board.legal_turns())
+        )
     return memo[key]
 
 
@@ -238,18 +274,23 @@ def forced_loss(board, turns, memo):
     key = ("loss", board.fen(), board.quiet_turns, turns)
     if key not in memo:
         memo[key] = turns > 0 and all(
-            outcome.winner == board.to_move.other if (outcome := child.outcome()) is not None
+            outcome.winner == board.to_move.other
+            if (outcome := child.outcome()) is not None
             else forced_win(child, turns - 1, memo)
-            for child in map(board.after, board.legal_turns()))
+            for child in map(board.after, board.legal_turns())
+        )
     return memo[key]
 
 
 def test_under_a_short_draw_rule_every_win_the_player_claims_is_real(table9x5, boards9x5):
     """Differential: with a 4-turn draw rule, a proven win or loss the search reports (read from the
-    table) is confirmed by a plain search that knows the draw rule; and some wins are not claimed."""
+    table) is confirmed by a plain search that knows the draw rule; and some wins are not
+    claimed."""
     rules = fa.Rules().with_(quiet_draw=4)
     rng = random.Random(2)
-    starts = rng.sample([b for b in boards9x5 if (table9x5.distance(b) or 99) <= 5 and stone_count(b) == 3], 30)
+    starts = rng.sample(
+        [b for b in boards9x5 if (table9x5.distance(b) or 99) <= 5 and stone_count(b) == 3], 30
+    )
     memo, claimed, declined = {}, 0, 0
     for start in starts:
         board = fa.Board.from_fen(start.fen(), rules)
@@ -282,9 +323,11 @@ def test_a_player_spec_turns_the_table_on(table9x5, long_wins):
 
 def test_neither_importing_nor_an_opening_turn_builds_a_table():
     """A player with ``endgame=3`` builds nothing while the board has many stones."""
-    code = ("import sys, fanorona, fanorona.ai\n"
-            "fanorona.ai.AlphaBetaPlayer(depth=1, endgame=3).choose_turn(fanorona.Board())\n"
-            "print('fanorona.endgame' in sys.modules)")
+    code = (
+        "import sys, fanorona, fanorona.ai\n"
+        "fanorona.ai.AlphaBetaPlayer(depth=1, endgame=3).choose_turn(fanorona.Board())\n"
+        "print('fanorona.endgame' in sys.modules)"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
 
@@ -293,7 +336,10 @@ def test_a_table_comes_back_from_its_cache_file_unchanged():
     built = endgame_table((3, 5), 3)
     again = EndgameTable.from_bytes(cache_path((3, 5), 3).read_bytes(), (3, 5), 3, SOLVED)
     assert len(again) == len(built) > 0
-    assert all((again.value(b), again.distance(b)) == (built.value(b), built.distance(b)) for b in built.boards())
+    assert all(
+        (again.value(b), again.distance(b)) == (built.value(b), built.distance(b))
+        for b in built.boards()
+    )
 
 
 def test_a_damaged_cache_file_is_rebuilt_with_a_warning():
@@ -321,14 +367,19 @@ def test_levels_4_and_5_read_the_four_stone_table():
     """On a small board (its 4-stone table builds in a moment) the level is not ready until the
     table is loaded, and then scores a table position as the table does."""
     from fanorona import ai
-    board = fa.Board.from_diagram("W.B\n...\nB.B\n...\nW..", "white", fa.Rules.standard())   # 3x5, 5 stones
+
+    board = fa.Board.from_diagram(
+        "W.B\n...\nB.B\n...\nW..", "white", fa.Rules.standard()
+    )  # 3x5, 5 stones
     table = endgame_table((3, 5), 4)
     for n in (4, 5):
         player = ai.level(n)
         assert not player.ready(board)
         player.prepare(board)
         assert player.ready(board)
-    solved = next(b for b in table.boards("win") if stone_count(b) == 4 and (table.distance(b) or 0) > 1)
+    solved = next(
+        b for b in table.boards("win") if stone_count(b) == 4 and (table.distance(b) or 0) > 1
+    )
     won = fa.Board.from_fen(solved.fen(), fa.Rules.standard())
     player = ai.level(4)
     player.choose_turn(won)
@@ -341,10 +392,13 @@ def test_the_levels_build_no_table_for_a_board_of_more_than_45_points(monkeypatc
 
     def refuse(*args, **kwargs):
         raise AssertionError("an endgame table was asked for")
+
     monkeypatch.setattr(endgame, "endgame_table", refuse)
-    board = fa.Board.from_diagram("W......\n.......\n...B...\n.......\n..B....\n.......\n......W", "white")
+    board = fa.Board.from_diagram(
+        "W......\n.......\n...B...\n.......\n..B....\n.......\n......W", "white"
+    )
     assert len(board.points) == 49 > ai.ENDGAME_MAX_POINTS
-    player = ai.make_player(ai.LEVELS[5] + ",compiled=0")    # level 5 in pure Python: no code to load
+    player = ai.make_player(ai.LEVELS[5] + ",compiled=0")  # level 5 in pure Python: no code to load
     assert player.ready(board), "a level would load a table for a board of more than 45 points"
     assert player.choose_turn(board) in board.legal_turns()
 
@@ -353,13 +407,17 @@ def test_the_table_is_loaded_before_the_turn_s_clock_starts(monkeypatch):
     """Building a table the first time (half a minute for 4 stones on 9x5) is not counted in the
     turn's time budget: the turn still searches for its whole budget."""
     from fanorona import endgame
+
     real = endgame.endgame_table
 
     def slow_table(*args, **kwargs):
         time.sleep(1.0)
         return real(*args, **kwargs)
+
     monkeypatch.setattr(endgame, "endgame_table", slow_table)
     board = fa.Board.from_diagram("W.B\n...\nB.B\n...\nW..", "white", fa.Rules.standard())
     player = AlphaBetaPlayer(time_limit=0.3, endgame=3, seed=0)
     player.choose_turn(board)
-    assert player.last_search.time < 1.0, "the second of building the table was counted in the turn's time"
+    assert player.last_search.time < 1.0, (
+        "the second of building the table was counted in the turn's time"
+    )

@@ -1,4 +1,5 @@
 """Game records: they replay, they survive JSON, and a broken one is refused with the reason."""
+
 import json
 import random
 
@@ -82,15 +83,24 @@ def test_a_record_whose_result_disagrees_with_the_replay():
         Game.from_json(json.dumps(data))
 
 
-@pytest.mark.parametrize("text, words", [
-    ("{not json", "not a game record: invalid JSON at line 1, column 2"),
-    ("[1, 2]", "must be a JSON object"),
-    ('{"format": "chess/1"}', "must be a JSON object with \"format\": \"fanorona-game/1\""),
-    ('{"format": "fanorona-game/1", "turns": []}', "has no 'start' field"),
-    ('{"format": "fanorona-game/1", "start": "BBB/B.W/WWW w", "turns": [], "rules": {"direction": "up"}}',
-     "damaged: Rules.direction"),
-    ('{"format": "fanorona-game/1", "start": "BBB/B.W/WW w", "turns": []}', "damaged: diagram line 3"),
-])
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        ("{not json", "not a game record: invalid JSON at line 1, column 2"),
+        ("[1, 2]", "must be a JSON object"),
+        ('{"format": "chess/1"}', 'must be a JSON object with "format": "fanorona-game/1"'),
+        ('{"format": "fanorona-game/1", "turns": []}', "has no 'start' field"),
+        (
+            '{"format": "fanorona-game/1", "start": "BBB/B.W/WWW w", "turns": [], '
+            '"rules": {"direction": "up"}}',
+            "damaged: Rules.direction",
+        ),
+        (
+            '{"format": "fanorona-game/1", "start": "BBB/B.W/WW w", "turns": []}',
+            "damaged: diagram line 3",
+        ),
+    ],
+)
 def test_damaged_records_give_a_sentence(text, words):
     with pytest.raises(GameRecordError) as err:
         Game.from_json(text)
@@ -103,10 +113,15 @@ def test_record_errors_are_value_errors():
 
 # -- playing a game ----------------------------------------------------------------------------
 
+
 def test_play_game_to_the_end_on_3x3():
     seen = []
-    game = fa.play_game(SeededRandom(1), SeededRandom(2), board=Board((3, 3)),
-                        on_turn=lambda board, turn: seen.append((board.fen(), str(turn))))
+    game = fa.play_game(
+        SeededRandom(1),
+        SeededRandom(2),
+        board=Board((3, 3)),
+        on_turn=lambda board, turn: seen.append((board.fen(), str(turn))),
+    )
     final = game.board()
     assert final.outcome() == game.outcome is not None
     assert [t for _, t in seen] == game.turns
@@ -131,8 +146,10 @@ def test_play_game_does_not_touch_the_given_board():
 
 # -- outcomes by termination -------------------------------------------------------------------
 
+
 def unfinished_record(outcome: dict | None) -> str:
-    """A record of an unfinished 5x5 game in the format of before terminations, claiming ``outcome``."""
+    """A record of an unfinished 5x5 game in the format of before terminations, claiming
+    ``outcome``."""
     game = fa.play_game(SeededRandom(1), SeededRandom(2), Board((5, 5)), max_turns=3)
     assert game.board().outcome() is None
     data = json.loads(game.to_json())
@@ -140,20 +157,31 @@ def unfinished_record(outcome: dict | None) -> str:
     return json.dumps(data)
 
 
-@pytest.mark.parametrize("winner, reason", [
-    ("black", "White has no stones left."), ("black", "white has no stones left "),
-    ("black", "white has no stones left\n"), ("white", "BLACK HAS NO LEGAL TURN"),
-    (None, "50 turns in a row without a capture."),
-])
-def test_an_old_record_cannot_claim_a_rule_ending_in_other_spelling_on_an_unfinished_game(winner, reason):
+@pytest.mark.parametrize(
+    "winner, reason",
+    [
+        ("black", "White has no stones left."),
+        ("black", "white has no stones left "),
+        ("black", "white has no stones left\n"),
+        ("white", "BLACK HAS NO LEGAL TURN"),
+        (None, "50 turns in a row without a capture."),
+    ],
+)
+def test_an_old_record_cannot_claim_a_rule_ending_in_other_spelling_on_an_unfinished_game(
+    winner, reason
+):
     with pytest.raises(GameRecordError, match="not over"):
         Game.from_json(unfinished_record({"winner": winner, "reason": reason}))
 
 
-@pytest.mark.parametrize("winner, reason", [
-    ("white", "Adjudicated on stones, 9 white to 1 black"), ("white", "Adjudicated on stones…"),
-    ("white", "adjudicated on stones, 9 white to 1 black "),
-])
+@pytest.mark.parametrize(
+    "winner, reason",
+    [
+        ("white", "Adjudicated on stones, 9 white to 1 black"),
+        ("white", "Adjudicated on stones…"),
+        ("white", "adjudicated on stones, 9 white to 1 black "),
+    ],
+)
 def test_an_old_record_cannot_claim_a_wrong_adjudication_in_other_spelling(winner, reason):
     with pytest.raises(GameRecordError, match="adjudicat"):
         Game.from_json(unfinished_record({"winner": winner, "reason": reason}))
@@ -162,7 +190,10 @@ def test_an_old_record_cannot_claim_a_wrong_adjudication_in_other_spelling(winne
 def test_an_old_record_keeps_loading_and_gets_its_termination():
     game = fa.play_game(SeededRandom(4), SeededRandom(5), max_turns=4)
     data = json.loads(game.to_json())
-    data["outcome"] = {"winner": game.outcome.winner, "reason": game.outcome.reason}    # as written before
+    data["outcome"] = {
+        "winner": game.outcome.winner,
+        "reason": game.outcome.reason,
+    }  # as written before
     again = Game.from_json(json.dumps(data))
     assert again.outcome == game.outcome and again.outcome.termination is fa.Termination.ADJUDICATED
     data["outcome"] = {"winner": None, "reason": "agreed by both players"}
@@ -193,13 +224,22 @@ def test_the_termination_is_what_a_record_compares_not_the_words():
         Game.from_json(json.dumps(data))
 
 
-@pytest.mark.parametrize("value, words", [
-    ({"winner": "white", "termination": "checkmate", "reason": "x"}, "termination is one of"),
-    ({"winner": None, "termination": "no_stones", "reason": "x"}, "NO_STONES: a side wins it"),
-    ({"winner": "white", "termination": "quiet_draw", "reason": "x", "counts": [5]}, "QUIET_DRAW"),
-    ({"winner": "white", "termination": "declared", "reason": " "}, "say in words"),
-    ({"winner": "white", "reason": "white has no stones left"}, "says white lost, but the winner is white"),
-])
+@pytest.mark.parametrize(
+    "value, words",
+    [
+        ({"winner": "white", "termination": "checkmate", "reason": "x"}, "termination is one of"),
+        ({"winner": None, "termination": "no_stones", "reason": "x"}, "NO_STONES: a side wins it"),
+        (
+            {"winner": "white", "termination": "quiet_draw", "reason": "x", "counts": [5]},
+            "QUIET_DRAW",
+        ),
+        ({"winner": "white", "termination": "declared", "reason": " "}, "say in words"),
+        (
+            {"winner": "white", "reason": "white has no stones left"},
+            "says white lost, but the winner is white",
+        ),
+    ],
+)
 def test_a_damaged_outcome_is_refused_with_a_sentence(value, words):
     with pytest.raises(GameRecordError, match=words):
         Game.from_json(unfinished_record(value))
@@ -208,11 +248,22 @@ def test_a_damaged_outcome_is_refused_with_a_sentence(value, words):
 def test_an_outcome_makes_its_sentence_from_its_termination():
     assert fa.Outcome("white", fa.Termination.NO_STONES).reason == "black has no stones left"
     assert fa.Outcome("black", fa.Termination.NO_LEGAL_TURN).reason == "white has no legal turn"
-    assert fa.Outcome(None, fa.Termination.QUIET_DRAW, (50,)).reason == "50 turns in a row without a capture"
-    assert str(fa.Outcome("white", fa.Termination.ADJUDICATED, (3, 2))) == \
-        "white wins: adjudicated on stones, 3 white to 2 black"
+    assert (
+        fa.Outcome(None, fa.Termination.QUIET_DRAW, (50,)).reason
+        == "50 turns in a row without a capture"
+    )
+    assert (
+        str(fa.Outcome("white", fa.Termination.ADJUDICATED, (3, 2)))
+        == "white wins: adjudicated on stones, 3 white to 2 black"
+    )
     agreed = fa.Outcome(None, "agreed by both players")
-    assert (agreed.termination, agreed.winner, agreed.reason) == (fa.Termination.DECLARED, None, "agreed by both players")
-    assert fa.Outcome("white", "Black has no stones left.") == fa.Outcome("white", fa.Termination.NO_STONES)
+    assert (agreed.termination, agreed.winner, agreed.reason) == (
+        fa.Termination.DECLARED,
+        None,
+        "agreed by both players",
+    )
+    assert fa.Outcome("white", "Black has no stones left.") == fa.Outcome(
+        "white", fa.Termination.NO_STONES
+    )
     with pytest.raises(ValueError, match="not won by black"):
         fa.Outcome("black", fa.Termination.ADJUDICATED, (3, 2))

@@ -1,10 +1,12 @@
-"""The import contract, read from the source with ``ast``: the layers rules core -> engine -> board UI
+"""The import contract, read from the source with ``ast``: the layers rules core -> engine -> board
+UI
 -> exercises (a module imports from its own layer or lower ones), nothing in the package imports
 benchmark code, and the controller imports no GUI library.  ARCHITECTURE.md draws the layers.
 
 Each rule is also checked against a small made-up package that breaks it, so a checker that
 stopped finding anything would fail here.
 """
+
 import ast
 import subprocess
 import sys
@@ -17,19 +19,49 @@ PACKAGE = ROOT / "fanorona"
 
 #: Every module of the package by layer, lowest first.  A new module must be placed here.
 LAYERS = {
-    "core": {"fanorona", "fanorona.geometry", "fanorona.rules", "fanorona.notation", "fanorona.movegen",
-             "fanorona.board", "fanorona.game", "fanorona.positions"},
-    "engine": {"fanorona.scoring", "fanorona.ai", "fanorona.compiled", "fanorona.retrograde",
-               "fanorona.tablefile", "fanorona.endgame", "fanorona.solve", "fanorona.arena"},
-    "board UI": {"fanorona.labels", "fanorona.draw", "fanorona.computer", "fanorona.controller",
-                 "fanorona.widget"},
-    "exercises": {"fanorona.exercises"},     # and every module under it
+    "core": {
+        "fanorona",
+        "fanorona.geometry",
+        "fanorona.rules",
+        "fanorona.notation",
+        "fanorona.movegen",
+        "fanorona.board",
+        "fanorona.game",
+        "fanorona.positions",
+    },
+    "engine": {
+        "fanorona.scoring",
+        "fanorona.ai",
+        "fanorona.compiled",
+        "fanorona.retrograde",
+        "fanorona.tablefile",
+        "fanorona.endgame",
+        "fanorona.solve",
+        "fanorona.arena",
+    },
+    "board UI": {
+        "fanorona.labels",
+        "fanorona.draw",
+        "fanorona.computer",
+        "fanorona.controller",
+        "fanorona.widget",
+    },
+    "exercises": {"fanorona.exercises"},  # and every module under it
 }
 #: Imports that go up a layer on purpose, each made inside a function so the lower module loads
 #: without the higher one: a Board draws itself in a notebook (``_repr_png_``), and the package's
 #: ``fanorona.BoardWidget`` is loaded on first use.
 ALLOWED_UPWARD = {("fanorona.board", "fanorona.draw"), ("fanorona", "fanorona.widget")}
-GUI_LIBRARIES = {"ipywidgets", "matplotlib", "ipympl", "IPython", "ipycanvas", "ipyevents", "PIL", "tkinter"}
+GUI_LIBRARIES = {
+    "ipywidgets",
+    "matplotlib",
+    "ipympl",
+    "IPython",
+    "ipycanvas",
+    "ipyevents",
+    "PIL",
+    "tkinter",
+}
 BENCHMARK_CODE = {"benchmarks"}
 
 
@@ -40,7 +72,9 @@ def module_name(path: Path, root: Path) -> str:
     return ".".join(parts)
 
 
-def imports(source: str, module: str, is_package: bool, submodules: set[str]) -> list[tuple[str, bool]]:
+def imports(
+    source: str, module: str, is_package: bool, submodules: set[str]
+) -> list[tuple[str, bool]]:
     """Every module ``source`` imports, absolute, with whether the import is at the module's top
     level (``False``: inside a function or class, run only when called)."""
     tree = ast.parse(source)
@@ -56,7 +90,7 @@ def imports(source: str, module: str, is_package: bool, submodules: set[str]) ->
                 base = f"{base}.{node.module}" if node.module else base
             else:
                 base = node.module or ""
-            for alias in node.names:       # ``from . import positions`` imports a submodule (or a
+            for alias in node.names:  # ``from . import positions`` imports a submodule (or a
                 name = f"{base}.{alias.name}"  # bench module that is no longer there)
                 submodule = name in submodules or alias.name.startswith("bench")
                 found.append((name if submodule else base, id(node) in top))
@@ -66,9 +100,15 @@ def imports(source: str, module: str, is_package: bool, submodules: set[str]) ->
 def read_package(root: Path) -> dict[str, list[tuple[str, bool]]]:
     paths = sorted(root.rglob("*.py"))
     names = {module_name(p, root.parent) for p in paths}
-    return {module_name(p, root.parent): imports(p.read_text(encoding="utf-8"), module_name(p, root.parent),
-                                                 p.name == "__init__.py", names)
-            for p in paths}
+    return {
+        module_name(p, root.parent): imports(
+            p.read_text(encoding="utf-8"),
+            module_name(p, root.parent),
+            p.name == "__init__.py",
+            names,
+        )
+        for p in paths
+    }
 
 
 def layer_of(module: str) -> int | None:
@@ -87,16 +127,22 @@ def violations(graph: dict[str, list[tuple[str, bool]]]) -> list[str]:
             found.append(f"{module} is in no layer: add it to LAYERS")
             continue
         for target, _top_level in imported:
-            if target.split(".")[0] in BENCHMARK_CODE or target.rpartition(".")[2].startswith("bench"):
+            if target.split(".")[0] in BENCHMARK_CODE or target.rpartition(".")[2].startswith(
+                "bench"
+            ):
                 found.append(f"{module} imports benchmark code ({target})")
             there = layer_of(target) if target.split(".")[0] == "fanorona" else None
             if there is not None and there > here and (module, target) not in ALLOWED_UPWARD:
-                found.append(f"{module} ({list(LAYERS)[here]}) imports {target} ({list(LAYERS)[there]})")
+                found.append(
+                    f"{module} ({list(LAYERS)[here]}) imports {target} ({list(LAYERS)[there]})"
+                )
     found += gui_in_controller(graph)
     return found
 
 
-def gui_in_controller(graph: dict[str, list[tuple[str, bool]]], module: str = "fanorona.controller") -> list[str]:
+def gui_in_controller(
+    graph: dict[str, list[tuple[str, bool]]], module: str = "fanorona.controller"
+) -> list[str]:
     """GUI libraries the controller loads: through its own imports (any), or through the top-level
     imports of the package modules it imports, and theirs."""
     found, seen, todo = [], set(), [(module, True)]
@@ -130,10 +176,15 @@ def made_up(tmp_path):
     """A copy of the package's layout in miniature, which each test below breaks one way."""
     root = tmp_path / "fanorona"
     (root / "exercises").mkdir(parents=True)
-    files = {"__init__.py": "from .board import Board\n", "rules.py": "", "board.py": "from .rules import Rules\n",
-             "ai.py": "from .board import Board\n", "controller.py": "from .board import Board\n",
-             "widget.py": "import ipywidgets\nfrom .controller import Controller\n",
-             "exercises/__init__.py": "from ..widget import BoardWidget\n"}
+    files = {
+        "__init__.py": "from .board import Board\n",
+        "rules.py": "",
+        "board.py": "from .rules import Rules\n",
+        "ai.py": "from .board import Board\n",
+        "controller.py": "from .board import Board\n",
+        "widget.py": "import ipywidgets\nfrom .controller import Controller\n",
+        "exercises/__init__.py": "from ..widget import BoardWidget\n",
+    }
     for name, text in files.items():
         (root / name).write_text(text)
     return root
@@ -143,18 +194,48 @@ def test_the_made_up_package_keeps_the_contract(made_up):
     assert violations(read_package(made_up)) == []
 
 
-@pytest.mark.parametrize("module, line, complaint", [
-    ("board.py", "from .ai import AlphaBetaPlayer\n", "fanorona.board (core) imports fanorona.ai (engine)"),
-    ("ai.py", "def f():\n    from .widget import BoardWidget\n",
-     "fanorona.ai (engine) imports fanorona.widget (board UI)"),
-    ("board.py", "from ..exercises import checking\n", "fanorona.board (core) imports fanorona.exercises"),
-    ("ai.py", "from benchmarks.baseline import BaselineAlphaBeta\n", "fanorona.ai imports benchmark code"),
-    ("ai.py", "from . import bench_search\n", "fanorona.ai imports benchmark code"),
-    ("controller.py", "import matplotlib.pyplot as plt\n", "loads the GUI library matplotlib.pyplot"),
-    ("controller.py", "def f():\n    from ipywidgets import Button\n", "loads the GUI library ipywidgets"),
-    ("controller.py", "from .widget import BoardWidget\n", "loads the GUI library ipywidgets (through fanorona.widget)"),
-    ("stray.py", "from .rules import Rules\n", "fanorona.stray is in no layer"),
-])
+@pytest.mark.parametrize(
+    "module, line, complaint",
+    [
+        (
+            "board.py",
+            "from .ai import AlphaBetaPlayer\n",
+            "fanorona.board (core) imports fanorona.ai (engine)",
+        ),
+        (
+            "ai.py",
+            "def f():\n    from .widget import BoardWidget\n",
+            "fanorona.ai (engine) imports fanorona.widget (board UI)",
+        ),
+        (
+            "board.py",
+            "from ..exercises import checking\n",
+            "fanorona.board (core) imports fanorona.exercises",
+        ),
+        (
+            "ai.py",
+            "from benchmarks.baseline import BaselineAlphaBeta\n",
+            "fanorona.ai imports benchmark code",
+        ),
+        ("ai.py", "from . import bench_search\n", "fanorona.ai imports benchmark code"),
+        (
+            "controller.py",
+            "import matplotlib.pyplot as plt\n",
+            "loads the GUI library matplotlib.pyplot",
+        ),
+        (
+            "controller.py",
+            "def f():\n    from ipywidgets import Button\n",
+            "loads the GUI library ipywidgets",
+        ),
+        (
+            "controller.py",
+            "from .widget import BoardWidget\n",
+            "loads the GUI library ipywidgets (through fanorona.widget)",
+        ),
+        ("stray.py", "from .rules import Rules\n", "fanorona.stray is in no layer"),
+    ],
+)
 def test_a_deliberately_wrong_import_is_found(made_up, module, line, complaint):
     path = made_up / module
     path.write_text((path.read_text() if path.exists() else "") + line)
@@ -163,14 +244,24 @@ def test_a_deliberately_wrong_import_is_found(made_up, module, line, complaint):
 
 
 def test_importing_the_controller_loads_no_gui_library():
-    """The same rule, at run time: a fresh interpreter imports the controller and lists its modules."""
-    code = ("import sys, fanorona.controller; "
-            f"print(sorted({{m.split('.')[0] for m in sys.modules}} & set({sorted(GUI_LIBRARIES)!r})))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
+    """The same rule, at run time: a fresh interpreter imports the controller and lists its
+    modules."""
+    code = (
+        "import sys, fanorona.controller; "
+        f"print(sorted({{m.split('.')[0] for m in sys.modules}} & set({sorted(GUI_LIBRARIES)!r})))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
+    )
     assert out.stdout.strip() == "[]"
 
 
 def test_importing_the_package_loads_no_benchmark_code():
-    code = "import sys, fanorona, fanorona.ai, fanorona.arena; print(sorted(m for m in sys.modules if 'bench' in m))"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
+    code = (
+        "import sys, fanorona, fanorona.ai, fanorona.arena; "
+        "print(sorted(m for m in sys.modules if 'bench' in m))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
+    )
     assert out.stdout.strip() == "[]"

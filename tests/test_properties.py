@@ -3,15 +3,23 @@
 A game is drawn as a list of numbers; each picks one of the legal turns (or steps) in turn, so
 hypothesis can shrink a failing game to a short one.
 """
-from hypothesis import given, settings, strategies as st
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from fanorona import Board, Rules
 
-VARIANTS = [((9, 5), Rules.standard()), ((9, 5), Rules.simple()), ((9, 5), Rules.czech()),
-            ((5, 5), Rules.solved()), ((3, 3), Rules.standard()), ((7, 3), Rules.standard()),
-            ((3, 7), Rules.standard().with_(direction="no-reuse")),
-            ((9, 5), Rules.standard().with_(direction="free", no_revisit=False)),
-            ((5, 5), Rules.standard().with_(must_continue=True, quiet_draw=6))]
+VARIANTS = [
+    ((9, 5), Rules.standard()),
+    ((9, 5), Rules.simple()),
+    ((9, 5), Rules.czech()),
+    ((5, 5), Rules.solved()),
+    ((3, 3), Rules.standard()),
+    ((7, 3), Rules.standard()),
+    ((3, 7), Rules.standard().with_(direction="no-reuse")),
+    ((9, 5), Rules.standard().with_(direction="free", no_revisit=False)),
+    ((5, 5), Rules.standard().with_(must_continue=True, quiet_draw=6)),
+]
 
 variants = st.sampled_from(VARIANTS)
 choices = st.lists(st.integers(min_value=0, max_value=10**6), min_size=4, max_size=30)
@@ -118,7 +126,8 @@ def test_text_round_trips(variant, picks):
 @FAST
 @given(variants, st.lists(st.integers(min_value=0, max_value=10**6), max_size=60))
 def test_a_game_played_step_by_step_replays_turn_by_turn(variant, picks):
-    """Steps and end_turn (drawn as one more option mid-chain) build the same turns that push(turn) plays."""
+    """Steps and end_turn (drawn as one more option mid-chain) build the same turns that push(turn)
+    plays."""
     size, rules = variant
     b = Board(size, rules)
     for n in picks:
