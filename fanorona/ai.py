@@ -17,7 +17,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 
-from . import compiled as fast
+from . import compiled as compiled_module
 from .board import Board, Turn, turn_of
 from .movegen import Generator, bitsets, generator
 from .scoring import (
@@ -291,12 +291,12 @@ class AlphaBetaPlayer(_Player):
                 f"compiled is on (1), off (0) or None (on when numba is installed); got "
                 f"{compiled!r}"
             )
-        if compiled and not fast.available():
+        if compiled and not compiled_module.available():
             raise ValueError(
                 "the compiled search needs numba: pip install 'fanorona[fast]' "
                 "(and FANORONA_COMPILED not set to 0)"
             )
-        self.compiled = fast.available() if compiled is None else bool(compiled)
+        self.compiled = compiled_module.available() if compiled is None else bool(compiled)
         self._endgames: dict = {}  # (size, stones, rules) -> the EndgameTable that endgame=N reads
         self._lock = threading.Lock()  # guards the two caches: _endgames and _idle
         self._idle: list = []  # a compiled search no call is using, kept for its 72 MB table
@@ -314,7 +314,7 @@ class AlphaBetaPlayer(_Player):
     def ready(self, board) -> bool:
         """Whether a search from ``board`` starts at once: the compiled code loaded and the endgame
         table it reads in memory (``prepare`` makes both, once)."""
-        if self.compiled and not fast.ready():
+        if self.compiled and not compiled_module.ready():
             return False
         key = self._endgame_key(board)
         return key is None or key in self._endgames
@@ -327,7 +327,7 @@ class AlphaBetaPlayer(_Player):
         of a second from its cache file later).  ``progress`` shows a bar on stderr while that takes
         a while."""
         if self.compiled:
-            fast.warm_up(progress)
+            compiled_module.warm_up(progress)
         key = self._endgame_key(board)
         if key is not None and key not in self._endgames:
             from .endgame import endgame_table
@@ -338,7 +338,9 @@ class AlphaBetaPlayer(_Player):
                 self._endgames.setdefault(key, table)
         table = self._endgame_for(board)
         if self.compiled and table is not None:
-            fast.endgame_lookup(table)  # the compiled search's own copy, made once a table
+            compiled_module.endgame_lookup(
+                table
+            )  # the compiled search's own copy, made once a table
 
     def _pick(self, board, options, stop):
         self.prepare(board)
@@ -374,14 +376,16 @@ class AlphaBetaPlayer(_Player):
         compiled path is off, not installed, or the board has over 62 points."""
         if not self.compiled:
             return None
-        twin = fast.compiled_generator(gen)
-        if twin is None:
+        compiled_gen = compiled_module.compiled_generator(gen)
+        if compiled_gen is None:
             return None
         with self._lock:
             for i, idle in enumerate(self._idle):
                 if idle.generator is gen:
                     return self._idle.pop(i)
-        return fast.CompiledSearch(twin, self.evaluation, self.quiescence, QUIESCENCE_TURNS)
+        return compiled_module.CompiledSearch(
+            compiled_gen, self.evaluation, self.quiescence, QUIESCENCE_TURNS
+        )
 
     def _endgame_key(self, board):
         """(size, stones, rules) of the table that ``endgame=N`` reads from ``board``, or None: no
@@ -414,7 +418,7 @@ class AlphaBetaPlayer(_Player):
 
 
 class _AlphaBetaSearch:
-    """One call's alpha-beta: its clock, stop event, node count, tables and compiled twin.  Made
+    """One call's alpha-beta: its clock, stop event, node count, tables and compiled search.  Made
     afresh by each ``AlphaBetaPlayer.choose_turn``, so nothing of one search reaches another."""
 
     def __init__(
@@ -438,7 +442,7 @@ class _AlphaBetaSearch:
         self._scores: dict = {}
         self._sorted_children: dict = {}
         self._partial: tuple | None = None
-        self._fast = (
+        self._compiled = (
             None
             if compiled_search is None
             else compiled_search.start(self._root_ply, deadline, endgame, stop)
@@ -453,7 +457,7 @@ class _AlphaBetaSearch:
                 time.perf_counter() - started,
                 0.0,
                 [str(_as_turn(board, options[0][0]))],
-                self._fast is not None,
+                self._compiled is not None,
             )
         me, opp = bitsets(board)
         best, score, reached = options[0], 0, 0
@@ -471,10 +475,12 @@ class _AlphaBetaSearch:
             if abs(score) >= PROVEN:
                 break  # a proven win or loss: deeper search cannot change it
         elapsed = time.perf_counter() - started
-        if self._fast is not None:
-            self._nodes += self._fast.nodes
+        if self._compiled is not None:
+            self._nodes += self._compiled.nodes
         line = self._principal_variation(board, best, max(reached, 1))
-        return best, SearchInfo(reached, self._nodes, elapsed, score, line, self._fast is not None)
+        return best, SearchInfo(
+            reached, self._nodes, elapsed, score, line, self._compiled is not None
+        )
 
     def _known(self, me, opp, ply, quiet):
         """The exact score from the endgame table, or None.  A win or loss counts only if the draw
@@ -515,20 +521,20 @@ class _AlphaBetaSearch:
                 quiet,
                 option is not ordered[0],
             )
-            if self._fast is None:
+            if self._compiled is None:
                 score = self._child(*arguments)
             else:
                 try:
-                    score = self._fast_child(self._fast, *arguments)
+                    score = self._compiled_child(self._compiled, *arguments)
                 except (
                     OverflowError
                 ):  # more turns than the compiled buffer holds: Python from here on
-                    self._nodes, self._fast = self._nodes + self._fast.nodes, None
+                    self._nodes, self._compiled = self._nodes + self._compiled.nodes, None
                     score = self._child(*arguments)
             if score > alpha:
                 alpha, best = score, option
             self._partial = (best, alpha)
-        if self._fast is None:
+        if self._compiled is None:
             self._table[self._key(me, opp, 0, quiet, depth)] = (
                 depth,
                 alpha,
@@ -536,19 +542,19 @@ class _AlphaBetaSearch:
                 (best[1], best[2]),
             )
         else:
-            self._fast.store_root(me, opp, quiet, depth, alpha, (best[1], best[2]))
+            self._compiled.store_root(me, opp, quiet, depth, alpha, (best[1], best[2]))
         return best, alpha
 
     @staticmethod
-    def _fast_child(fast_search, *arguments):
+    def _compiled_child(search, *arguments):
         """``_child`` on the compiled path: the same value, or the same ``_Timeout`` or
         cancellation."""
-        score = fast_search.child(*arguments)
-        if fast_search.overflowed:
+        score = search.child(*arguments)
+        if search.overflowed:
             raise OverflowError("more turns than the compiled buffer holds")
-        if fast_search.cancelled:
+        if search.cancelled:
             raise SearchCancelled("the search was stopped")
-        if fast_search.timed_out:
+        if search.timed_out:
             raise _Timeout
         return score
 
@@ -732,8 +738,8 @@ class _AlphaBetaSearch:
     def _stored_reply(self, me, opp, ply, quiet, length):
         """The best reply the table holds for a position, as ``(me, opp)`` after it, or None."""
         for depth in range(length, -1, -1):
-            if self._fast is not None:
-                found = self._fast.stored_reply(me, opp, ply, quiet, depth)
+            if self._compiled is not None:
+                found = self._compiled.stored_reply(me, opp, ply, quiet, depth)
                 if found is not False:
                     return found
             elif (key := self._key(me, opp, ply, quiet, depth)) in self._table:

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from enum import Enum
 
-from .geometry import MAX_HEIGHT, MAX_WIDTH, check_size, geometry, point_name
+from .geometry import MAX_HEIGHT, MAX_WIDTH, check_size, geometry, point_name, short_repr
 from .movegen import KIND_NAME, KIND_OF, PAIKA, advance, generator
 from .movegen import bits as _bits
 from .notation import (
@@ -24,7 +24,6 @@ from .notation import (
     parse_diagram,
     parse_fen,
     parse_point_name,
-    shown,
     tokenize_turn,
 )
 from .rules import Rules
@@ -48,7 +47,7 @@ def _color(value) -> Color:
     try:
         return Color(value)
     except ValueError:
-        raise ValueError(f"a side is 'white' or 'black'; got {shown(value)}") from None
+        raise ValueError(f"a side is 'white' or 'black'; got {short_repr(value)}") from None
 
 
 #: Every point name of the biggest board, so that a Step checks its points without parsing them.
@@ -78,7 +77,7 @@ class Step:
             self.capture is None or (isinstance(self.capture, str) and self.capture in KIND_OF)
         ):
             raise ValueError(
-                f"a step's capture is None, 'approach' or 'withdrawal'; got {shown(self.capture)}"
+                f"a step's capture is None, 'approach' or 'withdrawal'; got {short_repr(self.capture)}"
             )
 
     def __str__(self) -> str:
@@ -100,7 +99,7 @@ class Turn:
             if not isinstance(step, Step):
                 raise TypeError(
                     "a turn is made of Step objects, e.g. Step('d2', 'e3', 'approach'); "
-                    f"got {shown(step)}"
+                    f"got {short_repr(step)}"
                 )
         if not self.steps:
             raise ValueError("a turn has at least one step")
@@ -178,7 +177,7 @@ class Outcome:
             object.__setattr__(self, "words", words)
         if not isinstance(self.termination, Termination):
             raise ValueError(
-                f"an outcome's termination is a fanorona.Termination; got {shown(self.termination)}"
+                f"an outcome's termination is a fanorona.Termination; got {short_repr(self.termination)}"
             )
         object.__setattr__(self, "counts", tuple(self.counts))
         problem = self._problem()
@@ -195,7 +194,7 @@ class Outcome:
                 else "say in words how it ended"
             )
         if any(isinstance(c, bool) or not isinstance(c, int) or c < 0 for c in counts):
-            return f"counts are whole numbers; got {shown(counts)}"
+            return f"counts are whole numbers; got {short_repr(counts)}"
         if kind in (Termination.NO_STONES, Termination.NO_LEGAL_TURN):
             return "a side wins it" if self.winner is None or counts else None
         if kind is Termination.QUIET_DRAW:
@@ -249,7 +248,7 @@ def _from_words(winner: str | None, words: str) -> tuple[Termination, tuple[int,
     a rule ending or an adjudication in any spelling (case, spaces, a full stop) is that
     termination, so it is checked as one; any other words are a ``DECLARED`` ending."""
     if not isinstance(words, str):
-        raise ValueError(f"an outcome's reason is text; got {shown(words)}")
+        raise ValueError(f"an outcome's reason is text; got {short_repr(words)}")
     found = _ENDING_WORDS.fullmatch(" ".join(words.casefold().split()).rstrip(".!"))
     if found is None:
         return Termination.DECLARED, (), words
@@ -311,7 +310,7 @@ class Board:
         self.rules = Rules() if rules is None else rules
         if not isinstance(self.rules, Rules):
             raise ValueError(
-                f"rules must be a fanorona.Rules, e.g. Rules.simple(); got {shown(rules)}"
+                f"rules must be a fanorona.Rules, e.g. Rules.simple(); got {short_repr(rules)}"
             )
         self._set_rows(start_rows(*self.geometry.size), Color.WHITE)
 
@@ -547,7 +546,7 @@ class Board:
                 ),
             )
         else:
-            raise TypeError(f"push takes a Step, a Turn or turn text; got {shown(move)}")
+            raise TypeError(f"push takes a Step, a Turn or turn text; got {short_repr(move)}")
 
     def _take(self, move: Turn, played: Board) -> None:
         """Record ``move`` and take over the position a trial board reached by playing it."""

@@ -1111,7 +1111,7 @@ _COMPILED: dict = {}
 
 
 def compiled_generator(gen):
-    """The compiled twin of a generator, or None when the path is unavailable or the board too
+    """The compiled form of a generator, or None when the path is unavailable or the board too
     big."""
     if not available() or gen.points > MAX_POINTS:
         return None
@@ -1163,7 +1163,7 @@ def warm_up(progress: bool = True) -> None:
     # shown only when it takes a while, that is when numba compiles rather than loads from its cache
     bar = tqdm(
         steps,
-        desc="compiling the fast search (once)",
+        desc="compiling the search (once)",
         unit="part",
         leave=False,
         file=sys.stderr,

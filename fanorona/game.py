@@ -11,7 +11,7 @@ from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 
 from .board import RULE_TERMINATIONS, Board, Outcome, Termination
-from .notation import shown
+from .geometry import short_repr
 from .rules import Rules
 
 FORMAT = "fanorona-game/1"
@@ -51,7 +51,7 @@ class Game:
             try:
                 board.push(text)
             except (ValueError, TypeError) as e:
-                label = text if isinstance(text, str) and len(text) < 40 else shown(text)
+                label = text if isinstance(text, str) and len(text) < 40 else short_repr(text)
                 raise GameRecordError(f"turn {n} ({label}) does not replay: {e}") from None
         return board
 
@@ -81,7 +81,7 @@ class Game:
         if not isinstance(data["start"], str):
             raise GameRecordError(
                 "the record's start is a position text like 'BBB/B.W/WWW w'; "
-                f"got {shown(data['start'])}"
+                f"got {short_repr(data['start'])}"
             )
         try:
             rules = _rules(data.get("rules", {}))
@@ -138,7 +138,9 @@ def _json_object(text) -> dict:
                 f"not a game record: byte {e.start + 1} is not UTF-8 text"
             ) from None
     if not isinstance(text, str):
-        raise GameRecordError(f"a game record is JSON text, or its UTF-8 bytes; got {shown(text)}")
+        raise GameRecordError(
+            f"a game record is JSON text, or its UTF-8 bytes; got {short_repr(text)}"
+        )
     try:
         data = json.loads(text)
     except json.JSONDecodeError as e:
@@ -161,19 +163,19 @@ def _json_object(text) -> dict:
 def _rules(value) -> Rules:
     if not isinstance(value, dict):
         raise GameRecordError(
-            f"the record's rules are an object of rule options; got {shown(value)}"
+            f"the record's rules are an object of rule options; got {short_repr(value)}"
         )
     known = {f.name for f in fields(Rules)}
     for key, option in value.items():
         if key not in known:
             raise GameRecordError(
-                f"the record's rules have no option {shown(key)}; "
+                f"the record's rules have no option {short_repr(key)}; "
                 f"they are {', '.join(sorted(known))}"
             )
         if not isinstance(option, (bool, int, str, type(None))):
             raise GameRecordError(
                 f"the record's rule {key} is true, false, a number, text or null; "
-                f"got {shown(option)}"
+                f"got {short_repr(option)}"
             )
     return Rules(**value)
 
@@ -181,12 +183,12 @@ def _rules(value) -> Rules:
 def _turns(value) -> list[str]:
     if not isinstance(value, list):
         raise GameRecordError(
-            f'the record\'s turns are a list of turn texts like "d2e3A"; got {shown(value)}'
+            f'the record\'s turns are a list of turn texts like "d2e3A"; got {short_repr(value)}'
         )
     for n, turn in enumerate(value, 1):
         if not isinstance(turn, str):
             raise GameRecordError(
-                f'turn {n} of the record is {shown(turn)}, not turn text like "d2e3A"'
+                f'turn {n} of the record is {short_repr(turn)}, not turn text like "d2e3A"'
             )
     return value
 
@@ -216,15 +218,17 @@ def _outcome(value) -> Outcome | None:
     }:
         raise GameRecordError(
             "the record's outcome is null or an object with a winner, a termination and a reason; "
-            f"got {shown(value)}"
+            f"got {short_repr(value)}"
         )
     if value["winner"] not in ("white", "black", None):
         raise GameRecordError(
             'the record\'s winner is "white", "black" or null for a draw; '
-            f"got {shown(value['winner'])}"
+            f"got {short_repr(value['winner'])}"
         )
     if not isinstance(value["reason"], str):
-        raise GameRecordError(f"the record's outcome reason is text; got {shown(value['reason'])}")
+        raise GameRecordError(
+            f"the record's outcome reason is text; got {short_repr(value['reason'])}"
+        )
     if "termination" not in value:
         try:
             return Outcome.from_words(value["winner"], value["reason"])
@@ -234,12 +238,12 @@ def _outcome(value) -> Outcome | None:
     kind = value["termination"]
     if not isinstance(kind, str) or kind not in kinds:
         raise GameRecordError(
-            f"the record's termination is one of {', '.join(kinds)}; got {shown(kind)}"
+            f"the record's termination is one of {', '.join(kinds)}; got {short_repr(kind)}"
         )
     counts = value.get("counts", [])
     if not isinstance(counts, list):
         raise GameRecordError(
-            f"the record's outcome counts are a list of numbers; got {shown(counts)}"
+            f"the record's outcome counts are a list of numbers; got {short_repr(counts)}"
         )
     words = value["reason"] if kinds[kind] is Termination.DECLARED else ""
     try:
@@ -251,7 +255,9 @@ def _outcome(value) -> Outcome | None:
 def _name(data: dict, side: str) -> str:
     name = data.get(side, side)
     if not isinstance(name, str):
-        raise GameRecordError(f"the {side} player's name in the record is text; got {shown(name)}")
+        raise GameRecordError(
+            f"the {side} player's name in the record is text; got {short_repr(name)}"
+        )
     return name
 
 

@@ -58,7 +58,7 @@ def check_size(size) -> tuple[int, int]:
         size = (int(m[1]), int(m[2]))
     if not isinstance(size, (tuple, list)) or len(size) != 2:
         raise ValueError(
-            f"a board size is (width, height), e.g. (9, 5), or text like '9x5'; got {_short(size)}"
+            f"a board size is (width, height), e.g. (9, 5), or text like '9x5'; got {short_repr(size)}"
         )
     width, height = (_whole(what, n) for what, n in zip(("width", "height"), size))
     for what, n in (("width", width), ("height", height)):
@@ -82,11 +82,11 @@ def _whole(what: str, n) -> int:
             return operator.index(n)
         except TypeError:
             pass
-    raise ValueError(f"the board {what} must be a whole number (an int); got {_short(n)}")
+    raise ValueError(f"the board {what} must be a whole number (an int); got {short_repr(n)}")
 
 
-def _short(value) -> str:
-    """A repr short enough for an error message, whatever the value."""
+def short_repr(value) -> str:
+    """A repr short enough for an error message, however long or deeply nested the value."""
     return reprlib.repr(value)
 
 

@@ -1,4 +1,4 @@
-"""The move generator on bit sets: the fast layer under ``Board``, the computer players and the
+"""The move generator on bit sets: the layer under ``Board``, the computer players and the
 solver.
 
 A position is two integers used as bit sets, ``me`` (the side to move) and ``opp`` (the other
@@ -77,11 +77,10 @@ class ChainRule:
 
     ``Rules.no_revisit`` bans every point the stone has stood on this turn; ``Rules.direction``
     bans the last direction ("no-repeat"), every direction used ("no-reuse") or none ("free").
-    ``after`` says how a step changes the two sets; the generator's inner loops use the same
-    rule as data: ``keep_points`` and the table ``directions_after[banned][d]``, made from
-    ``after``.
-    ``refusal`` says in words which rule a step breaks.  Nothing else in the package encodes these
-    rules.
+    ``after`` says how a step changes the two sets; the generator's inner loops, and the compiled
+    search's (``compiled.CompiledGenerator``), use the same rule as data: ``keep_points`` and the
+    table ``directions_after[banned][d]``, made from ``after``.  ``refusal`` says in words which
+    rule a step breaks.  Nothing else in the package encodes these rules.
     """
 
     def __init__(self, rules: Rules):

@@ -8,9 +8,8 @@ a text longer than ``MAX_TEXT`` before reading it.
 from __future__ import annotations
 
 import re
-import reprlib
 
-from .geometry import MAX_HEIGHT, MAX_WIDTH
+from .geometry import MAX_HEIGHT, MAX_WIDTH, short_repr
 
 STONES = {"W": "white", "B": "black", ".": None}
 SYMBOL = {"white": "W", "black": "B", None: "."}
@@ -33,15 +32,10 @@ def parse_point_name(text: str) -> tuple[int, int]:
     """``"c4"`` -> ``(2, 3)``: column and row from 0."""
     if not isinstance(text, str) or len(text) > 1 + _ROW_DIGITS or not _POINT.fullmatch(text):
         raise NotationError(
-            f"{shown(text)} is not a point name: a column letter and a row number "
+            f"{short_repr(text)} is not a point name: a column letter and a row number "
             f"up to {MAX_HEIGHT}, like 'e3'"
         )
     return ord(text[0]) - ord("a"), int(text[1:]) - 1
-
-
-def shown(value) -> str:
-    """A repr short enough for an error message, however long or deeply nested the value."""
-    return reprlib.repr(value)
 
 
 def _check_length(text: str, what: str) -> None:
@@ -59,7 +53,7 @@ def tokenize_turn(text: str) -> tuple[str, list[tuple[str, str | None]]]:
     """
     if not isinstance(text, str):
         raise NotationError(
-            f"a turn is written as text like 'e2e3' or 'e2e3Ad4W'; got {shown(text)}"
+            f"a turn is written as text like 'e2e3' or 'e2e3Ad4W'; got {short_repr(text)}"
         )
     _check_length(text, "a turn's text")
     text = text.strip()
@@ -70,8 +64,8 @@ def tokenize_turn(text: str) -> tuple[str, list[tuple[str, str | None]]]:
         m = _POINT.match(text, i)
         if m and len(m.group()) > 1 + _ROW_DIGITS:
             raise NotationError(
-                f"cannot read {shown(text)} at character {i + 2}: the row number "
-                f"{shown(m.group()[1:])} is too big, a board has at most {MAX_HEIGHT} rows"
+                f"cannot read {short_repr(text)} at character {i + 2}: the row number "
+                f"{short_repr(m.group()[1:])} is too big, a board has at most {MAX_HEIGHT} rows"
             )
         if m:
             points.append(m.group())
@@ -84,7 +78,7 @@ def tokenize_turn(text: str) -> tuple[str, list[tuple[str, str | None]]]:
             raise NotationError(_unreadable(text, i))
     if len(points) < 2:
         raise NotationError(
-            f"{shown(text)} needs a start point and at least one destination, like 'e2e3'"
+            f"{short_repr(text)} needs a start point and at least one destination, like 'e2e3'"
         )
     return points[0], list(zip(points[1:], captures[1:]))
 
@@ -96,14 +90,14 @@ def _unreadable(text: str, i: int) -> str:
         if ch in CAPTURE_LETTERS
         else "points are a lower-case column letter and a row number; A or W after a capturing step"
     )
-    return f"cannot read {shown(text)} at character {i + 1} ({ch!r}): {hint}"
+    return f"cannot read {short_repr(text)} at character {i + 1} ({ch!r}): {hint}"
 
 
 def parse_diagram(text: str) -> list[list[str | None]]:
     """Rows top first, one character a point (W, B or '.'): returns rows bottom first, as
     colours."""
     if not isinstance(text, str):
-        raise NotationError(f"a diagram is text, one line a row; got {shown(text)}")
+        raise NotationError(f"a diagram is text, one line a row; got {short_repr(text)}")
     _check_length(text, "a diagram")
     lines = [line.strip().replace(" ", "") for line in text.strip().splitlines()]
     lines = [line for line in lines if line]
@@ -141,12 +135,12 @@ def parse_fen(text: str) -> tuple[str, str]:
     if not isinstance(text, str) or len(text.split()) != 2:
         raise NotationError(
             f"a position text is rows top first joined by '/', a space, then w or b; "
-            f"got {shown(text)}"
+            f"got {short_repr(text)}"
         )
     rows, side = text.split()
     if side not in SIDE_LETTERS:
         raise NotationError(
-            f"the side to move in {shown(text)} must be 'w' or 'b', not {shown(side)}"
+            f"the side to move in {short_repr(text)} must be 'w' or 'b', not {short_repr(side)}"
         )
     return "\n".join(rows.split("/")), SIDE_LETTERS[side]
 

@@ -67,7 +67,8 @@ class Rules:
 
     @classmethod
     def czech(cls) -> Rules:
-        """The Czech rules page: standard, but each side's first turn captures one string only."""
+        """The Czech rules page: standard, but each side's first turn captures one string only, and
+        no draw rule (``quiet_draw=None``)."""
         return cls(opening_single_capture=True, quiet_draw=None)
 
     @classmethod

@@ -35,7 +35,7 @@ SIZES = [(3, 3), (5, 3), (3, 5), (5, 5), (9, 5), (7, 7), (3, 13), (5, 11), (9, 3
 
 
 def both(board):
-    """The Python generator and its compiled twin for a board, and the board's bit sets."""
+    """The Python generator and its compiled form for a board, and the board's bit sets."""
     gen = generator(board.geometry, board.rules)
     return gen, compiled.compiled_generator(gen), bitsets(board)
 

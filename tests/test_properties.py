@@ -44,7 +44,8 @@ def stones(b):
 
 
 def snapshot(b):
-    return b.fen(), b.key(), list(b.turns), b.quiet_turns, b.chain
+    """A board's state as values: text, key, turns, counter and chain."""
+    return b.fen(), b.key(), tuple(b.turns), b.quiet_turns, b.chain
 
 
 @FAST
@@ -76,10 +77,20 @@ def test_a_turn_removes_exactly_the_captured_strings(variant, picks):
 @FAST
 @given(variants, choices)
 def test_push_then_pop_restores_everything(variant, picks):
-    b, history = play(*variant, picks)
-    for earlier in reversed(history):
+    """Each pop gives back the position recorded (as values, not as a board: a board copy that
+    shared the board's state would be compared with the board itself) before that push."""
+    size, rules = variant
+    b, recorded = Board(size, rules), []
+    for n in picks:
+        options = b.legal_turns()
+        if not options:
+            break
+        recorded.append(snapshot(b))
+        b.push(options[n % len(options)])
+    for earlier in reversed(recorded):
         b.pop()
-        assert snapshot(b) == snapshot(earlier)
+        assert snapshot(b) == earlier
+    assert not recorded or snapshot(b) == snapshot(Board(size, rules))
 
 
 @FAST
