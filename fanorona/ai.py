@@ -338,9 +338,8 @@ class AlphaBetaPlayer(_Player):
                 self._endgames.setdefault(key, table)
         table = self._endgame_for(board)
         if self.compiled and table is not None:
-            compiled_module.endgame_lookup(
-                table
-            )  # the compiled search's own copy, made once a table
+            # the compiled search's own copy, made once a table
+            compiled_module.endgame_lookup(table)
 
     def _pick(self, board, options, stop):
         self.prepare(board)

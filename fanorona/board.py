@@ -77,7 +77,8 @@ class Step:
             self.capture is None or (isinstance(self.capture, str) and self.capture in KIND_OF)
         ):
             raise ValueError(
-                f"a step's capture is None, 'approach' or 'withdrawal'; got {short_repr(self.capture)}"
+                f"a step's capture is None, 'approach' or 'withdrawal'; got "
+                f"{short_repr(self.capture)}"
             )
 
     def __str__(self) -> str:
@@ -177,7 +178,8 @@ class Outcome:
             object.__setattr__(self, "words", words)
         if not isinstance(self.termination, Termination):
             raise ValueError(
-                f"an outcome's termination is a fanorona.Termination; got {short_repr(self.termination)}"
+                f"an outcome's termination is a fanorona.Termination; got "
+                f"{short_repr(self.termination)}"
             )
         object.__setattr__(self, "counts", tuple(self.counts))
         problem = self._problem()

@@ -58,7 +58,8 @@ def check_size(size) -> tuple[int, int]:
         size = (int(m[1]), int(m[2]))
     if not isinstance(size, (tuple, list)) or len(size) != 2:
         raise ValueError(
-            f"a board size is (width, height), e.g. (9, 5), or text like '9x5'; got {short_repr(size)}"
+            f"a board size is (width, height), e.g. (9, 5), or text like '9x5'; got "
+            f"{short_repr(size)}"
         )
     width, height = (_whole(what, n) for what, n in zip(("width", "height"), size))
     for what, n in (("width", width), ("height", height)):
