@@ -10,8 +10,8 @@ from .game import Game, GameRecordError, play_game
 from .notation import NotationError
 from .rules import Rules
 
-__all__ = ["Board", "BoardWidget", "Color", "Game", "GameRecordError", "IllegalMoveError", "NotationError",
-           "Outcome", "Rules", "Step", "Termination", "Turn", "perft", "play_game"]
+__all__ = ["Board", "BoardWidget", "Color", "Game", "GameRecordError", "IllegalMoveError",
+           "NotationError", "Outcome", "Rules", "Step", "Termination", "Turn", "perft", "play_game"]
 
 
 def __getattr__(name):

@@ -205,11 +205,14 @@ def test_a_position_too_big_for_the_buffer_falls_back_to_python(monkeypatch):
 
 
 def test_the_clock_stops_the_compiled_search():
+    """Unstopped, the search would deepen to depth 99; the clock (deadline at 0.27 s) stops it.
+    The bound leaves room for a loaded machine: how close to the budget it stops is a figure for
+    benchmarks/bench_search.py, not a test."""
     player = AlphaBetaPlayer(time_limit=0.3, seed=0)
     player.choose_turn(fa.Board())  # the first search may load the compiled code
     player.choose_turn(fa.Board())
     info = player.last_search
-    assert info.depth >= 1 and info.time < 0.3, info
+    assert info.compiled and 1 <= info.depth < 99 and info.time < 2, info
 
 
 def test_the_first_turn_does_not_spend_its_time_budget_on_compiling(monkeypatch):
