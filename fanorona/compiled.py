@@ -858,7 +858,7 @@ if numba is not None:
 
 _THIS_MODULE = sys.modules[__name__]  # how the object-mode block of _look finds _stop_requested
 _STOPS: dict = {}  # stop_key -> the threading.Event of a running search
-_STOP_KEYS = itertools.count()
+_STOP_KEYS = itertools.count(1)  # 0: no search
 
 
 def _stop_requested(stop_key: int) -> bool:
