@@ -1,4 +1,5 @@
 """Shared fixtures: positions reached by seeded random play, for tests that need many positions."""
+
 import random
 
 import pytest
@@ -24,7 +25,8 @@ def positions_from_random_games(count, size=(9, 5), rules=None, seed=0, every=3,
 
 
 def random_position(size, rules, seed, plies):
-    """A position from a random game: up to ``plies`` seeded random turns from the start (fewer if it ends)."""
+    """A position from a random game: up to ``plies`` seeded random turns from the start (fewer if
+    it ends)."""
     rng = random.Random(seed)
     board = fa.Board(size, rules)
     for _ in range(plies):
@@ -46,6 +48,7 @@ def made():
     """A board controller factory (arguments as ``Controller``, plus ``delay``, 0 by default); every
     controller's computer is stopped after the test, so no thread outlives it."""
     from fanorona.controller import Controller
+
     controllers = []
 
     def make(*args, delay=0, **kwargs):
@@ -53,6 +56,7 @@ def made():
         c.delay = delay
         controllers.append(c)
         return c
+
     yield make
     for c in controllers:
         with c.lock:
@@ -65,5 +69,6 @@ def _close_figures():
     """draw_board with no Axes opens a pyplot figure; close them so tests don't pile them up."""
     yield
     import sys
+
     if "matplotlib.pyplot" in sys.modules:
         sys.modules["matplotlib.pyplot"].close("all")

@@ -25,24 +25,26 @@ Differences found, and what the rule sources say:
 fanorona-aec knows only 9x5 and one rule set, so the end of this file compares the same way with
 a plain second implementation written in the test (other sizes, every rule option).
 """
+
 from collections import Counter
-from functools import lru_cache
+from functools import cache
 
 import pytest
 
 from fanorona import Board, Rules, Step, perft
 
 pytest.importorskip("env.fanorona_state", reason="fanorona-aec is a test dependency")
-from env.fanorona_move import END_TURN_ACTION, FanoronaMove, MoveType  # noqa: E402
-from env.fanorona_state import FanoronaState  # noqa: E402
+from env.fanorona_move import END_TURN_ACTION, FanoronaMove, MoveType
+from env.fanorona_state import FanoronaState
 
-from benchmarks.aec import AEC_START, aec_perft, aec_turn_ends  # noqa: E402
+from benchmarks.aec import AEC_START, aec_perft, aec_turn_ends
 
 CAPTURE = {MoveType.PAIKA: None, MoveType.APPROACH: "approach", MoveType.WITHDRAWAL: "withdrawal"}
 
 
 def aec_text(board):
-    """Our position in fanorona-aec's text: rank 1 first, runs of empty points as digits, no chain."""
+    """Our position in fanorona-aec's text: rank 1 first, runs of empty points as digits, no
+    chain."""
     rows = []
     for row in reversed(board.diagram().split("\n")):
         text, empty = "", 0
@@ -59,7 +61,9 @@ def aec_text(board):
 def fen_of_aec(text):
     """fanorona-aec's state text as our position text (stones and side to move only)."""
     rows, side = text.split()[:2]
-    expanded = ["".join("." * int(ch) if ch.isdigit() else ch for ch in row) for row in rows.split("/")]
+    expanded = [
+        "".join("." * int(ch) if ch.isdigit() else ch for ch in row) for row in rows.split("/")
+    ]
     return "/".join(reversed(expanded)) + " " + side.lower()
 
 
@@ -67,7 +71,7 @@ def aec_results(board):
     return Counter(aec_results_from(aec_text(board)))
 
 
-@lru_cache(maxsize=None)
+@cache
 def aec_results_from(text):
     """fanorona-aec is slow: walk each position's turns once per test run."""
     return Counter(fen_of_aec(end) for end in aec_turn_ends(text))
@@ -94,7 +98,9 @@ def aec_first_steps(board):
     for action in FanoronaState().set_from_board_str(aec_text(board)).legal_moves:
         move = FanoronaMove.from_action(action)
         to = move.position.displace(move.direction)
-        steps.add(Step(move.position.to_human().lower(), to.to_human().lower(), CAPTURE[move.move_type]))
+        steps.add(
+            Step(move.position.to_human().lower(), to.to_human().lower(), CAPTURE[move.move_type])
+        )
     return steps
 
 
@@ -103,6 +109,7 @@ def sample(positions, seed):
 
 
 # -- the translation between the two texts -------------------------------------------------------
+
 
 def test_the_start_positions_agree():
     state = FanoronaState()
@@ -117,6 +124,7 @@ def test_texts_translate_both_ways(positions):
 
 
 # -- the rules -----------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_same_positions_after_every_complete_turn(positions, seed):
@@ -136,35 +144,43 @@ def test_the_sample_has_chains_paikas_and_two_way_captures(positions):
     turns = [t for seed in (1, 2, 3) for b in sample(positions, seed) for t in b.legal_turns()]
     assert any(len(t.steps) >= 3 for t in turns)
     assert any(not t.is_capture for t in turns)
-    pairs = Counter((t.start, t.steps[0].destination) for t in turns if len(t.steps) == 1 and t.is_capture)
+    pairs = Counter(
+        (t.start, t.steps[0].destination) for t in turns if len(t.steps) == 1 and t.is_capture
+    )
     assert any(n == 2 for n in pairs.values())
 
 
 CHAIN_RULE_POSITIONS = {
     # the chain could return to its start b2: no revisit
-    "revisit": """
+    "revisit": (
+        """
         .........
         ..B......
         ....B....
         .W.B.....
         B........
-    """,
+    """
+    ),
     # east after east: no repeat (east, north, east is allowed)
-    "direction": """
+    "direction": (
+        """
         .........
         .........
         ..B......
         B...B....
         BW..B....
-    """,
+    """
+    ),
     # a long chain across the board with both capture kinds at several steps
-    "long chain": """
+    "long chain": (
+        """
         BBBBBBBBB
         B.B.B.B.B
         .W.......
         BB.B.B.BB
         .........
-    """,
+    """
+    ),
 }
 
 
@@ -175,9 +191,16 @@ def test_same_turns_where_the_chain_rules_matter(name):
         assert our_results(b) == aec_results(b), (name, side)
 
 
-@pytest.mark.parametrize("other_rule", [{"no_revisit": False}, {"direction": "free"},
-                                        {"direction": "no-reuse"}, {"must_continue": True}],
-                         ids=["revisits allowed", "free direction", "no reuse", "must continue"])
+@pytest.mark.parametrize(
+    "other_rule",
+    [
+        {"no_revisit": False},
+        {"direction": "free"},
+        {"direction": "no-reuse"},
+        {"must_continue": True},
+    ],
+    ids=["revisits allowed", "free direction", "no reuse", "must continue"],
+)
 def test_any_other_chain_rule_would_disagree_with_aec(other_rule):
     """So the agreement above pins down each chain rule, not just the common cases."""
     diagram = CHAIN_RULE_POSITIONS["long chain"]
@@ -191,15 +214,19 @@ def test_perft_agrees_at_depth_2():
 
 # -- the difference ------------------------------------------------------------------------------
 
+
 def test_a_side_that_cannot_move():
     """Black's only stone is boxed in: a loss for Black here; fanorona-aec just has no action."""
-    b = Board.from_diagram("""
+    b = Board.from_diagram(
+        """
         BW.......
         WW.......
         .........
         .........
         ........W
-    """, "black")
+    """,
+        "black",
+    )
     assert b.outcome().winner == "white" and "no legal turn" in b.outcome().reason
     state = FanoronaState().set_from_board_str(aec_text(b))
     assert state.legal_moves == [] and not state.done
@@ -245,13 +272,14 @@ def line_from(stones, width, height, point, direction, colour):
 
 
 def plain_steps(stones, width, height, point):
-    """(direction, destination, captured points or None) for each step the stone on ``point`` can take."""
+    """(direction, destination, captured points or None) for each step the stone on ``point`` can
+    take."""
     c, r = point
     me = stones[point]
     enemy = "B" if me == "W" else "W"
     for dc, dr in EIGHT:
         if dc and dr and (c + r) % 2:
-            continue                               # a weak point has no diagonals
+            continue  # a weak point has no diagonals
         to = (c + dc, r + dr)
         if not (0 <= to[0] < width and 0 <= to[1] < height) or to in stones:
             continue
@@ -324,7 +352,7 @@ PLAIN_CASES = {
 def test_same_turns_as_a_plain_second_implementation(positions, case):
     size, rules = PLAIN_CASES[case]
     start = Board(size, rules)
-    replies = [start.after(t) for t in start.legal_turns()]      # Black's first turn: the Czech rule
+    replies = [start.after(t) for t in start.legal_turns()]  # Black's first turn: the Czech rule
     for b in positions(8, size, rules, seed=21, every=2) + replies:
         assert our_results(b) == plain_turns(b), b.fen()
 

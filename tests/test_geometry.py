@@ -1,4 +1,5 @@
 """The board graph: lines, strong points, edges, start positions and the sizes a board may have."""
+
 import pytest
 
 import fanorona as fa
@@ -8,7 +9,8 @@ SIZES = [(9, 5), (5, 5), (3, 3), (7, 3), (3, 7), (5, 3), (3, 5)]
 
 
 def expected_edges(w, h):
-    """Orthogonal links, plus one diagonal in every unit square (the one joining its strong corners)."""
+    """Orthogonal links, plus one diagonal in every unit square (the one joining its strong
+    corners)."""
     return (w - 1) * h + w * (h - 1) + (w - 1) * (h - 1)
 
 
@@ -47,8 +49,10 @@ def test_edge_count_of_9x5_is_108():
 def test_lines_are_straight_and_maximal(size):
     g = geometry(*size)
     for line in g.lines:
-        steps = {(g.coordinates(b)[0] - g.coordinates(a)[0], g.coordinates(b)[1] - g.coordinates(a)[1])
-                 for a, b in zip(line, line[1:])}
+        steps = {
+            (g.coordinates(b)[0] - g.coordinates(a)[0], g.coordinates(b)[1] - g.coordinates(a)[1])
+            for a, b in zip(line, line[1:])
+        }
         assert len(steps) == 1, line
         d = DIRECTIONS.index(steps.pop())
         assert g.neighbour[line[0]][opposite(d)] == -1
@@ -100,16 +104,22 @@ def test_point_names_and_index_agree():
 
 # -- start positions ---------------------------------------------------------------------------
 
-MIDDLE_ROWS = {(9, 5): "BWBW.BWBW", (5, 5): "BW.BW", (3, 3): "B.W", (7, 3): "BWB.WBW", (3, 7): "B.W"}
+MIDDLE_ROWS = {
+    (9, 5): "BWBW.BWBW",
+    (5, 5): "BW.BW",
+    (3, 3): "B.W",
+    (7, 3): "BWB.WBW",
+    (3, 7): "B.W",
+}
 
 
 @pytest.mark.parametrize("size", sorted(MIDDLE_ROWS))
 def test_start_position(size):
     w, h = size
-    rows = fa.Board(size).diagram().split("\n")      # top row first
+    rows = fa.Board(size).diagram().split("\n")  # top row first
     assert rows[h // 2] == MIDDLE_ROWS[size]
-    assert all(row == "B" * w for row in rows[:h // 2])
-    assert all(row == "W" * w for row in rows[h // 2 + 1:])
+    assert all(row == "B" * w for row in rows[: h // 2])
+    assert all(row == "W" * w for row in rows[h // 2 + 1 :])
 
 
 @pytest.mark.parametrize("size", sorted(MIDDLE_ROWS))
@@ -138,14 +148,18 @@ def test_22_stones_each_on_9x5_and_white_moves_first():
 
 # -- sizes -------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("size, words", [
-    ((8, 5), ["width", "odd", "8"]),
-    ((9, 4), ["height", "odd", "4"]),
-    ((1, 5), ["width", "at least 3", "1"]),
-    ((9, 1), ["height", "at least 3"]),
-    ((2, 2), ["width", "odd"]),
-    ((27, 3), ["width", "26"]),
-])
+
+@pytest.mark.parametrize(
+    "size, words",
+    [
+        ((8, 5), ["width", "odd", "8"]),
+        ((9, 4), ["height", "odd", "4"]),
+        ((1, 5), ["width", "at least 3", "1"]),
+        ((9, 1), ["height", "at least 3"]),
+        ((2, 2), ["width", "odd"]),
+        ((27, 3), ["width", "26"]),
+    ],
+)
 def test_bad_sizes_are_rejected_with_a_reason(size, words):
     with pytest.raises(ValueError) as err:
         fa.Board(size)
@@ -153,8 +167,15 @@ def test_bad_sizes_are_rejected_with_a_reason(size, words):
         assert word in str(err.value)
 
 
-@pytest.mark.parametrize("size, words", [("9 by 5", "width, height"), ((9,), "width, height"),
-                                         (None, "width, height"), ((9, "five"), "whole number")])
+@pytest.mark.parametrize(
+    "size, words",
+    [
+        ("9 by 5", "width, height"),
+        ((9,), "width, height"),
+        (None, "width, height"),
+        ((9, "five"), "whole number"),
+    ],
+)
 def test_a_size_that_is_not_two_numbers_is_rejected(size, words):
     with pytest.raises(ValueError, match=words):
         fa.Board(size)

@@ -1,11 +1,21 @@
-"""Text forms: turn text, diagrams and position text read back what they wrote; bad text is named."""
+"""Text forms: turn text, diagrams and position text read back what they wrote; bad text is
+named."""
+
 import pytest
 
 from fanorona import Board, NotationError, Rules
 from fanorona.notation import parse_point_name, tokenize_turn
 
-SAMPLES = [((9, 5), None), ((5, 5), None), ((3, 3), None), ((7, 3), None), ((3, 7), None),
-           ((9, 5), Rules.simple()), ((9, 5), Rules.czech()), ((9, 5), Rules().with_(direction="free"))]
+SAMPLES = [
+    ((9, 5), None),
+    ((5, 5), None),
+    ((3, 3), None),
+    ((7, 3), None),
+    ((3, 7), None),
+    ((9, 5), Rules.simple()),
+    ((9, 5), Rules.czech()),
+    ((9, 5), Rules().with_(direction="free")),
+]
 
 
 @pytest.mark.parametrize("size, rules", SAMPLES)
@@ -50,29 +60,38 @@ def test_bad_point_names(text):
         parse_point_name(text)
 
 
-@pytest.mark.parametrize("text, words", [
-    ("e2e3X", "character 5 ('X')"),
-    ("Ae2e3", "character 1 ('A'): A (approach) or W (withdrawal) can only follow a destination"),
-    ("e2e3AAd4", "character 6 ('A')"),
-    ("e2Ae3", "character 3 ('A')"),
-    ("e2-e3", "character 3 ('-')"),
-    ("E2E3", "character 1 ('E')"),
-    ("e2", "needs a start point and at least one destination"),
-    ("", "needs a start point"),
-    (23, "written as text"),
-])
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        ("e2e3X", "character 5 ('X')"),
+        (
+            "Ae2e3",
+            "character 1 ('A'): A (approach) or W (withdrawal) can only follow a destination",
+        ),
+        ("e2e3AAd4", "character 6 ('A')"),
+        ("e2Ae3", "character 3 ('A')"),
+        ("e2-e3", "character 3 ('-')"),
+        ("E2E3", "character 1 ('E')"),
+        ("e2", "needs a start point and at least one destination"),
+        ("", "needs a start point"),
+        (23, "written as text"),
+    ],
+)
 def test_bad_turn_text_names_the_character(text, words):
     with pytest.raises(NotationError) as err:
         tokenize_turn(text)
     assert words in str(err.value)
 
 
-@pytest.mark.parametrize("text, words", [
-    ("WWW\nB.\nBBB", "diagram line 2 has 2 points, but line 1 has 3"),
-    ("WWW\nBxW\nBBB", "diagram line 2, column 2: 'x' is not W, B or '.'"),
-    ("", "the diagram is empty"),
-    ("  \n\n", "the diagram is empty"),
-])
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        ("WWW\nB.\nBBB", "diagram line 2 has 2 points, but line 1 has 3"),
+        ("WWW\nBxW\nBBB", "diagram line 2, column 2: 'x' is not W, B or '.'"),
+        ("", "the diagram is empty"),
+        ("  \n\n", "the diagram is empty"),
+    ],
+)
 def test_bad_diagrams_name_the_line(text, words):
     with pytest.raises(NotationError) as err:
         Board.from_diagram(text)
@@ -88,12 +107,15 @@ def test_diagrams_may_be_indented_and_spaced():
     assert b.fen() == Board((3, 3)).fen()
 
 
-@pytest.mark.parametrize("text, words", [
-    ("BBB/B.W/WWW", "then w or b"),
-    ("BBB/B.W/WWW x", "must be 'w' or 'b', not 'x'"),
-    ("BBB/B.W/WWW w extra", "then w or b"),
-    ("BBB/B.Q/WWW w", "'Q' is not W, B or '.'"),
-])
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        ("BBB/B.W/WWW", "then w or b"),
+        ("BBB/B.W/WWW x", "must be 'w' or 'b', not 'x'"),
+        ("BBB/B.W/WWW w extra", "then w or b"),
+        ("BBB/B.Q/WWW w", "'Q' is not W, B or '.'"),
+    ],
+)
 def test_bad_position_text(text, words):
     with pytest.raises(NotationError) as err:
         Board.from_fen(text)

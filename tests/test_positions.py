@@ -1,4 +1,5 @@
 """Each teaching position must show what its sentence says it shows."""
+
 import doctest
 
 import pytest
@@ -15,10 +16,13 @@ def turns_of(board):
 def with_rules(name, **changes):
     """The named position under its own rules with some options changed."""
     spec = POSITIONS[name]
-    return fa.Board.from_diagram(spec.diagram, spec.to_move, fa.Rules.named(spec.rules).with_(**changes))
+    return fa.Board.from_diagram(
+        spec.diagram, spec.to_move, fa.Rules.named(spec.rules).with_(**changes)
+    )
 
 
 # -- the API -------------------------------------------------------------------------------------
+
 
 def test_names_are_the_dict_keys_and_every_position_loads_with_its_own_rules_and_side():
     assert positions.names() == list(POSITIONS)
@@ -70,6 +74,7 @@ def test_module_doctest():
 
 # -- each position shows its claim ---------------------------------------------------------------
 
+
 @pytest.mark.parametrize("size", [(9, 5), (5, 5), (3, 3)])
 def test_start_positions_are_the_boards_start(size):
     board = positions.load(f"start-{size[0]}x{size[1]}")
@@ -97,7 +102,9 @@ def test_both_ways_has_one_step_that_captures_either_way_and_each_choice_takes_o
     board = positions.load("both-ways")
     kinds = {}
     for step in board.legal_steps():
-        kinds.setdefault((step.origin, step.destination), {})[step.capture] = set(board.captures(step))
+        kinds.setdefault((step.origin, step.destination), {})[step.capture] = set(
+            board.captures(step)
+        )
     assert kinds == {("c3", "d3"): {"approach": {"e3"}, "withdrawal": {"a3", "b3"}}}
     assert board.after("c3d3W").stones("black") == ["e3"]
 
@@ -115,7 +122,9 @@ def test_long_chain_captures_at_every_step_and_turns_at_every_step():
     longest = max(board.legal_turns(), key=lambda t: len(t.steps))
     assert str(longest) == POSITIONS["long-chain"].turn and len(longest.steps) == 6
     assert all(step.capture for step in longest.steps)
-    moves = [(board.points.index(s.destination) - board.points.index(s.origin)) for s in longest.steps]
+    moves = [
+        (board.points.index(s.destination) - board.points.index(s.origin)) for s in longest.steps
+    ]
     assert all(a != b for a, b in zip(moves, moves[1:]))
     # It may stop after any step: every prefix is a legal turn of its own.
     assert len(board.legal_turns()) == 6
@@ -135,7 +144,11 @@ def test_no_revisit_chain_goes_on_only_without_the_no_revisit_rule():
     assert "c3d4Ad3Ac3A" in revisiting
     board = positions.load("no-revisit")
     for text in revisiting:
-        path = fa.Board.from_diagram(board.diagram(), rules=fa.Rules(no_revisit=False)).parse_turn(text).path
+        path = (
+            fa.Board.from_diagram(board.diagram(), rules=fa.Rules(no_revisit=False))
+            .parse_turn(text)
+            .path
+        )
         assert len(set(path)) < len(path), text
     # The step back onto c3 turns west after going south, so the direction rule allows it.
     assert turns_of(with_rules("no-revisit", direction="free")) == standard
@@ -159,7 +172,12 @@ def test_blocked_side_with_stones_but_no_move_loses():
 def test_the_string_stone_lies_on_four_strings_one_per_line():
     board = positions.load("strings")
     through = [s for s in board.strings("black") if "e3" in s]
-    assert sorted(map(sorted, through)) == [["c3", "d3", "e3"], ["d2", "e3"], ["e3", "e4"], ["e3", "f2", "g1"]]
+    assert sorted(map(sorted, through)) == [
+        ["c3", "d3", "e3"],
+        ["d2", "e3"],
+        ["e3", "e4"],
+        ["e3", "f2", "g1"],
+    ]
     assert board.stone_at("f3") == "white"
 
 
@@ -175,4 +193,6 @@ def test_telo_sweep_wins_in_one_turn_only_by_going_to_the_end_of_the_chain():
     winning = [t for t in board.legal_turns() if board.after(t).outcome() is not None]
     assert [str(t) for t in winning] == [POSITIONS["telo-sweep"].turn]
     assert board.after(winning[0]).outcome().winner == "white"
-    assert len(board.legal_turns()) == 3   # stopping after the first or second capture wins nothing yet
+    assert (
+        len(board.legal_turns()) == 3
+    )  # stopping after the first or second capture wins nothing yet

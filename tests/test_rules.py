@@ -2,6 +2,7 @@
 
 Diagrams are written top row first (Black's side), so the bottom line is rank 1.
 """
+
 import pytest
 
 import fanorona as fa
@@ -17,6 +18,7 @@ def board(diagram, to_move="white", rules=None):
 
 
 # -- approach, withdrawal and the captured string ------------------------------------------------
+
 
 def test_approach_captures_the_stone_ahead_of_the_destination():
     b = board("""
@@ -121,6 +123,7 @@ def test_only_opponent_stones_are_captured():
 
 
 # -- weak points -------------------------------------------------------------------------------
+
 
 def test_a_weak_point_has_no_diagonal_step():
     b = board("""
@@ -340,7 +343,9 @@ def legal(diagram, direction):
     return board(diagram, rules=Rules.solved().with_(direction=direction))
 
 
-@pytest.mark.parametrize("diagram", [REPEAT, REUSE, TRIANGLE, CHAIN], ids=["repeat", "reuse", "triangle", "chain"])
+@pytest.mark.parametrize(
+    "diagram", [REPEAT, REUSE, TRIANGLE, CHAIN], ids=["repeat", "reuse", "triangle", "chain"]
+)
 def test_each_direction_rule_holds_in_every_legal_turn(diagram):
     for rule in ("no-repeat", "no-reuse"):
         b = legal(diagram, rule)
@@ -359,7 +364,7 @@ def test_free_direction_allows_the_same_direction_twice_in_a_row():
 def test_no_reuse_forbids_a_direction_used_earlier_in_the_turn():
     no_repeat, no_reuse, free = (turns(legal(REUSE, r)) for r in ("no-repeat", "no-reuse", "free"))
     assert no_repeat == free
-    assert no_repeat - no_reuse == {"b1c1Wc2Ad2A"}   # east, north, east
+    assert no_repeat - no_reuse == {"b1c1Wc2Ad2A"}  # east, north, east
     assert no_reuse < no_repeat
 
 
@@ -384,9 +389,12 @@ def test_a_reused_direction_is_refused_with_the_reason():
 
 
 def test_turn_text_running_past_a_forbidden_step_names_the_rule():
-    """The chain ended by itself, but the text goes on: the reason is the chain rule, not 'no capture'."""
-    for diagram, text, words in [(TRIANGLE, "b2c2Ac3Ab2A", "already been on b2"),
-                                 (REPEAT, "b1c1Wd1A", "east twice in a row")]:
+    """The chain ended by itself, but the text goes on: the reason is the chain rule, not 'no
+    capture'."""
+    for diagram, text, words in [
+        (TRIANGLE, "b2c2Ac3Ab2A", "already been on b2"),
+        (REPEAT, "b1c1Wd1A", "east twice in a row"),
+    ]:
         b = board(diagram)
         with pytest.raises(IllegalMoveError, match=words):
             b.push(text)
@@ -394,6 +402,7 @@ def test_turn_text_running_past_a_forbidden_step_names_the_rule():
 
 
 # -- the Czech opening rule --------------------------------------------------------------------
+
 
 def test_opening_single_capture_limits_the_first_turn_to_one_string():
     assert turns(board(CHAIN, rules=Rules.czech())) == {"a1b1A", "a1b2A"}
@@ -419,19 +428,23 @@ def test_after_each_side_has_moved_chains_are_back():
 
 # -- the end of the game -----------------------------------------------------------------------
 
+
 def shuffle(b, moves):
     for m in moves:
         b.push(m)
 
 
 def test_quiet_turns_draw():
-    b = board("""
+    b = board(
+        """
         ....B
         .....
         .....
         .....
         W....
-    """, rules=Rules.solved().with_(quiet_draw=4))
+    """,
+        rules=Rules.solved().with_(quiet_draw=4),
+    )
     shuffle(b, ["a1a2", "e5e4", "a2a1"])
     assert b.quiet_turns == 3 and b.outcome() is None
     b.push("e4e5")
@@ -457,23 +470,29 @@ def test_a_capture_resets_the_quiet_count():
 
 
 def test_without_a_draw_rule_quiet_play_goes_on():
-    b = board("""
+    b = board(
+        """
         ....B
         .....
         .....
         .....
         W....
-    """, rules=Rules.solved())
+    """,
+        rules=Rules.solved(),
+    )
     shuffle(b, ["a1a2", "e5e4", "a2a1", "e4e5"] * 30)
     assert b.quiet_turns == 120 and b.outcome() is None
 
 
 def test_a_side_without_stones_has_lost():
-    b = board("""
+    b = board(
+        """
         W..
         ...
         ...
-    """, to_move="black")
+    """,
+        to_move="black",
+    )
     assert b.outcome() == fa.Outcome("white", "black has no stones left")
     assert b.legal_turns() == []
     white_to_move = board("W..\n...\n...", to_move="white")
@@ -504,11 +523,14 @@ def test_the_game_ends_when_the_last_stone_is_captured():
     assert b.outcome() == fa.Outcome("white", "black has no stones left")
 
 
-@pytest.mark.parametrize("diagram, winner", [
-    ("WW.\nB..\n...", "white"),
-    ("W..\nBB.\n..B", "black"),
-    ("W..\n...\n..B", None),
-])
+@pytest.mark.parametrize(
+    "diagram, winner",
+    [
+        ("WW.\nB..\n...", "white"),
+        ("W..\nBB.\n..B", "black"),
+        ("W..\n...\n..B", None),
+    ],
+)
 def test_adjudicate_on_stone_count(diagram, winner):
     result = board(diagram).adjudicate()
     assert result.winner == winner
@@ -516,6 +538,7 @@ def test_adjudicate_on_stone_count(diagram, winner):
 
 
 # -- the options themselves --------------------------------------------------------------------
+
 
 def test_presets_differ_only_where_they_say():
     standard = Rules.standard()
@@ -526,12 +549,15 @@ def test_presets_differ_only_where_they_say():
     assert standard.with_(direction="free").name() is None
 
 
-@pytest.mark.parametrize("changes, words", [
-    ({"direction": "sideways"}, ["direction", "no-repeat", "sideways"]),
-    ({"quiet_draw": 0}, ["quiet_draw", "at least 1"]),
-    ({"quiet_draw": True}, ["quiet_draw"]),
-    ({"chains": "yes"}, ["chains", "True or False"]),
-])
+@pytest.mark.parametrize(
+    "changes, words",
+    [
+        ({"direction": "sideways"}, ["direction", "no-repeat", "sideways"]),
+        ({"quiet_draw": 0}, ["quiet_draw", "at least 1"]),
+        ({"quiet_draw": True}, ["quiet_draw"]),
+        ({"chains": "yes"}, ["chains", "True or False"]),
+    ],
+)
 def test_bad_rule_options_are_refused_by_name(changes, words):
     with pytest.raises(ValueError) as err:
         Rules(**changes)

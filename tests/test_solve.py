@@ -1,4 +1,5 @@
 """The small-board solver: checked against a plain search, against the rules, and on disk."""
+
 import os
 import struct
 from itertools import islice
@@ -16,7 +17,8 @@ SOLVED = fa.Rules.solved()
 
 @pytest.fixture(scope="module", autouse=True)
 def cache(tmp_path_factory):
-    """Every table of this module lives in a fresh directory, so each is solved from scratch once."""
+    """Every table of this module lives in a fresh directory, so each is solved from scratch
+    once."""
     folder = tmp_path_factory.mktemp("solve-cache")
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("FANORONA_CACHE_DIR", str(folder))
@@ -81,7 +83,7 @@ def test_white_wins_the_small_boards_as_published(size):
     table = solve(size, progress=False)
     assert table.start_value == "win"
     assert table.value(fa.Board(size, SOLVED)) == "win"
-    assert table.start_distance % 2 == 1      # the winner makes the last turn
+    assert table.start_distance % 2 == 1  # the winner makes the last turn
     assert sum(table.counts.values()) == len(table)
 
 
@@ -96,7 +98,9 @@ def test_every_value_is_explained_by_the_values_one_turn_later(size, per_class):
     table = solve(size, progress=False)
     boards = sampled(table, per_class)
     assert {table.value(b) for b in boards} == {"win", "loss", "draw"}
-    assert len(boards) == len(table) or len(boards) >= per_class * len(table.distance_counts("loss"))
+    assert len(boards) == len(table) or len(boards) >= per_class * len(
+        table.distance_counts("loss")
+    )
     for board in boards:
         value, distance = table.value(board), table.distance(board)
         after = [board.after(t) for t in board.legal_turns()]
@@ -110,7 +114,9 @@ def test_every_value_is_explained_by_the_values_one_turn_later(size, per_class):
             assert (distance == 0) == (not replies)
         else:
             assert distance is None
-            assert "draw" in {v for v, _ in replies} and "loss" not in {v for v, _ in replies}, board.fen()
+            assert "draw" in {v for v, _ in replies} and "loss" not in {v for v, _ in replies}, (
+                board.fen()
+            )
 
 
 def test_best_turns_are_the_fastest_wins():
@@ -125,8 +131,14 @@ def test_best_turns_are_the_fastest_wins():
 
 
 def test_the_successors_are_the_positions_after_each_legal_turn(positions):
-    rule_sets = [SOLVED, fa.Rules.simple(), SOLVED.with_(direction="no-reuse"), SOLVED.with_(direction="free"),
-                 SOLVED.with_(must_continue=True), SOLVED.with_(no_revisit=False, mandatory_capture=False)]
+    rule_sets = [
+        SOLVED,
+        fa.Rules.simple(),
+        SOLVED.with_(direction="no-reuse"),
+        SOLVED.with_(direction="free"),
+        SOLVED.with_(must_continue=True),
+        SOLVED.with_(no_revisit=False, mandatory_capture=False),
+    ]
     for rules in rule_sets:
         for size in [(5, 3), (9, 5)]:
             g = fa.Board(size).geometry
@@ -134,7 +146,9 @@ def test_the_successors_are_the_positions_after_each_legal_turn(positions):
             n = g.width * g.height
             for board in positions(25, size, rules, seed=3):
                 me, opp = bitsets(board)
-                expected = {m | o << n for m, o in (bitsets(board.after(t)) for t in board.legal_turns())}
+                expected = {
+                    m | o << n for m, o in (bitsets(board.after(t)) for t in board.legal_turns())
+                }
                 assert successors(me | opp << n) == expected, (rules, board.fen())
 
 
@@ -144,14 +158,20 @@ def test_symmetries_of_the_boards():
     table = solve((5, 3), progress=False)
     board = fa.Board((5, 3), SOLVED)
     board.push(table.best_turns(board)[0])
-    flipped = fa.Board.from_diagram("\n".join(row[::-1] for row in board.diagram().splitlines()),
-                                    board.to_move, SOLVED)
-    assert (table.value(flipped), table.distance(flipped)) == (table.value(board), table.distance(board))
+    flipped = fa.Board.from_diagram(
+        "\n".join(row[::-1] for row in board.diagram().splitlines()), board.to_move, SOLVED
+    )
+    assert (table.value(flipped), table.distance(flipped)) == (
+        table.value(board),
+        table.distance(board),
+    )
 
 
 def mapped(key, points, perm):
     """A packed key with each point p moved to perm[p], bit by bit."""
-    return sum(1 << (perm[b % points] + points * (b >= points)) for b in range(2 * points) if key >> b & 1)
+    return sum(
+        1 << (perm[b % points] + points * (b >= points)) for b in range(2 * points) if key >> b & 1
+    )
 
 
 @pytest.mark.parametrize("size", [(3, 3), (5, 3), (3, 7)])
@@ -205,13 +225,14 @@ def test_a_drawn_position_is_held_by_the_perfect_player():
 
 # -- the cache --------------------------------------------------------------------------------
 
+
 def rebuilt_after(damage, size=(3, 3)):
     """Damage the cache file, then check that solve warns, rebuilds it and gets the same answers."""
     table = solve(size, progress=False)
     path = solver.cache_path(size)
     data = path.read_bytes()
     path.write_bytes(damage(data))
-    os.utime(path, ns=(1, 1))      # a new stamp even on coarse clocks, so the file is read again
+    os.utime(path, ns=(1, 1))  # a new stamp even on coarse clocks, so the file is read again
     with pytest.warns(SolveCacheWarning) as caught:
         again = solve(size, progress=False)
     assert path.read_bytes() == data
@@ -225,7 +246,7 @@ def test_a_flipped_byte_in_the_cache_is_detected_and_rebuilt():
 
 
 def test_a_truncated_cache_file_is_rebuilt():
-    assert "checksum" in rebuilt_after(lambda data: data[:len(data) // 2])
+    assert "checksum" in rebuilt_after(lambda data: data[: len(data) // 2])
     assert "shorter" in rebuilt_after(lambda data: data[:10])
 
 
@@ -233,6 +254,7 @@ def test_a_cache_file_of_another_format_version_is_rebuilt():
     def older(data):
         magic, version, digest = struct.unpack_from("<8sH32s", data)
         return struct.pack("<8sH32s", magic, version - 1, digest) + data[42:]
+
     assert "version" in rebuilt_after(older)
 
 
@@ -242,7 +264,9 @@ def test_a_cached_table_is_read_back_not_solved_again(monkeypatch):
     read = Table.from_bytes(path.read_bytes(), (3, 3), SOLVED)
     assert list(read.boards()) == list(solve((3, 3), progress=False).boards())
     os.utime(path, ns=(2, 2))
-    monkeypatch.setattr(solver, "_solve_now", lambda *a: pytest.fail("solved again despite a good cache"))
+    monkeypatch.setattr(
+        solver, "_solve_now", lambda *a: pytest.fail("solved again despite a good cache")
+    )
     assert solve((3, 3), progress=False).start_value == "win"
 
 
@@ -252,6 +276,7 @@ def test_the_cache_directory_follows_the_environment(cache):
 
 
 # -- clear errors -----------------------------------------------------------------------------
+
 
 def test_boards_the_table_cannot_answer_for_are_refused_clearly():
     table = solve((3, 3), progress=False)
