@@ -19,7 +19,8 @@ import traceback
 # Loaded before privileges are dropped: where Python's own files are private to root (a
 # ~/.pyenv under /root), a player may import only what is already loaded.
 import bisect, collections, copy, dataclasses, enum, functools, heapq, itertools, math, operator  # noqa: E401,F401
-import re, signal, statistics, string, time, typing  # noqa: E401,F401
+import abc, array, contextlib, datetime, decimal, fractions, glob, io, numbers, pickle, re, signal  # noqa: E401,F401
+import statistics, string, struct, tempfile, textwrap, threading, time, typing, warnings, weakref  # noqa: E401,F401
 
 import fanorona  # noqa: F401
 from fanorona import ai
@@ -92,7 +93,7 @@ def failure(error: BaseException) -> dict:
         return {"error": "it ran out of memory", "kind": "memory"}
     if isinstance(error, SystemExit):
         return {"error": f"it called exit({error.code!r})", "kind": "crash"}
-    if isinstance(error, BlockingIOError):
+    if isinstance(error, BlockingIOError) or isinstance(error, RuntimeError) and "new thread" in str(error):
         return {"error": "it tried to start another process or thread, which players may not", "kind": "crash"}
     if isinstance(error, NoPlayer):
         return {"error": str(error), "kind": "crash"}

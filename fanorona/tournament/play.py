@@ -70,4 +70,5 @@ def _push(board: Board, text: str) -> None:
     try:
         board.push(text)
     except (ValueError, TypeError) as e:
-        raise Forfeit(f"it played {text[:40]!r}, which is not a legal turn here: {e}") from None
+        why = str(e) if len(str(e)) < 200 else str(e)[:200] + "..."
+        raise Forfeit(f"it played {text[:40]!r}, which is not a legal turn here: {why}") from None

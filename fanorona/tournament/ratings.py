@@ -80,10 +80,11 @@ class Ratings:
         for y, r in enumerate(rows):
             low = r.low if math.isfinite(r.low) else min(span) - edge
             high = r.high if math.isfinite(r.high) else max(span) + edge
-            ax.plot([low, high], [y, y], color="tab:blue", linestyle="-" if math.isfinite(r.low + r.high) else ":")
+            ax.plot([low, r.elo], [y, y], color="tab:blue", linestyle="-" if math.isfinite(r.low) else ":")
+            ax.plot([r.elo, high], [y, y], color="tab:blue", linestyle="-" if math.isfinite(r.high) else ":")
             ax.plot([r.elo], [y], "s" if r.anchor else "o", color="black" if r.anchor else "tab:blue")
         ax.set_yticks(range(len(rows)), [r.name for r in rows])
-        ax.set_xlabel("rating (Elo scale); lines: 95% intervals, dotted where unbounded; squares: anchors")
+        ax.set_xlabel("rating (Elo scale), 95% intervals (dotted: no bound); squares: anchors")
         ax.grid(axis="x", alpha=0.3)
         return ax
 
@@ -159,9 +160,11 @@ def rate(results: list[Result], anchors: dict | None = None, samples: int = 200,
     for name, elo in ratings.items():
         low, high = (np.nanpercentile(draws[name], [2.5, 97.5]) if samples else (math.nan, math.nan))
         low, high = min(low, elo), max(high, elo)
-        if points[name] == played[name]:
+        if name in anchors:
+            low = high = elo
+        elif points[name] == played[name]:
             high = math.inf                   # won every game: no upper bound
-        if points[name] == 0:
+        elif points[name] == 0:
             low = -math.inf
         rows.append(Rating(name, elo, float(low), float(high), played[name], points[name], name in anchors))
     rows.sort(key=lambda r: -r.elo)
