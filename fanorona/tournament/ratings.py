@@ -8,7 +8,7 @@ ratings as an offset (the anchors) and a weight per row (the prior), and it is w
 tested.  ``choix`` fits the same model but has no draws, no fixed anchors and no colour term.
 
 Anchors fix the scale: by default level1 (random play, whose strength no machine or year changes)
-is 0.  A prior of one virtual draw per pairing that met keeps a player who won or lost every game
+is 0.  A prior of one virtual draw per pairing that met (half with each colour) keeps a player who won or lost every game
 finite; the interval then says honestly that its open end has no bound.  Intervals come from
 refitting on pairings drawn with replacement (a pairing's games share an opening, so they are
 resampled together).
@@ -120,7 +120,8 @@ def fit(results: list[Result], anchors: dict | None = None, prior: float = 1.0) 
     for r in results:
         add(r.white, r.black, r.points, 1.0, 1.0)
     for a, b in {tuple(sorted((r.white, r.black))) for r in results}:
-        add(a, b, 0.5, 0.0, prior)
+        add(a, b, 0.5, 1.0, prior / 2)          # one virtual draw, half of it with each colour
+        add(b, a, 0.5, 1.0, prior / 2)
     model = sm.GLM(np.array(y), np.array(rows), family=sm.families.Binomial(), offset=np.array(offset),
                    freq_weights=np.array(weight))
     params = model.fit().params
