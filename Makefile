@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: lab test test-fast play student bench bench-browser clean
+.PHONY: lab test test-fast play student bench bench-browser tournament-demo clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -47,6 +47,12 @@ bench: $(VENV)/.installed-test   ## speed and strength figures
 
 bench-browser: $(VENV)/.installed-test   ## click-to-picture latency in Chromium (Voila and JupyterLab)
 	$(BIN)/python benchmarks/click_latency.py
+
+tournament-demo: $(VENV)/.installed-test   ## a small tournament of the built-in levels on a local Dask cluster; prints the table
+	rm -f build/tournament-demo.sqlite && mkdir -p build
+	$(BIN)/python -m fanorona.tournament run build/tournament-demo.sqlite --levels 1,2,3 --player alphabeta:depth=1 \
+		--size 5x5 --max-turns 40 --time 1 --seed 1 --workers 2 --no-dashboard --samples 100 \
+		--csv build/tournament-demo.csv --plot build/tournament-demo.png
 
 clean:
 	rm -rf $(VENV) build .pytest_cache .hypothesis
