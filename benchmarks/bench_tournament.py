@@ -10,6 +10,7 @@ turn add up to 80 s of one core a game, which the projection adds.
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import tempfile
 import time
@@ -57,7 +58,8 @@ def main(argv=None) -> None:
               f"{per_game:.2f} s of a worker a game, {thinking:.2f} s of it the players' thinking")
     speedup = figures[2][0] / figures[1][0]
     overhead = max(figures[1][1] - figures[1][2], 0.0)
-    print(f"2 workers against 1: {speedup:.2f}x the games a minute")
+    print(f"2 workers against 1: {speedup:.2f}x the games a minute "
+          f"(load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores at the end: other work slows both)")
     print(f"the tournament's own cost a game: {overhead:.2f} s of a worker (two sandboxed processes, pipes, database)")
     print()
     print("Projection: a game of 80 turns at up to 1 s a turn costs 80 s + the cost above of one core")

@@ -1,6 +1,5 @@
 """Tournaments: the schedules, the ratings, the database, resuming, the command, the checker,
 nbgrader's folders, and a whole tournament with hostile players on a 2-worker Dask cluster."""
-import dataclasses
 import json
 import math
 import os
@@ -196,6 +195,15 @@ def test_reopening_with_other_settings_is_refused(tmp_path):
     small_tournament(tmp_path / "t.sqlite").close()
     with pytest.raises(ValueError, match="holds another tournament .it differs in seed"):
         small_tournament(tmp_path / "t.sqlite", seed=4)
+    with pytest.raises(ValueError, match="no such tournament database"):
+        Tournament(tmp_path / "typo.sqlite")
+    assert not (tmp_path / "typo.sqlite").exists()
+
+
+def test_the_same_command_without_a_seed_resumes_the_seed_it_drew(tmp_path):
+    first = small_tournament(tmp_path / "t.sqlite", seed=None)
+    again = small_tournament(tmp_path / "t.sqlite", seed=None)
+    assert again.settings["seed"] == first.settings["seed"]
 
 
 def test_a_killed_tournament_resumes_and_gives_the_table_of_an_unbroken_one(tmp_path):

@@ -34,8 +34,10 @@ def play(job: dict) -> dict:
     forfeit = None
     try:
         for colour in COLOURS:
+            players[colour].start(start, job["rules"])
+        for colour in COLOURS:
             try:
-                players[colour].start(start, job["rules"])
+                players[colour].ready()
             except Forfeit as e:
                 forfeit = forfeit or (colour, str(e))
         played = 0

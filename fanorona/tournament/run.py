@@ -27,6 +27,8 @@ class Tournament:
     """One tournament's database, opened; ``create`` starts one, ``Tournament(path)`` reopens it."""
 
     def __init__(self, path):
+        if not os.path.exists(path):
+            raise ValueError(f"{path}: no such tournament database")
         self.store = Store(path)
         self.settings = self.store.settings()
         if not self.settings:
@@ -51,20 +53,26 @@ class Tournament:
             repeated = sorted({n for n in names if names.count(n) > 1})
             raise ValueError(f"a tournament needs two players or more with different names; repeated: {repeated}"
                              if repeated else "a tournament needs two players or more")
-        seed = random.SystemRandom().randrange(10**6) if seed is None else seed
+        store = Store(path)
+        old = store.settings()
+        if seed is None:                      # drawn once; the same command resumes the same tournament
+            seed = old.get("seed", random.SystemRandom().randrange(10**6))
         settings = {"schedule": schedule, "rounds": rounds if schedule == "swiss" else 1,
                     "games_per_pairing": games_per_pairing, "size": list(size), "rules": dataclasses.asdict(rules),
                     "max_turns": max_turns, "limits": dataclasses.asdict(limits), "opening_plies": opening_plies,
                     "seed": seed, "players": names}
-        store = Store(path)
-        old = store.settings()
-        store.close()
+        if not old and store.players():
+            store.close()
+            raise ValueError(f"{path} holds a tournament whose creation was cut short; remove the file and start again")
         if old:
             if old != settings:
                 changed = sorted(k for k in settings if old.get(k) != settings[k])
+                store.close()
                 raise ValueError(f"{path} holds another tournament (it differs in {', '.join(changed)}); "
                                  "resume it with the same settings, or choose a new file")
+            store.close()
             return cls(path)
+        store.close()
         OpeningBook(size, rules, opening_plies, seed)      # a bad number of plies fails before anything is written
         store = Store(path)
         ids = [store.add_player(e) for e in entries]

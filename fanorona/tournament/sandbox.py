@@ -61,7 +61,8 @@ def is_root() -> bool:
 
 
 class Sandbox:
-    """A player's process: ``start()`` loads it, ``choose(turns)`` asks for a turn, ``close()`` ends it.
+    """A player's process: ``start()`` launches it, ``ready()`` waits for it to load, ``choose(turns)``
+    asks for a turn, ``close()`` ends it.
 
     ``entry`` is ``{"name": ..., "spec": "level2"}`` for a built-in player or
     ``{"name": ..., "source": "<the file's text>"}`` for a submission.
@@ -106,9 +107,12 @@ class Sandbox:
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
             preexec_fn=self._limit, close_fds=True)
         threading.Thread(target=self._drain, daemon=True).start()
-        request = {"start": start, "rules": rules, "seed": self.seed, "uid": self.uid}
-        request.update({"spec": self.entry["spec"]} if "spec" in self.entry else {})
-        answer = self._ask(request, self.limits.load_seconds, "to start")
+        self._request = {"start": start, "rules": rules, "seed": self.seed, "uid": self.uid}
+        self._request.update({"spec": self.entry["spec"]} if "spec" in self.entry else {})
+
+    def ready(self) -> None:
+        """Wait until the started player has loaded (both players of a game start at once)."""
+        answer = self._ask(self._request, self.limits.load_seconds, "to start")
         if "ready" not in answer:
             raise Forfeit(self._sentence(answer, "could not be loaded"))
 
