@@ -14,7 +14,7 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/python
 	touch $@
 
 $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
-	$(BIN)/pip install --quiet -e '.[test]'
+	$(BIN)/pip install --quiet -e '.[test,tournament]'
 	touch $(VENV)/.installed $@
 
 # The serving settings live in jupyter/: jupyter_server_config.json (runs as root too, no browser

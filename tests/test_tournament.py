@@ -356,3 +356,14 @@ def test_the_template_passes_the_checker_and_a_broken_player_does_not(tmp_path, 
     assert main(["check", str(broken), "--games", "2"]) == 1
     out = capsys.readouterr().out
     assert "Not ready" in out and "which is not a legal turn here" in out
+
+
+def test_the_command_plays_on_an_existing_scheduler(tmp_path, capsys):
+    with dask_client(workers=1, dashboard=False) as client:
+        address = client.scheduler.address
+        assert address.startswith("tcp://127.0.0.1:")
+        assert main(["run", str(tmp_path / "s.sqlite"), "--levels", "1,2", "--size", "5x5", "--max-turns", "10",
+                     "--seed", "2", "--scheduler", address, "--quiet", "--samples", "10"]) == 0
+        assert "2 games finished, 0 to play" in capsys.readouterr().out
+        prefixes = client.run_on_scheduler(lambda dask_scheduler: list(dask_scheduler.task_prefixes))
+        assert "play" in prefixes, "the games were tasks of this scheduler"

@@ -96,7 +96,10 @@ def _elo(x: float) -> str:
 def fit(results: list[Result], anchors: dict | None = None, prior: float = 1.0) -> tuple[dict, float]:
     """Maximum-likelihood ratings ({name: Elo}) and White's advantage, anchors held fixed."""
     import numpy as np
-    import statsmodels.api as sm
+    try:
+        import statsmodels.api as sm
+    except ImportError:
+        raise ImportError("the ratings need the tournament extra: pip install 'fanorona[tournament]'") from None
     anchors = DEFAULT_ANCHORS if anchors is None else anchors
     names = sorted({r.white for r in results} | {r.black for r in results})
     fixed = {n: float(anchors[n]) for n in names if n in anchors}
