@@ -367,3 +367,13 @@ def test_the_command_plays_on_an_existing_scheduler(tmp_path, capsys):
         assert "2 games finished, 0 to play" in capsys.readouterr().out
         prefixes = client.run_on_scheduler(lambda dask_scheduler: list(dask_scheduler.task_prefixes))
         assert "play" in prefixes, "the games were tasks of this scheduler"
+
+
+def test_swiss_repeats_a_pairing_only_when_no_other_is_left():
+    book = OpeningBook((5, 5), fa.Rules(), 1, seed=0)
+    everyone = {frozenset(p) for p in combinations(range(4), 2)}
+    pairings, bye = swiss_round(3, [(p, 0.0) for p in range(4)], everyone, book)
+    assert bye is None and sorted((p.a, p.b) for p in pairings) == [(0, 1), (2, 3)]
+    almost = everyone - {frozenset((0, 3)), frozenset((1, 2))}
+    pairings, _ = swiss_round(3, [(p, 0.0) for p in range(4)], almost, book)
+    assert sorted((p.a, p.b) for p in pairings) == [(0, 3), (1, 2)]

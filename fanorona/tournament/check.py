@@ -47,7 +47,8 @@ class CheckReport:
                      f"Not ready: {len(self.forfeits)} forfeit(s); the first: {self.forfeits[0]}.")
         return "\n".join(lines)
 
-    _repr_pretty_ = lambda self, p, cycle: p.text(str(self))    # noqa: E731
+    def _repr_pretty_(self, printer, cycle) -> None:    # a notebook cell ending with a report shows its text
+        printer.text(str(self))
 
 
 def check_player(path, games: int = 4, size=(9, 5), max_turns: int = 60, limits: Limits | None = None,

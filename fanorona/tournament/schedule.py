@@ -78,15 +78,20 @@ def swiss_round(round_: int, standings: list[tuple[int, float]], met: set, book:
     return [Pairing(round_, a, b, book.draw()) for a, b in pairs], bye
 
 
-def _pair(order: list[int], met: set):
-    """Pair from the top, each with the nearest not yet met; backtrack when one is left without."""
+def _pair(order: list[int], met: set, budget: list | None = None):
+    """Pair from the top, each with the nearest not yet met; backtrack when one is left without
+    (giving up, None, after 100,000 tries: late rounds of a small field may have no such pairing)."""
+    budget = [100_000] if budget is None else budget
     if not order:
         return []
     first, rest = order[0], order[1:]
     for i, other in enumerate(rest):
+        budget[0] -= 1
+        if budget[0] < 0:
+            return None
         if frozenset((first, other)) in met:
             continue
-        tail = _pair(rest[:i] + rest[i + 1:], met)
+        tail = _pair(rest[:i] + rest[i + 1:], met, budget)
         if tail is not None:
             return [(first, other)] + tail
     return None
