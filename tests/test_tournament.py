@@ -377,3 +377,19 @@ def test_swiss_repeats_a_pairing_only_when_no_other_is_left():
     almost = everyone - {frozenset((0, 3)), frozenset((1, 2))}
     pairings, _ = swiss_round(3, [(p, 0.0) for p in range(4)], almost, book)
     assert sorted((p.a, p.b) for p in pairings) == [(0, 3), (1, 2)]
+
+
+def test_last_years_levels_anchor_this_years_ratings(tmp_path, capsys):
+    last = small_tournament(tmp_path / "last.sqlite")
+    last.play(progress=False)
+    levels = last.builtin_ratings()
+    assert set(levels) == {"level1", "level2", "level3"} and levels["level1"] == 0
+    this = Tournament.create(tmp_path / "this.sqlite", [builtin("level1"), builtin("level3")] + templates(),
+                             seed=5, **SMALL)
+    this.play(progress=False)
+    assert main(["table", str(tmp_path / "this.sqlite"), "--anchors-from", str(tmp_path / "last.sqlite"),
+                 "--samples", "5"]) == 0
+    out = capsys.readouterr()
+    assert f"level3 = {levels['level3']:+g}" in out.out and "warning" not in out.err
+    line = next(l for l in out.out.splitlines() if " level3 " in l)
+    assert f"{levels['level3']:+7.0f}" in line and "(anchor)" in line

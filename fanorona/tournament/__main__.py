@@ -73,6 +73,8 @@ def parser() -> argparse.ArgumentParser:
 def _table_options(p) -> None:
     p.add_argument("--anchor", type=_anchor, action="append", metavar="NAME=RATING",
                    help="fix a player's rating (default level1=0; repeatable, e.g. last year's levels)")
+    p.add_argument("--anchors-from", metavar="DB", help="fix the built-in players at their ratings in an earlier "
+                   "tournament (last year's), so that ratings mean the same from year to year")
     p.add_argument("--samples", type=int, default=200, help="bootstrap samples for the intervals (default 200)")
     p.add_argument("--csv", metavar="FILE", help="also write every game's result to FILE")
     p.add_argument("--plot", metavar="FILE", help="also draw the ratings with their intervals to FILE (.png, .svg)")
@@ -126,7 +128,19 @@ def _table(args) -> int:
 
 
 def _print_table(tournament, args) -> int:
-    anchors = dict(args.anchor) if args.anchor else None
+    anchors = None
+    if args.anchors_from:
+        from .run import Tournament
+        if not os.path.exists(args.anchors_from):
+            raise ValueError(f"{args.anchors_from}: no such tournament database")
+        earlier = Tournament(args.anchors_from)
+        anchors, differ = earlier.builtin_ratings(), earlier.differences(tournament)
+        earlier.close()
+        if differ:
+            print(f"warning: {args.anchors_from} was played with other {', '.join(differ)}: its levels' "
+                  "ratings may not hold here", file=sys.stderr)
+    if args.anchor:
+        anchors = (anchors or {}) | dict(args.anchor)
     print(tournament.table(anchors, args.samples))
     if args.csv:
         print(f"{tournament.export_csv(args.csv)} games written to {args.csv}")

@@ -170,6 +170,16 @@ class Tournament:
             lines += ["", "Forfeits:"] + [f"  game {g}: {name} lost: {why}" for g, name, why in forfeits]
         return "\n".join(lines)
 
+    def builtin_ratings(self) -> dict[str, float]:
+        """The built-in players' fitted ratings, to fix them as anchors in a later tournament."""
+        builtin = {p["name"] for p in self.store.players().values() if "spec" in p}
+        return {r.name: round(r.elo, 1) for r in self.ratings(samples=0).rows if r.name in builtin}
+
+    def differences(self, other: "Tournament") -> list[str]:
+        """The settings that make the two tournaments' levels play differently."""
+        keys = ("size", "rules", "max_turns", "limits")
+        return [k.replace("_", " ") for k in keys if self.settings[k] != other.settings[k]]
+
     def game(self, number: int) -> Game:
         """A finished game's record, replayed and checked (ready for ``BoardWidget``)."""
         return Game.from_json(self.store.game_record(number))
