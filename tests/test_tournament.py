@@ -393,3 +393,11 @@ def test_last_years_levels_anchor_this_years_ratings(tmp_path, capsys):
     assert f"level3 = {levels['level3']:+g}" in out.out and "warning" not in out.err
     line = next(l for l in out.out.splitlines() if " level3 " in l)
     assert f"{levels['level3']:+7.0f}" in line and "(anchor)" in line
+
+
+def test_the_timed_levels_fit_a_short_turn_limit_and_read_their_endgame_table(tmp_path):
+    """level4 searches 1 s a turn and reads the 4-stone table: in a 0.4 s tournament it must not forfeit."""
+    t = Tournament.create(tmp_path / "t.sqlite", [builtin("level1"), builtin("level4")], seed=1, **SMALL)
+    t.play(progress=False)
+    reasons = [r for (r,) in t.store.db.execute("SELECT reason FROM results")]
+    assert len(reasons) == 2 and not any("forfeits" in r for r in reasons), reasons

@@ -38,10 +38,25 @@ def drop_privileges(uid: int) -> None:
     resource.setrlimit(resource.RLIMIT_NPROC, (1, 1))
 
 
-def load_player(request: dict):
+def builtin_player(spec: str, seed, size, rules: Rules, turn_seconds: float, progress: bool = False):
+    """A built-in player made fit for the turn limit: a timed search gets at most 60% of it (the
+    rest is for the answer to travel), and the endgame table it reads is loaded now, before any
+    clock starts (built and cached the first time, which takes a while)."""
+    player = ai.make_player(spec, seed)
+    if getattr(player, "time_limit", None) and player.time_limit > 0.6 * turn_seconds:
+        player.time_limit = 0.6 * turn_seconds
+    if hasattr(player, "prepare"):
+        w, h = size
+        few = "\n".join(("W" + "." * (w - 1)) if r == 0 else ("." * (w - 1) + "B") if r == h - 1 else "." * w
+                        for r in range(h))
+        player.prepare(Board.from_diagram(few, "white", rules), progress=progress)
+    return player
+
+
+def load_player(request: dict, start: Board):
     """The player the request names: a built-in spec, or the file in this folder."""
     if "spec" in request:
-        return ai.make_player(request["spec"], request["seed"])
+        return builtin_player(request["spec"], request["seed"], start.size, start.rules, request["turn_seconds"])
     random.seed(request["seed"])
     namespace = {"__name__": "player", "__file__": os.path.abspath(PLAYER_FILE)}
     with open(PLAYER_FILE, encoding="utf-8") as f:
@@ -110,10 +125,13 @@ def serve(requests, answer) -> None:
         request = json.loads(line)
         try:
             if player is None:
+                board = Board.from_fen(request["start"], Rules(**request["rules"]))
+                if "spec" in request:                # trusted: it may read the tables' cache first
+                    player = load_player(request, board)
                 if request.get("uid") is not None:
                     drop_privileges(request["uid"])
-                player = load_player(request)
-                board = Board.from_fen(request["start"], Rules(**request["rules"]))
+                if "spec" not in request:
+                    player = load_player(request, board)
                 reply = {"ready": str(getattr(player, "name", ""))[:60]}
             else:
                 for text in request["turns"][len(board.turns):]:

@@ -121,9 +121,18 @@ class Tournament:
             self.store.add_pairing(next_round, bye, None, (), 0, s["seed"])
         return True
 
+    def _prepare_builtins(self, players: dict, progress: bool) -> None:
+        """Make the built-in levels' endgame tables here once (cached), so no game waits for them."""
+        from .host import builtin_player
+        s = self.settings
+        for entry in players.values():
+            if "spec" in entry:
+                builtin_player(entry["spec"], 0, s["size"], Rules(**s["rules"]), s["limits"]["turn_seconds"], progress)
+
     def _play_games(self, pending, client, progress) -> int:
         from tqdm.auto import tqdm
         players = self.store.players()
+        self._prepare_builtins(players, progress)
         jobs = [self._job(*game, players) for game in pending]
         bar = tqdm(total=len(jobs), desc="games", unit="game", disable=not progress, file=sys.stderr)
         try:

@@ -102,12 +102,16 @@ class Sandbox:
                 os.chmod(self.folder, 0o700)
         env = {"PATH": "/usr/bin:/bin", "HOME": self.folder, "LANG": "C.UTF-8", "PYTHONHASHSEED": "0",
                "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MPLBACKEND": "Agg"}
+        if "spec" in self.entry:                 # a built-in level reads the endgame tables' cache
+            from ..tablefile import cache_dir
+            env["FANORONA_CACHE_DIR"] = str(cache_dir())
         self.process = subprocess.Popen(
             [sys.executable, "-I", "-m", "fanorona.tournament.host"], cwd=self.folder, env=env,
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
             preexec_fn=self._limit, close_fds=True)
         threading.Thread(target=self._drain, daemon=True).start()
-        self._request = {"start": start, "rules": rules, "seed": self.seed, "uid": self.uid}
+        self._request = {"start": start, "rules": rules, "seed": self.seed, "uid": self.uid,
+                         "turn_seconds": self.limits.turn_seconds}
         self._request.update({"spec": self.entry["spec"]} if "spec" in self.entry else {})
 
     def ready(self) -> None:
