@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: lab test test-fast play student bench bench-browser lint coverage clean
+.PHONY: lab test test-fast play student bench bench-browser lint coverage tournament-demo clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -14,7 +14,7 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/python
 	touch $@
 
 $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
-	$(BIN)/pip install --quiet -e '.[test]'
+	$(BIN)/pip install --quiet -e '.[test,tournament]'
 	touch $(VENV)/.installed $@
 
 # The serving settings live in jupyter/: jupyter_server_config.json (runs as root too, no browser
@@ -68,6 +68,12 @@ coverage: $(VENV)/.installed-lint   ## the package's tests with coverage; fails 
 
 bench-browser: $(VENV)/.installed-test   ## click-to-picture latency in Chromium (Voila and JupyterLab)
 	$(BIN)/python benchmarks/click_latency.py
+
+tournament-demo: $(VENV)/.installed-test   ## a small tournament of the built-in levels on a local Dask cluster; prints the table
+	rm -f build/tournament-demo.sqlite && mkdir -p build
+	$(BIN)/python -m fanorona.tournament run build/tournament-demo.sqlite --levels 1,2,3 --player alphabeta:depth=1 \
+		--size 5x5 --max-turns 40 --time 1 --seed 1 --workers 2 --no-dashboard --samples 100 \
+		--csv build/tournament-demo.csv --plot build/tournament-demo.png
 
 clean:
 	rm -rf $(VENV) build .pytest_cache .hypothesis

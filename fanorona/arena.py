@@ -3,12 +3,15 @@
 ``python -m fanorona.arena alphabeta:depth=3 greedy --games 20 --jobs 2`` plays the games in
 pairs: each pair opens with another of White's legal first turns, once with each player as
 White, so neither the first move nor the colour favours one side.  ``run_match`` does the same
-from Python and returns a ``MatchResult`` (its ``table()`` is what the command prints).
+from Python and returns a ``MatchResult`` (its ``table()`` is what the command prints).  The
+rating difference is the tournament's Bradley-Terry fit (``fanorona.tournament.ratings``, the
+``tournament`` extra) with an interval from resampling the pairs.
 """
 from __future__ import annotations
 
 import argparse
 import copy
+import functools
 import json
 import math
 import random
@@ -23,7 +26,7 @@ from .rules import PRESETS, Rules
 
 __all__ = ["GameResult", "MatchResult", "arena_player", "run_match", "main"]
 
-Z95 = 1.959964   # the normal quantile of a two-sided 95% interval
+NO_RATINGS = "rating difference: install the tournament extra (pip install 'fanorona[tournament]') to fit it"
 
 
 @dataclass
@@ -47,15 +50,6 @@ class GameResult:
     def points(self) -> float:
         """A's points: 1 a win, 1/2 a draw, 0 a loss."""
         return {"a": 1.0, None: 0.5, "b": 0.0}[self.winner]
-
-
-def elo_difference(score: float) -> float:
-    """The rating gap that predicts this expected score (logistic Elo); infinite at 0 and 1."""
-    if score <= 0:
-        return -math.inf
-    if score >= 1:
-        return math.inf
-    return -400 * math.log10(1 / score - 1)
 
 
 @dataclass
@@ -87,20 +81,20 @@ class MatchResult:
         """A's share of the points, from 0 to 1."""
         return (self.wins + self.draws / 2) / len(self.games) if self.games else math.nan
 
-    @property
-    def standard_error(self) -> float:
-        """The standard error of ``score``, from the spread of the game results."""
-        n, s = len(self.games), self.score
-        return math.sqrt(sum((g.points - s) ** 2 for g in self.games) / n) / math.sqrt(n)
+    def ratings(self, samples: int = 200):
+        """The Bradley-Terry fit of the games, B fixed at 0, intervals from resampling the pairs
+        (both games of a pair share an opening); see ``fanorona.tournament.ratings``."""
+        return _ratings(self.a, self.b, tuple((g.a_white, g.points) for g in self.games), samples, self.seed)
 
     @property
     def elo(self) -> float:
-        return elo_difference(self.score)
+        """A's rating minus B's, on the Elo scale."""
+        return self.ratings()[self.a].elo
 
     def elo_interval(self) -> tuple[float, float]:
-        """A 95% interval for A's Elo advantage; an end is infinite where the score's interval passes 0 or 1."""
-        low, high = self.score - Z95 * self.standard_error, self.score + Z95 * self.standard_error
-        return elo_difference(low), elo_difference(high)
+        """A 95% interval for ``elo``; its end is infinite on the side of a clean sweep."""
+        a = self.ratings()[self.a]
+        return a.low, a.high
 
     def adjudicated(self) -> int:
         return sum(g.adjudicated for g in self.games)
@@ -121,12 +115,17 @@ class MatchResult:
     def elo_sentence(self) -> str:
         if not self.games:
             return "no games played"
+        try:
+            low, high = self.elo_interval()
+        except ImportError:
+            return NO_RATINGS
+        sentence = (f"Rating difference ({self.a} minus {self.b}, Bradley-Terry): {_elo(self.elo)} "
+                    f"(95% interval {_elo(low)} to {_elo(high)}, from {len(self.games) // 2 or 1} pairs resampled)")
         if self.wins == len(self.games) or self.losses == len(self.games):
             who = self.a if self.wins else self.b
-            return (f"Elo difference: undefined ({who} won every game, so the score is "
-                    f"{self.score:.0%} and the gap has no upper bound; play stronger opposition to measure it)")
-        low, high = self.elo_interval()
-        return f"Elo difference ({self.a} minus {self.b}): {_elo(self.elo)} (95% interval {_elo(low)} to {_elo(high)})"
+            sentence += (f"; {who} won every game, so one end has no bound and the estimate is held finite "
+                         "by the fit's prior of one virtual draw: play stronger opposition to measure it")
+        return sentence
 
     def table(self) -> str:
         """The match summary as printed by ``python -m fanorona.arena``."""
@@ -154,13 +153,29 @@ class MatchResult:
         data = {"a": self.a, "b": self.b, "size": list(self.size), "rules": asdict(self.rules),
                 "max_turns": self.max_turns, "seed": self.seed,
                 "summary": {"wins": self.wins, "draws": self.draws, "losses": self.losses, "score": self.score,
-                            "elo": _finite(self.elo), "elo_interval": [_finite(x) for x in self.elo_interval()]},
+                            **self._rating_summary()},
                 "games": [asdict(g) for g in self.games]}
         return json.dumps(data, indent=1)
 
 
+    def _rating_summary(self) -> dict:
+        try:
+            return {"elo": _finite(self.elo), "elo_interval": [_finite(x) for x in self.elo_interval()]}
+        except ImportError:
+            return {}
+
+
+@functools.lru_cache(maxsize=64)
+def _ratings(a: str, b: str, games: tuple, samples: int, seed: int):
+    """The fit of a match's games (A White?, A's points), cached: a table asks for it several times."""
+    from .tournament.ratings import Result, rate
+    results = [Result(a, b, points, n // 2) if a_white else Result(b, a, 1 - points, n // 2)
+               for n, (a_white, points) in enumerate(games)]
+    return rate(results, anchors={b: 0.0}, samples=samples, seed=seed)
+
+
 def _elo(x: float) -> str:
-    return "-infinity" if x == -math.inf else "+infinity" if x == math.inf else f"{x:+.0f}"
+    return "-infinity" if x == -math.inf else "+infinity" if x == math.inf else f"{round(x) or 0:+d}"
 
 
 def _finite(x: float):

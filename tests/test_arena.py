@@ -5,7 +5,7 @@ import math
 import pytest
 
 from fanorona import Rules, ai
-from fanorona.arena import GameResult, MatchResult, elo_difference, main, run_match
+from fanorona.arena import GameResult, MatchResult, main, run_match
 
 
 def test_tiny_match_totals_are_consistent():
@@ -44,32 +44,40 @@ def test_player_objects_can_play_a_match():
     assert result.nodes_per_second("a") > 0 and result.nodes_per_second("b") is None
 
 
-def test_elo_difference():
-    assert elo_difference(0.5) == 0
-    assert elo_difference(0.75) == pytest.approx(190.8, abs=0.1)    # 400 log10(3)
-    assert elo_difference(0.25) == pytest.approx(-elo_difference(0.75))
-    assert elo_difference(1.0) == math.inf and elo_difference(0.0) == -math.inf
-
-
 def made_up_match(winners):
     games = [GameResult(i, i % 2 == 0, "e2e3A", [], w, "made up", False) for i, w in enumerate(winners)]
     return MatchResult("A", "B", (9, 5), Rules(), 200, 0, games)
 
 
-def test_clean_sweep_says_the_elo_is_undefined():
+def test_the_rating_is_the_tournaments_bradley_terry_fit_anchored_on_b():
+    from fanorona.tournament.ratings import Result, fit
+    match = made_up_match(["a", "a", "a", "b", "a", None, "b", "a"])
+    results = [Result("A", "B", g.points, g.index // 2) if g.a_white else Result("B", "A", 1 - g.points, g.index // 2)
+               for g in match.games]
+    assert match.elo == pytest.approx(fit(results, {"B": 0.0})[0]["A"])
+    assert match.ratings()["B"].elo == 0 and match.ratings()["B"].anchor
+    assert 0 < match.elo < 400 * math.log10(5.5 / 2.5) + 1     # the prior pulls it towards a draw
+
+
+def test_clean_sweep_has_no_bound_on_its_side():
     for winners, who in ((["a"] * 4, "A"), (["b"] * 4, "B")):
-        sentence = made_up_match(winners).elo_sentence()
-        assert "undefined" in sentence and f"{who} won every game" in sentence
+        match = made_up_match(winners)
+        low, high = match.elo_interval()
+        assert (high == math.inf) == (who == "A") and (low == -math.inf) == (who == "B")
+        assert math.isfinite(match.elo) and (match.elo > 0) == (who == "A")
+        sentence = match.elo_sentence()
+        assert f"{who} won every game, so one end has no bound" in sentence and "infinity" in sentence
 
 
-def test_elo_interval_surrounds_the_estimate_and_widens_near_the_ends():
+def test_interval_surrounds_the_estimate_and_is_about_even_for_an_even_match():
     close = made_up_match(["a", "b", None, "a", "b", "a", None, "b"])
     low, high = close.elo_interval()
-    assert close.score == 0.5 and low < 0 == close.elo < high and low == pytest.approx(-high)
+    assert close.score == 0.5 and low < close.elo < high and low < 0 < high
+    assert abs(close.elo) < 60
     lopsided = made_up_match(["a"] * 7 + ["b"])
     low, high = lopsided.elo_interval()
-    assert low < lopsided.elo and high == math.inf    # 7/8 plus two standard errors passes 100%
-    assert "+infinity" in lopsided.elo_sentence()
+    assert low <= lopsided.elo < high and lopsided.elo > 150
+    assert "Bradley-Terry" in lopsided.elo_sentence() and "4 pairs resampled" in lopsided.elo_sentence()
 
 
 def test_command_prints_table_and_writes_json(tmp_path, capsys):
@@ -82,6 +90,7 @@ def test_command_prints_table_and_writes_json(tmp_path, capsys):
     summary = data["summary"]
     assert summary["wins"] + summary["draws"] + summary["losses"] == len(data["games"]) == 4
     assert summary["score"] == pytest.approx((summary["wins"] + summary["draws"] / 2) / 4)
+    assert summary["elo_interval"][0] <= summary["elo"] or summary["elo_interval"][0] == "-inf"
 
 
 @pytest.mark.parametrize("spec, message", [
