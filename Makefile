@@ -22,12 +22,12 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 SERVE := JUPYTER_CONFIG_PATH="$(CURDIR)/jupyter" JUPYTER_PATH="$(CURDIR)/jupyter"
 
 # lab and play install the fast extra (numba, wheels only) where it installs: the computer then
-# searches compiled, levels 4 and 5 much stronger.  Where numba does not install, one line says so
+# searches compiled, levels 4 and 5 much stronger (and the tournament extra, for notebook 11).  Where numba does not install, one line says so
 # and everything runs in pure Python.
 $(VENV)/.installed-play: pyproject.toml | $(BIN)/python
-	@$(BIN)/pip install --quiet -e '.[fast]' >/dev/null 2>&1 || { \
+	@$(BIN)/pip install --quiet -e '.[fast,tournament]' >/dev/null 2>&1 || { \
 	    echo "numba does not install here: the computer uses the pure-Python search (weaker levels 4 and 5)"; \
-	    $(BIN)/pip install --quiet -e .; }
+	    $(BIN)/pip install --quiet -e '.[tournament]'; }
 	touch $(VENV)/.installed $@
 
 lab: $(VENV)/.installed-play     ## JupyterLab on the notebooks: open the address it prints
