@@ -1,0 +1,252 @@
+"""Build the course website in build/site/ (``make site``): the notebooks executed, as students get them.
+
+Run as ``python docs/build_site.py [--solutions] [--out DIR]``.  Three steps:
+
+1. execute every notebook of ``notebooks/`` in a fresh kernel, through jupyter-cache (the cache
+   myst-nb uses): a notebook whose code is unchanged is not run again.  The cache lives in a folder
+   named after a fingerprint of the package, so a change to ``fanorona/`` runs them all again;
+2. publish a copy of each: nbgrader's own ``ClearSolutions`` replaces each solution region by its
+   stub (unless ``--solutions``), the outputs of solution cells go, widget state goes, and every
+   picture gets alt text (see ``alt_text``);
+3. Sphinx (myst-nb, sphinx-book-theme, autodoc) renders them with the README's sections, the
+   teacher's guide if there is one, and the API pages in ``docs/``; configuration in ``docs/conf.py``.
+
+Files are rewritten only when their content changes, so a second build with no change reads nothing
+again and runs nothing again.
+"""
+from __future__ import annotations
+
+import argparse
+import hashlib
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import nbformat
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = ROOT / "docs"
+NOTEBOOKS = ROOT / "notebooks"
+BUILD = ROOT / "build"
+#: Pages of the site written by hand, copied as they are.
+PAGES = ["index.md", "api.md", "board.png"]
+#: The README's sections published as pages: (heading, page name).
+README_SECTIONS = [("In class", "in-class"), ("For course authors", "course-authors")]
+#: The teacher's guide, written separately; the site includes it when it exists.
+GUIDE = "teachers-guide.md"
+#: Kernel environment of the build: progress bars print nothing (no widget left on the page).
+KERNEL_ENV = {"TQDM_DISABLE": "1"}
+#: ... and the same for bars made with ``disable=False``; figures get alt text (docs/site_kernel.py).
+KERNEL_SETUP = f"--IPKernelApp.exec_files={DOCS / 'site_kernel.py'}"
+#: Seconds one notebook may run (they take under 20 s each; a busy machine may triple that).
+TIMEOUT = 600
+GENERIC_REPR = re.compile(r"^<(Figure|matplotlib)\b.*>$|^(HBox|VBox|Canvas|Output)\(")
+
+
+def package_fingerprint() -> str:
+    """Short hash of the package's source and of the build kernel's set-up: the notebooks' results
+    depend on them as much as on their own code."""
+    digest = hashlib.sha256()
+    for path in [*sorted((ROOT / "fanorona").rglob("*")), DOCS / "site_kernel.py"]:
+        if path.suffix in {".py", ".css"}:
+            digest.update(str(path.relative_to(ROOT)).encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def write_if_changed(path: Path, data: bytes) -> bool:
+    """Write ``data`` unless the file holds it already (Sphinx then sees no change)."""
+    if path.exists() and path.read_bytes() == data:
+        return False
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(data)
+    return True
+
+
+# -- 1. execution, through the cache ------------------------------------------------------------
+
+def open_cache(cache_root: Path):
+    """The jupyter-cache of this version of the package; caches of other versions are removed."""
+    from jupyter_cache import get_cache
+    folder = cache_root / package_fingerprint()
+    if cache_root.is_dir():
+        for old in cache_root.iterdir():
+            if old != folder:
+                shutil.rmtree(old, ignore_errors=True)
+    return get_cache(folder)
+
+
+def execute(path: Path, cache) -> tuple[nbformat.NotebookNode, float | None]:
+    """The notebook with its outputs, from the cache when its code is unchanged; else run it and cache it.
+    Returns the notebook and the seconds it ran (None when it came from the cache)."""
+    from jupyter_cache.base import CacheBundleIn
+    from nbclient import NotebookClient
+    nb = nbformat.read(path, as_version=4)
+    try:
+        return cache.merge_match_into_notebook(nb)[1], None
+    except KeyError:
+        pass
+    start = time.perf_counter()
+    saved = {k: os.environ.get(k) for k in KERNEL_ENV}
+    os.environ.update(KERNEL_ENV)         # the kernel inherits the environment of this process
+    try:
+        NotebookClient(nb, timeout=TIMEOUT, kernel_name="python3", extra_arguments=[KERNEL_SETUP],
+                       resources={"metadata": {"path": str(path.parent)}}).execute()
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+    seconds = time.perf_counter() - start
+    nb.metadata["kernelspec"] = nbformat.read(path, as_version=4).metadata.get("kernelspec", {})
+    cache.cache_notebook_bundle(CacheBundleIn(nb, str(path), data={"execution_seconds": seconds}),
+                                check_validity=False, overwrite=True)   # keyed by its code as committed
+    return nb, seconds
+
+
+# -- 2. the published copy -----------------------------------------------------------------------
+
+IMAGE_TYPES = ("image/png", "image/jpeg", "image/svg+xml", "image/gif")
+WIDGET = "application/vnd.jupyter.widget-view+json"
+
+
+def first_sentence(markdown: str) -> str:
+    """The first sentence of a markdown cell's prose, without headings, markup or links' targets."""
+    prose = " ".join(line for line in markdown.splitlines() if line.strip() and not line.lstrip().startswith("#"))
+    prose = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", prose)
+    prose = re.sub(r"[*_`]", "", prose).strip()
+    match = re.match(r"(.+?[.!?:])(\s|$)", prose)
+    return (match.group(1) if match else prose)[:300].rstrip(":").strip()
+
+
+def alt_text(output, cell, previous_markdown: str) -> tuple[str, str]:
+    """What a picture shows, in words, and where the words came from.  In order: the alt text the code
+    gave the picture (IPython's ``Image(alt=...)``), the cell's ``caption`` metadata (or myst-nb's
+    ``mystnb.figure.caption`` / ``mystnb.image.alt``), the object's own text when it says more than
+    its type (a board's position), the cell's first comment, the sentence that introduces the cell."""
+    for mime in IMAGE_TYPES:
+        alt = output.get("metadata", {}).get(mime, {}).get("alt")
+        if alt:
+            return str(alt), "code"
+    meta = cell.get("metadata", {})
+    mystnb = meta.get("mystnb", {})
+    for alt in (meta.get("caption"), mystnb.get("figure", {}).get("caption"), mystnb.get("image", {}).get("alt")):
+        if alt:
+            return str(alt), "caption"
+    text = output.get("data", {}).get("text/plain", "")
+    board = re.fullmatch(r"Board\.from_fen\('([^']*)'\)", text.strip())
+    if board:
+        rows, side = board.group(1).rsplit(" ", 1) if " " in board.group(1) else (board.group(1), "")
+        mover = {"w": ", White to move", "b": ", Black to move"}.get(side, "")
+        return f"A Fanorona board, rows from the top: {rows}{mover}", "object"
+    if text and not GENERIC_REPR.match(text.strip()) and len(text) < 200:
+        return text.strip(), "object"
+    comment = next((l.lstrip("# ").strip() for l in cell.source.splitlines() if l.startswith("#") and l.lstrip("# ").strip()), "")
+    if comment:
+        return comment, "comment"
+    return first_sentence(previous_markdown) or "A figure of the notebook", "markdown"
+
+
+def publish(nb: nbformat.NotebookNode, solutions: bool) -> tuple[nbformat.NotebookNode, list[tuple[str, str]]]:
+    """The copy the site shows: student version of the exercises, no widget state, alt text on every
+    picture.  Returns it and, for each picture, (where its alt text came from, the text)."""
+    if not solutions:
+        from nbgrader.preprocessors import ClearSolutions
+        nb, _ = ClearSolutions().preprocess(nb, {})
+        for cell in nb.cells:
+            if cell.cell_type == "code" and cell.metadata.get("nbgrader", {}).get("solution"):
+                cell.outputs, cell.execution_count = [], None      # a stub shows no answer
+    nb.metadata.pop("widgets", None)
+    pictures = []
+    previous = ""
+    for cell in nb.cells:
+        if cell.cell_type == "markdown":
+            previous = cell.source
+            continue
+        for output in cell.get("outputs", []):
+            if WIDGET in output.get("data", {}):
+                output.data.pop("text/plain", None)     # a widget's repr is no text for a reader
+            for mime in IMAGE_TYPES:
+                if mime in output.get("data", {}):
+                    alt, source = alt_text(output, cell, previous)
+                    output.setdefault("metadata", {}).setdefault(mime, {})["alt"] = alt
+                    pictures.append((source, alt))
+    return nb, pictures
+
+
+# -- 3. the pages -------------------------------------------------------------------------------
+
+def readme_section(readme: str, heading: str) -> str:
+    """A ``## heading`` section of the README, as a page with that title."""
+    match = re.search(rf"^## {re.escape(heading)}\n(.*?)(?=^## |\Z)", readme, re.S | re.M)
+    if not match:
+        raise SystemExit(f"README.md has no section '## {heading}' for the site")
+    return f"# {heading}\n{match.group(1)}"
+
+
+def prepare(src: Path, cache_root: Path, solutions: bool) -> dict:
+    """Write the site's sources into ``src``; returns what it did, for the build's summary."""
+    from tqdm import tqdm
+    cache = open_cache(cache_root)
+    report = {"executed": {}, "cached": 0, "pictures": []}
+    notebooks = sorted(NOTEBOOKS.glob("*.ipynb"))
+    for path in tqdm(notebooks, desc="notebooks", unit="nb", disable=None):
+        nb, seconds = execute(path, cache)
+        if seconds is None:
+            report["cached"] += 1
+        else:
+            report["executed"][path.name] = seconds
+        nb, pictures = publish(nb, solutions)
+        report["pictures"] += [(path.name, *p) for p in pictures]
+        write_if_changed(src / "notebooks" / path.name, nbformat.writes(nb).encode())
+    wanted = {src / "notebooks" / p.name for p in notebooks}
+    for stale in (src / "notebooks").glob("*.ipynb"):
+        if stale not in wanted:
+            stale.unlink()
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    for heading, name in README_SECTIONS:
+        write_if_changed(src / f"{name}.md", readme_section(readme, heading).encode())
+    guide = DOCS / GUIDE
+    index = (DOCS / "index.md").read_text(encoding="utf-8")
+    if guide.exists():                  # at docs/ as in the repository, so its relative links hold
+        write_if_changed(src / "docs" / GUIDE, guide.read_bytes())
+    else:
+        index = "\n".join(l for l in index.splitlines() if l.strip() != "docs/teachers-guide") + "\n"
+        (src / "docs" / GUIDE).unlink(missing_ok=True)
+    write_if_changed(src / "index.md", index.encode())
+    for name in PAGES[1:]:
+        target = src / ("docs" if name.endswith(".png") else "") / name
+        write_if_changed(target, (DOCS / name).read_bytes())
+    return report
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--solutions", action="store_true",
+                        help="publish the teacher's version, solutions included (for the instructor only)")
+    parser.add_argument("--out", default=None, help="folder for the site (default build/site, or build/site-solutions)")
+    args = parser.parse_args(argv)
+    name = "site-solutions" if args.solutions else "site"
+    out = Path(args.out) if args.out else BUILD / name
+    src, doctrees = BUILD / f"{name}-src", BUILD / f"{name}-doctrees"
+    start = time.perf_counter()
+    report = prepare(src, BUILD / "site-cache", args.solutions)
+    prepared = time.perf_counter() - start
+    for nb, seconds in report["executed"].items():
+        print(f"  executed {nb} in {seconds:.1f} s")
+    print(f"{len(report['executed'])} notebooks executed, {report['cached']} from the cache ({prepared:.1f} s)")
+    fallback = [p for p in report["pictures"] if p[1] == "markdown"]
+    print(f"{len(report['pictures'])} pictures, {len(fallback)} described by the sentence before their cell")
+    done = subprocess.run([sys.executable, "-m", "sphinx", "-b", "html", "-q", "-c", str(DOCS),
+                           "-d", str(doctrees), str(src), str(out)])
+    if done.returncode:
+        raise SystemExit(done.returncode)
+    print(f"Site in {out} ({time.perf_counter() - start:.1f} s): open {out / 'index.html'}")
+
+
+if __name__ == "__main__":
+    main()
