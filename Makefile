@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: lab test test-fast play student bench bench-browser clean
+.PHONY: lab test test-fast play student bench bench-browser site clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -24,7 +24,8 @@ SERVE := JUPYTER_CONFIG_PATH="$(CURDIR)/jupyter" JUPYTER_PATH="$(CURDIR)/jupyter
 lab: $(VENV)/.installed          ## JupyterLab on the notebooks: open the address it prints
 	$(SERVE) $(BIN)/jupyter lab notebooks/
 
-test: $(VENV)/.installed-test    ## the whole suite: package, notebooks, browser
+# In CI (CI=true) the suite also reads the website as a reader would (tests/test_site.py): build it first.
+test: $(VENV)/.installed-test $(if $(filter true,$(CI)),site)   ## the whole suite: package, notebooks, browser
 	$(BIN)/python -m pytest tests
 	$(BIN)/python -m pytest --doctest-modules fanorona
 	$(BIN)/python -m pytest -n 2 --dist loadfile --nbval --nbval-current-env notebooks
@@ -47,6 +48,13 @@ bench: $(VENV)/.installed-test   ## speed and strength figures
 
 bench-browser: $(VENV)/.installed-test   ## click-to-picture latency in Chromium (Voila and JupyterLab)
 	$(BIN)/python benchmarks/click_latency.py
+
+$(VENV)/.installed-site: pyproject.toml $(VENV)/.installed-test
+	$(BIN)/pip install --quiet -e '.[test,site]'
+	touch $@
+
+site: $(VENV)/.installed-site   ## the course as a static website in build/site/ (notebooks executed, cached)
+	$(BIN)/python docs/build_site.py
 
 clean:
 	rm -rf $(VENV) build .pytest_cache .hypothesis

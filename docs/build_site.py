@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import json
 import os
 import re
 import shutil
@@ -68,12 +69,12 @@ def write_if_changed(path: Path, data: bytes) -> bool:
 
 # -- 1. execution, through the cache ------------------------------------------------------------
 
-def open_cache(cache_root: Path):
-    """The jupyter-cache of this version of the package; caches of other versions are removed."""
+def open_cache(folder: Path):
+    """The jupyter-cache in ``folder``, named after the package's fingerprint; the caches of other
+    versions beside it are removed."""
     from jupyter_cache import get_cache
-    folder = cache_root / package_fingerprint()
-    if cache_root.is_dir():
-        for old in cache_root.iterdir():
+    if folder.parent.is_dir():
+        for old in folder.parent.iterdir():
             if old != folder:
                 shutil.rmtree(old, ignore_errors=True)
     return get_cache(folder)
@@ -93,7 +94,7 @@ def execute(path: Path, cache) -> tuple[nbformat.NotebookNode, float | None]:
     saved = {k: os.environ.get(k) for k in KERNEL_ENV}
     os.environ.update(KERNEL_ENV)         # the kernel inherits the environment of this process
     try:
-        NotebookClient(nb, timeout=TIMEOUT, kernel_name="python3", extra_arguments=[KERNEL_SETUP],
+        NotebookClient(nb, timeout=TIMEOUT, kernel_name="python3", extra_arguments=[KERNEL_SETUP], record_timing=False,
                        resources={"metadata": {"path": str(path.parent)}}).execute()
     finally:
         for k, v in saved.items():
@@ -191,18 +192,27 @@ def readme_section(readme: str, heading: str) -> str:
 def prepare(src: Path, cache_root: Path, solutions: bool) -> dict:
     """Write the site's sources into ``src``; returns what it did, for the build's summary."""
     from tqdm import tqdm
-    cache = open_cache(cache_root)
+    fingerprint = package_fingerprint()
+    cache = None
     report = {"executed": {}, "cached": 0, "pictures": []}
     notebooks = sorted(NOTEBOOKS.glob("*.ipynb"))
     for path in tqdm(notebooks, desc="notebooks", unit="nb", disable=None):
+        target = src / "notebooks" / path.name
+        key = hashlib.sha256(b"%s %s %d " % (fingerprint.encode(), Path(__file__).read_bytes(), solutions)
+                             + path.read_bytes()).hexdigest()
+        if target.exists() and json.loads(target.read_bytes())["metadata"].get("site_build") == key:
+            report["cached"] += 1           # published from this very notebook, package and script
+            continue
+        cache = cache or open_cache(cache_root / fingerprint)
         nb, seconds = execute(path, cache)
         if seconds is None:
             report["cached"] += 1
         else:
             report["executed"][path.name] = seconds
         nb, pictures = publish(nb, solutions)
+        nb.metadata["site_build"] = key
         report["pictures"] += [(path.name, *p) for p in pictures]
-        write_if_changed(src / "notebooks" / path.name, nbformat.writes(nb).encode())
+        write_if_changed(target, nbformat.writes(nb).encode())
     wanted = {src / "notebooks" / p.name for p in notebooks}
     for stale in (src / "notebooks").glob("*.ipynb"):
         if stale not in wanted:
