@@ -63,3 +63,5 @@ html_theme_options = {
     "navigation_with_keys": False,
     "show_toc_level": 2,
 }
+# a first visit has no stored light/dark choice: without a default the theme logs a console error
+html_context = {"default_mode": "auto"}
