@@ -15,7 +15,7 @@ sys.path.insert(0, str(HERE / "_ext"))
 project = "Fanorona course kit"
 author = "the Fanorona course kit's authors"
 copyright = "MIT licence"
-extensions = ["myst_nb", "sphinx.ext.autodoc", "sphinx.ext.viewcode", "fanorona_site"]
+extensions = ["myst_nb", "sphinx.ext.autodoc", "fanorona_site"]
 exclude_patterns = ["_build", "**.ipynb_checkpoints"]
 suppress_warnings = ["mystnb.unknown_mime_type"]
 
@@ -53,6 +53,7 @@ html_theme = "sphinx_book_theme"
 html_title = "Fanorona course"
 html_static_path = []
 html_last_updated_fmt = None
+html_domain_indices = False     # no module index page: the API page lists the modules
 html_theme_options = {
     "repository_url": repository_url(),
     "repository_branch": os.environ.get("FANORONA_REPOSITORY_BRANCH", "main"),
