@@ -169,8 +169,9 @@ def publish(nb: nbformat.NotebookNode, solutions: bool) -> tuple[nbformat.Notebo
             previous = cell.source
             continue
         for output in cell.get("outputs", []):
-            if WIDGET in output.get("data", {}):
-                output.data.pop("text/plain", None)     # a widget's repr is no text for a reader
+            data = output.get("data", {})
+            if WIDGET in data and not any(m in data for m in IMAGE_TYPES):
+                data.pop("text/plain", None)    # a widget with no picture of itself: its repr says nothing
             for mime in IMAGE_TYPES:
                 if mime in output.get("data", {}):
                     alt, source = alt_text(output, cell, previous)
