@@ -38,14 +38,16 @@ autodoc_default_options = {"exclude-members": "__init__, __new__"}
 
 # -- the theme, with a Binder button on each notebook page ---------------------------------------
 def repository_url() -> str:
-    """Where Binder finds the repository: FANORONA_REPOSITORY_URL, else the git remote 'origin'."""
-    url = os.environ.get("FANORONA_REPOSITORY_URL")
+    """Where Binder finds the repository: FANORONA_REPOSITORY_URL, else the git remote 'origin' when it
+    is on GitHub or GitLab (a clone of a local folder has no address Binder could reach)."""
+    url = os.environ.get("FANORONA_REPOSITORY_URL", "")
     if not url:
         found = subprocess.run(["git", "config", "--get", "remote.origin.url"], cwd=HERE,
-                               capture_output=True, text=True)
-        url = found.stdout.strip()
-    if url.startswith("git@"):
-        url = "https://" + url[4:].replace(":", "/", 1)
+                               capture_output=True, text=True).stdout.strip()
+        if found.startswith("git@"):
+            found = "https://" + found[4:].replace(":", "/", 1)
+        if found.startswith(("https://github.com/", "https://gitlab.com/")):
+            url = found
     return url.removesuffix(".git") or "https://github.com/OWNER/fanorona"
 
 
