@@ -48,7 +48,10 @@ def repository_url() -> str:
             found = "https://" + found[4:].replace(":", "/", 1)
         if found.startswith(("https://github.com/", "https://gitlab.com/")):
             url = found
-    return url.removesuffix(".git") or "https://github.com/OWNER/fanorona"
+    if not url:
+        url = "https://github.com/OWNER/fanorona"
+        print(f"note: the Binder buttons point at {url}: set FANORONA_REPOSITORY_URL to the course's repository")
+    return url.removesuffix(".git")
 
 
 html_theme = "sphinx_book_theme"
