@@ -190,6 +190,52 @@ def readme_section(readme: str, heading: str) -> str:
     return f"# {heading}\n{match.group(1)}"
 
 
+PLACEHOLDER = "https://github.com/OWNER/fanorona"
+
+
+def repository() -> tuple[str, str]:
+    """The repository Binder and the links to files outside the site point at, and its branch:
+    FANORONA_REPOSITORY_URL, else the git remote 'origin' when it is on GitHub or GitLab (a clone of
+    a local folder has no address Binder could reach), else a placeholder."""
+    url = os.environ.get("FANORONA_REPOSITORY_URL", "")
+    if not url:
+        found = subprocess.run(["git", "config", "--get", "remote.origin.url"], cwd=ROOT,
+                               capture_output=True, text=True).stdout.strip()
+        if found.startswith("git@"):
+            found = "https://" + found[4:].replace(":", "/", 1)
+        if found.startswith(("https://github.com/", "https://gitlab.com/")):
+            url = found
+    return (url or PLACEHOLDER).removesuffix(".git"), os.environ.get("FANORONA_REPOSITORY_BRANCH", "main")
+
+
+#: Files of the repository that are pages of the site, and the README's sections that are.
+PUBLISHED = {"README.md#in-class": "in-class.md", "README.md#for-course-authors": "course-authors.md"}
+LINK = re.compile(r"(\]\()([^)\s#]*)(#[^)\s]*)?(\))")
+
+
+def link_outside_pages(text: str, where: Path) -> str:
+    """A page's links to repository files the site does not publish (the Makefile, a module) point
+    at them in the repository; a link to a README section the site publishes points at its page.
+    ``where``: the page's folder in the repository."""
+    url, branch = repository()
+
+    def fix(m):
+        target, anchor = m.group(2), m.group(3) or ""
+        if not target or re.match(r"[a-z][a-z0-9+.-]*:", target):
+            return m.group(0)
+        try:
+            path = (where / target).resolve().relative_to(ROOT).as_posix()
+        except ValueError:
+            return m.group(0)
+        if path + anchor in PUBLISHED:
+            return f"{m.group(1)}{os.path.relpath(ROOT / PUBLISHED[path + anchor], where)}{m.group(4)}"
+        if path.startswith("notebooks/") and path.endswith(".ipynb") or path in ("docs/board.png", f"docs/{GUIDE}"):
+            return m.group(0)
+        return f"{m.group(1)}{url}/blob/{branch}/{path}{anchor}{m.group(4)}"
+
+    return LINK.sub(fix, text)
+
+
 def prepare(src: Path, cache_root: Path, solutions: bool) -> dict:
     """Write the site's sources into ``src``; returns what it did, for the build's summary."""
     from tqdm import tqdm
@@ -220,11 +266,11 @@ def prepare(src: Path, cache_root: Path, solutions: bool) -> dict:
             stale.unlink()
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     for heading, name in README_SECTIONS:
-        write_if_changed(src / f"{name}.md", readme_section(readme, heading).encode())
+        write_if_changed(src / f"{name}.md", link_outside_pages(readme_section(readme, heading), ROOT).encode())
     guide = DOCS / GUIDE
     index = (DOCS / "index.md").read_text(encoding="utf-8")
     if guide.exists():                  # at docs/ as in the repository, so its relative links hold
-        write_if_changed(src / "docs" / GUIDE, guide.read_bytes())
+        write_if_changed(src / "docs" / GUIDE, link_outside_pages(guide.read_text(encoding="utf-8"), DOCS).encode())
     else:
         index = "\n".join(l for l in index.splitlines() if l.strip() != "docs/teachers-guide") + "\n"
         (src / "docs" / GUIDE).unlink(missing_ok=True)
@@ -244,6 +290,8 @@ def main(argv=None) -> None:
     name = "site-solutions" if args.solutions else "site"
     out = Path(args.out) if args.out else BUILD / name
     src, doctrees = BUILD / f"{name}-src", BUILD / f"{name}-doctrees"
+    if repository()[0] == PLACEHOLDER:
+        print(f"note: the Binder buttons point at {PLACEHOLDER}: set FANORONA_REPOSITORY_URL to the course's repository")
     start = time.perf_counter()
     report = prepare(src, BUILD / "site-cache", args.solutions)
     prepared = time.perf_counter() - start

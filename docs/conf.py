@@ -4,20 +4,18 @@ Plain Sphinx with myst-nb and sphinx-book-theme, the engine of Jupyter Book 1 wi
 line: the notebooks are executed beforehand (build_site.py, through jupyter-cache), so myst-nb only
 renders them.  Everything the pages load is in the site itself.
 """
-import os
-import subprocess
 import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE / "_ext"))
+sys.path[:0] = [str(HERE / "_ext"), str(HERE)]
+from build_site import repository  # noqa: E402  (the address of the Binder buttons)
 
 project = "Fanorona course kit"
 author = "the Fanorona course kit's authors"
 copyright = "MIT licence"
 extensions = ["myst_nb", "sphinx.ext.autodoc", "fanorona_site"]
 exclude_patterns = ["_build", "**.ipynb_checkpoints"]
-suppress_warnings = ["mystnb.unknown_mime_type"]
 
 # -- notebooks: already executed; render what a static page can show ----------------------------
 nb_execution_mode = "off"
@@ -37,31 +35,14 @@ autodoc_default_options = {"exclude-members": "__init__, __new__"}
 
 
 # -- the theme, with a Binder button on each notebook page ---------------------------------------
-def repository_url() -> str:
-    """Where Binder finds the repository: FANORONA_REPOSITORY_URL, else the git remote 'origin' when it
-    is on GitHub or GitLab (a clone of a local folder has no address Binder could reach)."""
-    url = os.environ.get("FANORONA_REPOSITORY_URL", "")
-    if not url:
-        found = subprocess.run(["git", "config", "--get", "remote.origin.url"], cwd=HERE,
-                               capture_output=True, text=True).stdout.strip()
-        if found.startswith("git@"):
-            found = "https://" + found[4:].replace(":", "/", 1)
-        if found.startswith(("https://github.com/", "https://gitlab.com/")):
-            url = found
-    if not url:
-        url = "https://github.com/OWNER/fanorona"
-        print(f"note: the Binder buttons point at {url}: set FANORONA_REPOSITORY_URL to the course's repository")
-    return url.removesuffix(".git")
-
-
 html_theme = "sphinx_book_theme"
 html_title = "Fanorona course"
 html_static_path = []
 html_last_updated_fmt = None
 html_domain_indices = False     # no module index page: the API page lists the modules
 html_theme_options = {
-    "repository_url": repository_url(),
-    "repository_branch": os.environ.get("FANORONA_REPOSITORY_BRANCH", "main"),
+    "repository_url": repository()[0],
+    "repository_branch": repository()[1],
     "path_to_docs": "",          # the pages' sources sit where they are in the repository: notebooks/...
     "use_repository_button": True,
     "use_download_button": True,

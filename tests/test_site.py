@@ -275,6 +275,26 @@ def test_the_teaching_pages_are_the_readmes_sections(visits):
 
 # -- the build itself ------------------------------------------------------------------------------
 
+def test_a_guides_links_to_files_off_the_site_point_at_the_repository(monkeypatch):
+    """The teacher's guide sits in docs/ and links like a file of the repository; on the site, links to
+    pages stay, a README section the site publishes becomes its page, other files the repository's."""
+    sys.path.insert(0, str(ROOT / "docs"))
+    try:
+        import build_site
+    finally:
+        sys.path.remove(str(ROOT / "docs"))
+    monkeypatch.setenv("FANORONA_REPOSITORY_URL", "https://github.com/someone/fanorona.git")
+    monkeypatch.setenv("FANORONA_REPOSITORY_BRANCH", "spring")
+    text = ("See [3](../notebooks/03_moves_and_captures.ipynb#a-step), [class](../README.md#in-class), "
+            "[make](../Makefile), [checkers](../fanorona/exercises/__init__.py), [web](https://example.org/x) "
+            "and [below](#plan).")
+    assert build_site.link_outside_pages(text, ROOT / "docs") == (
+        "See [3](../notebooks/03_moves_and_captures.ipynb#a-step), [class](../in-class.md), "
+        "[make](https://github.com/someone/fanorona/blob/spring/Makefile), "
+        "[checkers](https://github.com/someone/fanorona/blob/spring/fanorona/exercises/__init__.py), "
+        "[web](https://example.org/x) and [below](#plan).")
+
+
 def test_a_build_with_no_change_runs_no_notebook(capsys):
     """Run last in this module: it rebuilds build/site/ in place, which changes nothing."""
     need_site()
