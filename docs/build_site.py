@@ -281,6 +281,21 @@ def prepare(src: Path, cache_root: Path, solutions: bool) -> dict:
     return report
 
 
+def render_stamp(src: Path, out: Path) -> str:
+    """What the rendered pages depend on: the sources as written (unchanged files keep their time),
+    the configuration and extension, the package's docstrings, the repository the buttons name, the
+    renderers' versions.  Equal stamps: Sphinx would find nothing out of date, and is not started."""
+    from importlib.metadata import version
+    digest = hashlib.sha256(f"{out.resolve()} {repository()} {package_fingerprint()}".encode())
+    for tool in ("sphinx", "myst-nb", "sphinx-book-theme"):
+        digest.update(version(tool).encode())
+    for path in [DOCS / "conf.py", *sorted((DOCS / "_ext").glob("*.py"))]:
+        digest.update(path.read_bytes())
+    for path in sorted(p for p in src.rglob("*") if p.is_file()):
+        digest.update(f"{path.relative_to(src)} {path.stat().st_mtime_ns} {path.stat().st_size}".encode())
+    return digest.hexdigest()
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--solutions", action="store_true",
@@ -300,10 +315,15 @@ def main(argv=None) -> None:
     print(f"{len(report['executed'])} notebooks executed, {report['cached']} from the cache ({prepared:.1f} s)")
     fallback = [p for p in report["pictures"] if p[1] == "markdown"]
     print(f"{len(report['pictures'])} pictures, {len(fallback)} described by the sentence before their cell")
-    done = subprocess.run([sys.executable, "-m", "sphinx", "-b", "html", "-q", "-c", str(DOCS),
-                           "-d", str(doctrees), str(src), str(out)])
-    if done.returncode:
-        raise SystemExit(done.returncode)
+    stamp, stamp_file = render_stamp(src, out), doctrees / "fanorona-site.stamp"
+    if (out / "index.html").exists() and stamp_file.exists() and stamp_file.read_text() == stamp:
+        print("pages unchanged: nothing to render")
+    else:
+        done = subprocess.run([sys.executable, "-m", "sphinx", "-b", "html", "-q", "-c", str(DOCS),
+                               "-d", str(doctrees), str(src), str(out)])
+        if done.returncode:
+            raise SystemExit(done.returncode)
+        stamp_file.write_text(stamp)
     print(f"Site in {out} ({time.perf_counter() - start:.1f} s): open {out / 'index.html'}")
 
 

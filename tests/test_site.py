@@ -304,6 +304,7 @@ def test_a_build_with_no_change_runs_no_notebook(capsys):
     seconds = time.perf_counter() - start
     assert done.returncode == 0, done.stderr[-2000:]
     assert f"0 notebooks executed, {len(NOTEBOOKS)} from the cache" in done.stdout
+    assert "pages unchanged: nothing to render" in done.stdout
     with capsys.disabled():
         print(f"\nno-change rebuild: {seconds:.1f} s")
 
