@@ -28,8 +28,10 @@ def _set_up_the_build_kernel():
         for ax in fig.axes:
             title = " ".join(t for t in (ax.get_title("left"), ax.get_title(), ax.get_title("right")) if t)
             labels = " against ".join(t for t in (ax.get_ylabel(), ax.get_xlabel()) if t)
-            if title or labels:
-                parts.append(title + (f" ({labels})" if labels else ""))
+            if title and labels:
+                parts.append(f"{title} ({labels})")
+            elif title or labels:
+                parts.append(title or labels)
         return "; ".join(p.strip() for p in parts if p.strip())
 
     plain = pylabtools.print_figure
