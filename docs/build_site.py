@@ -11,8 +11,9 @@ Run as ``python docs/build_site.py [--solutions] [--out DIR]``.  Three steps:
 3. Sphinx (myst-nb, sphinx-book-theme, autodoc) renders them with the README's sections, the
    teacher's guide if there is one, and the API pages in ``docs/``; configuration in ``docs/conf.py``.
 
-Files are rewritten only when their content changes, so a second build with no change reads nothing
-again and runs nothing again.
+A published notebook carries the key it was made with (its source, the package, this script), and
+files are rewritten only when their content changes; Sphinx is started only when something it reads
+changed (``render_stamp``).  A second build with no change runs nothing again.
 """
 from __future__ import annotations
 
@@ -33,8 +34,9 @@ ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 NOTEBOOKS = ROOT / "notebooks"
 BUILD = ROOT / "build"
-#: Pages of the site written by hand, copied as they are.
-PAGES = ["index.md", "api.md", "board.png"]
+#: Files of docs/ copied as they are (index.md too, less the guide's line when there is no guide),
+#: with their place on the site.
+PAGES = {"api.md": "api.md", "board.png": "docs/board.png"}
 #: The README's sections published as pages: (heading, page name).
 README_SECTIONS = [("In class", "in-class"), ("For course authors", "course-authors")]
 #: The teacher's guide, written separately; the site includes it when it exists.
@@ -208,8 +210,8 @@ def repository() -> tuple[str, str]:
     return (url or PLACEHOLDER).removesuffix(".git"), os.environ.get("FANORONA_REPOSITORY_BRANCH", "main")
 
 
-#: Files of the repository that are pages of the site, and the README's sections that are.
-PUBLISHED = {"README.md#in-class": "in-class.md", "README.md#for-course-authors": "course-authors.md"}
+#: Links to the README's sections that are pages of the site, and those pages.
+PUBLISHED = {f"README.md#{heading.lower().replace(' ', '-')}": f"{name}.md" for heading, name in README_SECTIONS}
 LINK = re.compile(r"(\]\()([^)\s#]*)(#[^)\s]*)?(\))")
 
 
@@ -275,9 +277,8 @@ def prepare(src: Path, cache_root: Path, solutions: bool) -> dict:
         index = "\n".join(l for l in index.splitlines() if l.strip() != "docs/teachers-guide") + "\n"
         (src / "docs" / GUIDE).unlink(missing_ok=True)
     write_if_changed(src / "index.md", index.encode())
-    for name in PAGES[1:]:
-        target = src / ("docs" if name.endswith(".png") else "") / name
-        write_if_changed(target, (DOCS / name).read_bytes())
+    for name, place in PAGES.items():
+        write_if_changed(src / place, (DOCS / name).read_bytes())
     return report
 
 
