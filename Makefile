@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: lab test test-fast play student bench bench-browser lint coverage tournament-demo clean
+.PHONY: lab test test-fast play student bench bench-browser lint coverage tournament-demo site clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -22,8 +22,8 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 SERVE := JUPYTER_CONFIG_PATH="$(CURDIR)/jupyter" JUPYTER_PATH="$(CURDIR)/jupyter"
 
 # lab and play install the fast extra (numba, wheels only) where it installs: the computer then
-# searches compiled, levels 4 and 5 much stronger (and the tournament extra, for notebook 11).  Where numba does not install, one line says so
-# and everything runs in pure Python.
+# searches compiled, levels 4 and 5 much stronger (the tournament extra too, for notebook 11).
+# Where numba does not install, one line says so and everything runs in pure Python.
 $(VENV)/.installed-play: pyproject.toml | $(BIN)/python
 	@$(BIN)/pip install --quiet -e '.[fast,tournament]' >/dev/null 2>&1 || { \
 	    echo "numba does not install here: the computer uses the pure-Python search (weaker levels 4 and 5)"; \
@@ -33,7 +33,8 @@ $(VENV)/.installed-play: pyproject.toml | $(BIN)/python
 lab: $(VENV)/.installed-play     ## JupyterLab on the notebooks: open the address it prints
 	$(SERVE) $(BIN)/jupyter lab notebooks/
 
-test: $(VENV)/.installed-test    ## the whole suite: package, notebooks, browser
+# In CI (CI=true) the suite also reads the website as a reader would (tests/test_site.py): build it first.
+test: $(VENV)/.installed-test $(if $(filter true,$(CI)),site)   ## the whole suite: package, notebooks, browser
 	$(BIN)/python -m pytest tests
 	$(BIN)/python -m pytest --doctest-modules fanorona
 	$(BIN)/python -m pytest -n 2 --dist loadfile --nbval --nbval-current-env notebooks
@@ -74,6 +75,13 @@ tournament-demo: $(VENV)/.installed-test   ## a small tournament of the built-in
 	$(BIN)/python -m fanorona.tournament run build/tournament-demo.sqlite --levels 1,2,3 --player alphabeta:depth=1 \
 		--size 5x5 --max-turns 40 --time 1 --seed 1 --workers 2 --no-dashboard --samples 100 \
 		--csv build/tournament-demo.csv --plot build/tournament-demo.png
+
+$(VENV)/.installed-site: pyproject.toml $(VENV)/.installed-test
+	$(BIN)/pip install --quiet -e '.[test,site]'
+	touch $@
+
+site: $(VENV)/.installed-site   ## the course as a static website in build/site/ (notebooks executed, cached)
+	$(BIN)/python docs/build_site.py
 
 clean:
 	rm -rf $(VENV) build .pytest_cache .hypothesis
