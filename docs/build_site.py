@@ -1,4 +1,5 @@
-"""Build the course website in build/site/ (``make site``): the notebooks executed, as students get them.
+"""Build the course website in build/site/ (``make site``): the notebooks executed, as students
+get them.
 
 Run as ``python docs/build_site.py [--solutions] [--out DIR]``.  Three steps:
 
@@ -9,12 +10,14 @@ Run as ``python docs/build_site.py [--solutions] [--out DIR]``.  Three steps:
    stub (unless ``--solutions``), the outputs of solution cells go, widget state goes, and every
    picture gets alt text (see ``alt_text``);
 3. Sphinx (myst-nb, sphinx-book-theme, autodoc) renders them with the README's sections, the
-   teacher's guide if there is one, and the API pages in ``docs/``; configuration in ``docs/conf.py``.
+   teacher's guide if there is one, and the API pages in ``docs/``; configuration in
+   ``docs/conf.py``.
 
 A published notebook carries the key it was made with (its source, the package, this script), and
 files are rewritten only when their content changes; Sphinx is started only when something it reads
 changed (``render_stamp``).  A second build with no change runs nothing again.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -43,7 +46,8 @@ README_SECTIONS = [("In class", "in-class"), ("For course authors", "course-auth
 GUIDE = "teachers-guide.md"
 #: Kernel environment of the build: progress bars print nothing (no widget left on the page).
 KERNEL_ENV = {"TQDM_DISABLE": "1"}
-#: ... and the same for bars made with ``disable=False``; figures get alt text (docs/site_kernel.py).
+# : ... and the same for bars made with ``disable=False``; figures get alt text
+# (docs/site_kernel.py).
 KERNEL_SETUP = f"--IPKernelApp.exec_files={DOCS / 'site_kernel.py'}"
 #: Seconds one notebook may run (they take under 20 s each; a busy machine may triple that).
 TIMEOUT = 600
@@ -71,10 +75,12 @@ def write_if_changed(path: Path, data: bytes) -> bool:
 
 # -- 1. execution, through the cache ------------------------------------------------------------
 
+
 def open_cache(folder: Path):
     """The jupyter-cache in ``folder``, named after the package's fingerprint; the caches of other
     versions beside it are removed."""
     from jupyter_cache import get_cache
+
     if folder.parent.is_dir():
         for old in folder.parent.iterdir():
             if old != folder:
@@ -83,10 +89,12 @@ def open_cache(folder: Path):
 
 
 def execute(path: Path, cache) -> tuple[nbformat.NotebookNode, float | None]:
-    """The notebook with its outputs, from the cache when its code is unchanged; else run it and cache it.
+    """The notebook with its outputs, from the cache when its code is unchanged; else run it and
+    cache it.
     Returns the notebook and the seconds it ran (None when it came from the cache)."""
     from jupyter_cache.base import CacheBundleIn
     from nbclient import NotebookClient
+
     nb = nbformat.read(path, as_version=4)
     try:
         return cache.merge_match_into_notebook(nb)[1], None
@@ -94,10 +102,16 @@ def execute(path: Path, cache) -> tuple[nbformat.NotebookNode, float | None]:
         pass
     start = time.perf_counter()
     saved = {k: os.environ.get(k) for k in KERNEL_ENV}
-    os.environ.update(KERNEL_ENV)         # the kernel inherits the environment of this process
+    os.environ.update(KERNEL_ENV)  # the kernel inherits the environment of this process
     try:
-        NotebookClient(nb, timeout=TIMEOUT, kernel_name="python3", extra_arguments=[KERNEL_SETUP], record_timing=False,
-                       resources={"metadata": {"path": str(path.parent)}}).execute()
+        NotebookClient(
+            nb,
+            timeout=TIMEOUT,
+            kernel_name="python3",
+            extra_arguments=[KERNEL_SETUP],
+            record_timing=False,
+            resources={"metadata": {"path": str(path.parent)}},
+        ).execute()
     finally:
         for k, v in saved.items():
             if v is None:
@@ -106,8 +120,11 @@ def execute(path: Path, cache) -> tuple[nbformat.NotebookNode, float | None]:
                 os.environ[k] = v
     seconds = time.perf_counter() - start
     nb.metadata["kernelspec"] = nbformat.read(path, as_version=4).metadata.get("kernelspec", {})
-    cache.cache_notebook_bundle(CacheBundleIn(nb, str(path), data={"execution_seconds": seconds}),
-                                check_validity=False, overwrite=True)   # keyed by its code as committed
+    cache.cache_notebook_bundle(
+        CacheBundleIn(nb, str(path), data={"execution_seconds": seconds}),
+        check_validity=False,
+        overwrite=True,
+    )  # keyed by its code as committed
     return nb, seconds
 
 
@@ -119,7 +136,9 @@ WIDGET = "application/vnd.jupyter.widget-view+json"
 
 def first_sentence(markdown: str) -> str:
     """The first sentence of a markdown cell's prose, without headings, markup or links' targets."""
-    prose = " ".join(line for line in markdown.splitlines() if line.strip() and not line.lstrip().startswith("#"))
+    prose = " ".join(
+        line for line in markdown.splitlines() if line.strip() and not line.lstrip().startswith("#")
+    )
     prose = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", prose)
     prose = re.sub(r"[*_`]", "", prose).strip()
     match = re.match(r"(.+?[.!?:])(\s|$)", prose)
@@ -127,42 +146,60 @@ def first_sentence(markdown: str) -> str:
 
 
 def alt_text(output, cell, previous_markdown: str) -> tuple[str, str]:
-    """What a picture shows, in words, and where the words came from.  In order: the alt text the code
+    """What a picture shows, in words, and where the words came from.  In order: the alt text the
+    code
     gave the picture (IPython's ``Image(alt=...)``), the cell's ``caption`` metadata (or myst-nb's
     ``mystnb.figure.caption`` / ``mystnb.image.alt``), the object's own text when it says more than
-    its type (a board's position), the cell's first comment, the sentence that introduces the cell."""
+    its type (a board's position), the cell's first comment, the sentence that introduces the cell.
+    """
     for mime in IMAGE_TYPES:
         alt = output.get("metadata", {}).get(mime, {}).get("alt")
         if alt:
             return str(alt), "code"
     meta = cell.get("metadata", {})
     mystnb = meta.get("mystnb", {})
-    for alt in (meta.get("caption"), mystnb.get("figure", {}).get("caption"), mystnb.get("image", {}).get("alt")):
+    for alt in (
+        meta.get("caption"),
+        mystnb.get("figure", {}).get("caption"),
+        mystnb.get("image", {}).get("alt"),
+    ):
         if alt:
             return str(alt), "caption"
     text = output.get("data", {}).get("text/plain", "")
     board = re.fullmatch(r"Board\.from_fen\('([^']*)'\)", text.strip())
     if board:
-        rows, side = board.group(1).rsplit(" ", 1) if " " in board.group(1) else (board.group(1), "")
+        rows, side = (
+            board.group(1).rsplit(" ", 1) if " " in board.group(1) else (board.group(1), "")
+        )
         mover = {"w": ", White to move", "b": ", Black to move"}.get(side, "")
         return f"A Fanorona board, rows from the top: {rows}{mover}", "object"
     if text and not GENERIC_REPR.match(text.strip()) and len(text) < 200:
         return text.strip(), "object"
-    comment = next((l.lstrip("# ").strip() for l in cell.source.splitlines() if l.startswith("#") and l.lstrip("# ").strip()), "")
+    comment = next(
+        (
+            line.lstrip("# ").strip()
+            for line in cell.source.splitlines()
+            if line.startswith("#") and line.lstrip("# ").strip()
+        ),
+        "",
+    )
     if comment:
         return comment, "comment"
     return first_sentence(previous_markdown) or "A figure of the notebook", "markdown"
 
 
-def publish(nb: nbformat.NotebookNode, solutions: bool) -> tuple[nbformat.NotebookNode, list[tuple[str, str]]]:
+def publish(
+    nb: nbformat.NotebookNode, solutions: bool
+) -> tuple[nbformat.NotebookNode, list[tuple[str, str]]]:
     """The copy the site shows: student version of the exercises, no widget state, alt text on every
     picture.  Returns it and, for each picture, (where its alt text came from, the text)."""
     if not solutions:
         from nbgrader.preprocessors import ClearSolutions
+
         nb, _ = ClearSolutions().preprocess(nb, {})
         for cell in nb.cells:
             if cell.cell_type == "code" and cell.metadata.get("nbgrader", {}).get("solution"):
-                cell.outputs, cell.execution_count = [], None      # a stub shows no answer
+                cell.outputs, cell.execution_count = [], None  # a stub shows no answer
     nb.metadata.pop("widgets", None)
     pictures = []
     previous = ""
@@ -173,7 +210,9 @@ def publish(nb: nbformat.NotebookNode, solutions: bool) -> tuple[nbformat.Notebo
         for output in cell.get("outputs", []):
             data = output.get("data", {})
             if WIDGET in data and not any(m in data for m in IMAGE_TYPES):
-                data.pop("text/plain", None)    # a widget with no picture of itself: its repr says nothing
+                data.pop(
+                    "text/plain", None
+                )  # a widget with no picture of itself: its repr says nothing
             for mime in IMAGE_TYPES:
                 if mime in output.get("data", {}):
                     alt, source = alt_text(output, cell, previous)
@@ -183,6 +222,7 @@ def publish(nb: nbformat.NotebookNode, solutions: bool) -> tuple[nbformat.Notebo
 
 
 # -- 3. the pages -------------------------------------------------------------------------------
+
 
 def readme_section(readme: str, heading: str) -> str:
     """A ``## heading`` section of the README, as a page with that title."""
@@ -201,17 +241,26 @@ def repository() -> tuple[str, str]:
     a local folder has no address Binder could reach), else a placeholder."""
     url = os.environ.get("FANORONA_REPOSITORY_URL", "")
     if not url:
-        found = subprocess.run(["git", "config", "--get", "remote.origin.url"], cwd=ROOT,
-                               capture_output=True, text=True).stdout.strip()
+        found = subprocess.run(
+            ["git", "config", "--get", "remote.origin.url"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+        ).stdout.strip()
         if found.startswith("git@"):
             found = "https://" + found[4:].replace(":", "/", 1)
         if found.startswith(("https://github.com/", "https://gitlab.com/")):
             url = found
-    return (url or PLACEHOLDER).removesuffix(".git"), os.environ.get("FANORONA_REPOSITORY_BRANCH", "main")
+    return (url or PLACEHOLDER).removesuffix(".git"), os.environ.get(
+        "FANORONA_REPOSITORY_BRANCH", "main"
+    )
 
 
 #: Links to the README's sections that are pages of the site, and those pages.
-PUBLISHED = {f"README.md#{heading.lower().replace(' ', '-')}": f"{name}.md" for heading, name in README_SECTIONS}
+PUBLISHED = {
+    f"README.md#{heading.lower().replace(' ', '-')}": f"{name}.md"
+    for heading, name in README_SECTIONS
+}
 LINK = re.compile(r"(\]\()([^)\s#]*)(#[^)\s]*)?(\))")
 
 
@@ -230,8 +279,13 @@ def link_outside_pages(text: str, where: Path) -> str:
         except ValueError:
             return m.group(0)
         if path + anchor in PUBLISHED:
-            return f"{m.group(1)}{os.path.relpath(ROOT / PUBLISHED[path + anchor], where)}{m.group(4)}"
-        if path.startswith("notebooks/") and path.endswith(".ipynb") or path in ("docs/board.png", f"docs/{GUIDE}"):
+            return (
+                f"{m.group(1)}{os.path.relpath(ROOT / PUBLISHED[path + anchor], where)}{m.group(4)}"
+            )
+        if (path.startswith("notebooks/") and path.endswith(".ipynb")) or path in (
+            "docs/board.png",
+            f"docs/{GUIDE}",
+        ):
             return m.group(0)
         return f"{m.group(1)}{url}/blob/{branch}/{path}{anchor}{m.group(4)}"
 
@@ -241,16 +295,19 @@ def link_outside_pages(text: str, where: Path) -> str:
 def prepare(src: Path, cache_root: Path, solutions: bool) -> dict:
     """Write the site's sources into ``src``; returns what it did, for the build's summary."""
     from tqdm import tqdm
+
     fingerprint = package_fingerprint()
     cache = None
     report = {"executed": {}, "cached": 0, "pictures": []}
     notebooks = sorted(NOTEBOOKS.glob("*.ipynb"))
     for path in tqdm(notebooks, desc="notebooks", unit="nb", disable=None):
         target = src / "notebooks" / path.name
-        key = hashlib.sha256(b"%s %s %d " % (fingerprint.encode(), Path(__file__).read_bytes(), solutions)
-                             + path.read_bytes()).hexdigest()
+        key = hashlib.sha256(
+            b"%s %s %d " % (fingerprint.encode(), Path(__file__).read_bytes(), solutions)
+            + path.read_bytes()
+        ).hexdigest()
         if target.exists() and json.loads(target.read_bytes())["metadata"].get("site_build") == key:
-            report["cached"] += 1           # published from this very notebook, package and script
+            report["cached"] += 1  # published from this very notebook, package and script
             continue
         cache = cache or open_cache(cache_root / fingerprint)
         nb, seconds = execute(path, cache)
@@ -268,13 +325,21 @@ def prepare(src: Path, cache_root: Path, solutions: bool) -> dict:
             stale.unlink()
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     for heading, name in README_SECTIONS:
-        write_if_changed(src / f"{name}.md", link_outside_pages(readme_section(readme, heading), ROOT).encode())
+        write_if_changed(
+            src / f"{name}.md", link_outside_pages(readme_section(readme, heading), ROOT).encode()
+        )
     guide = DOCS / GUIDE
     index = (DOCS / "index.md").read_text(encoding="utf-8")
-    if guide.exists():                  # at docs/ as in the repository, so its relative links hold
-        write_if_changed(src / "docs" / GUIDE, link_outside_pages(guide.read_text(encoding="utf-8"), DOCS).encode())
+    if guide.exists():  # at docs/ as in the repository, so its relative links hold
+        write_if_changed(
+            src / "docs" / GUIDE,
+            link_outside_pages(guide.read_text(encoding="utf-8"), DOCS).encode(),
+        )
     else:
-        index = "\n".join(l for l in index.splitlines() if l.strip() != "docs/teachers-guide") + "\n"
+        index = (
+            "\n".join(line for line in index.splitlines() if line.strip() != "docs/teachers-guide")
+            + "\n"
+        )
         (src / "docs" / GUIDE).unlink(missing_ok=True)
     write_if_changed(src / "index.md", index.encode())
     for name, place in PAGES.items():
@@ -285,43 +350,77 @@ def prepare(src: Path, cache_root: Path, solutions: bool) -> dict:
 def render_stamp(src: Path, out: Path) -> str:
     """What the rendered pages depend on: the sources as written (unchanged files keep their time),
     the configuration and extension, the package's docstrings, the repository the buttons name, the
-    renderers' versions.  Equal stamps: Sphinx would find nothing out of date, and is not started."""
+    renderers' versions.  Equal stamps: Sphinx would find nothing out of date, and is not started.
+    """
     from importlib.metadata import version
+
     digest = hashlib.sha256(f"{out.resolve()} {repository()} {package_fingerprint()}".encode())
     for tool in ("sphinx", "myst-nb", "sphinx-book-theme"):
         digest.update(version(tool).encode())
     for path in [DOCS / "conf.py", *sorted((DOCS / "_ext").glob("*.py"))]:
         digest.update(path.read_bytes())
     for path in sorted(p for p in src.rglob("*") if p.is_file()):
-        digest.update(f"{path.relative_to(src)} {path.stat().st_mtime_ns} {path.stat().st_size}".encode())
+        digest.update(
+            f"{path.relative_to(src)} {path.stat().st_mtime_ns} {path.stat().st_size}".encode()
+        )
     return digest.hexdigest()
 
 
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--solutions", action="store_true",
-                        help="publish the teacher's version, solutions included (for the instructor only)")
-    parser.add_argument("--out", default=None, help="folder for the site (default build/site, or build/site-solutions)")
+    parser.add_argument(
+        "--solutions",
+        action="store_true",
+        help="publish the teacher's version, solutions included (for the instructor only)",
+    )
+    parser.add_argument(
+        "--out",
+        default=None,
+        help="folder for the site (default build/site, or build/site-solutions)",
+    )
     args = parser.parse_args(argv)
     name = "site-solutions" if args.solutions else "site"
     out = Path(args.out) if args.out else BUILD / name
     src, doctrees = BUILD / f"{name}-src", BUILD / f"{name}-doctrees"
     if repository()[0] == PLACEHOLDER:
-        print(f"note: the Binder buttons point at {PLACEHOLDER}: set FANORONA_REPOSITORY_URL to the course's repository")
+        print(
+            f"note: the Binder buttons point at {PLACEHOLDER}: set FANORONA_REPOSITORY_URL to the"
+            " course's repository"
+        )
     start = time.perf_counter()
     report = prepare(src, BUILD / "site-cache", args.solutions)
     prepared = time.perf_counter() - start
     for nb, seconds in report["executed"].items():
         print(f"  executed {nb} in {seconds:.1f} s")
-    print(f"{len(report['executed'])} notebooks executed, {report['cached']} from the cache ({prepared:.1f} s)")
+    print(
+        f"{len(report['executed'])} notebooks executed, {report['cached']} from the cache"
+        f" ({prepared:.1f} s)"
+    )
     fallback = [p for p in report["pictures"] if p[1] == "markdown"]
-    print(f"{len(report['pictures'])} pictures, {len(fallback)} described by the sentence before their cell")
+    print(
+        f"{len(report['pictures'])} pictures, {len(fallback)} described by the sentence before"
+        " their cell"
+    )
     stamp, stamp_file = render_stamp(src, out), doctrees / "fanorona-site.stamp"
     if (out / "index.html").exists() and stamp_file.exists() and stamp_file.read_text() == stamp:
         print("pages unchanged: nothing to render")
     else:
-        done = subprocess.run([sys.executable, "-m", "sphinx", "-b", "html", "-q", "-c", str(DOCS),
-                               "-d", str(doctrees), str(src), str(out)])
+        done = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "sphinx",
+                "-b",
+                "html",
+                "-q",
+                "-c",
+                str(DOCS),
+                "-d",
+                str(doctrees),
+                str(src),
+                str(out),
+            ]
+        )
         if done.returncode:
             raise SystemExit(done.returncode)
         stamp_file.write_text(stamp)

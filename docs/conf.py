@@ -1,9 +1,11 @@
-"""Sphinx configuration of the course website (``make site``; sources prepared by docs/build_site.py).
+"""Sphinx configuration of the course website (``make site``; sources prepared by
+docs/build_site.py).
 
 Plain Sphinx with myst-nb and sphinx-book-theme, the engine of Jupyter Book 1 without its command
 line: the notebooks are executed beforehand (build_site.py, through jupyter-cache), so myst-nb only
 renders them.  Everything the pages load is in the site itself.
 """
+
 import sys
 from pathlib import Path
 
@@ -19,13 +21,17 @@ exclude_patterns = ["_build", "**.ipynb_checkpoints"]
 
 # -- notebooks: already executed; render what a static page can show ----------------------------
 nb_execution_mode = "off"
-nb_ipywidgets_js = {}            # no require.js or widget manager from a CDN: no page carries widget state
+nb_ipywidgets_js = {}  # no require.js or widget manager from a CDN: no page carries widget state
 nb_mime_priority_overrides = [
     # a live widget cannot run on a static page: show the picture that comes with it instead
     ("html", "application/vnd.jupyter.widget-view+json", None),
-    ("html", "image/png", 5),    # before text/html: ipympl's canvas carries both, the PNG gets alt text
+    (
+        "html",
+        "image/png",
+        5,
+    ),  # before text/html: ipympl's canvas carries both, the PNG gets alt text
 ]
-myst_enable_extensions = ["colon_fence"]      # no dollarmath: MathJax would come from a CDN
+myst_enable_extensions = ["colon_fence"]  # no dollarmath: MathJax would come from a CDN
 myst_heading_anchors = 3
 
 # -- API reference ------------------------------------------------------------------------------
@@ -39,11 +45,11 @@ html_theme = "sphinx_book_theme"
 html_title = "Fanorona course"
 html_static_path = []
 html_last_updated_fmt = None
-html_domain_indices = False     # no module index page: the API page lists the modules
+html_domain_indices = False  # no module index page: the API page lists the modules
 html_theme_options = {
     "repository_url": repository()[0],
     "repository_branch": repository()[1],
-    "path_to_docs": "",          # the pages' sources sit where they are in the repository: notebooks/...
+    "path_to_docs": "",  # the pages' sources sit where they are in the repository: notebooks/...
     "use_repository_button": True,
     "use_download_button": True,
     "launch_buttons": {"binderhub_url": "https://mybinder.org", "notebook_interface": "jupyterlab"},

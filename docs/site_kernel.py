@@ -26,7 +26,9 @@ def _set_up_the_build_kernel():
     def describe(fig) -> str:
         parts = [fig._suptitle.get_text()] if getattr(fig, "_suptitle", None) else []
         for ax in fig.axes:
-            title = " ".join(t for t in (ax.get_title("left"), ax.get_title(), ax.get_title("right")) if t)
+            title = " ".join(
+                t for t in (ax.get_title("left"), ax.get_title(), ax.get_title("right")) if t
+            )
             labels = " against ".join(t for t in (ax.get_ylabel(), ax.get_xlabel()) if t)
             if title and labels:
                 parts.append(f"{title} ({labels})")

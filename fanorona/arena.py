@@ -7,6 +7,7 @@ from Python and returns a ``MatchResult`` (its ``table()`` is what the command p
 rating difference is the tournament's Bradley-Terry fit (``fanorona.tournament.ratings``, the
 ``tournament`` extra) with an interval from resampling the pairs.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -24,9 +25,11 @@ from .board import Board
 from .game import play_game
 from .rules import PRESETS, Rules
 
-__all__ = ["GameResult", "MatchResult", "arena_player", "run_match", "main"]
+__all__ = ["GameResult", "MatchResult", "arena_player", "main", "run_match"]
 
-NO_RATINGS = "rating difference: install the tournament extra (pip install 'fanorona[tournament]') to fit it"
+NO_RATINGS = (
+    "rating difference: install the tournament extra (pip install 'fanorona[tournament]') to fit it"
+)
 
 
 @dataclass
@@ -35,16 +38,16 @@ class GameResult:
 
     index: int
     a_white: bool
-    opening: str              # White's first turn, set by the match
-    turns: list[str]          # the turns after the opening
-    winner: str | None        # "a", "b" or None for a draw
+    opening: str  # White's first turn, set by the match
+    turns: list[str]  # the turns after the opening
+    winner: str | None  # "a", "b" or None for a draw
     reason: str
-    adjudicated: bool         # cut at the turn cap and decided on stones
-    seconds: dict = field(default_factory=dict)   # "a"/"b" -> seconds spent choosing turns
-    moves: dict = field(default_factory=dict)     # "a"/"b" -> turns chosen
-    nodes: dict = field(default_factory=dict)     # "a"/"b" -> positions searched (0 for non-searchers)
+    adjudicated: bool  # cut at the turn cap and decided on stones
+    seconds: dict = field(default_factory=dict)  # "a"/"b" -> seconds spent choosing turns
+    moves: dict = field(default_factory=dict)  # "a"/"b" -> turns chosen
+    nodes: dict = field(default_factory=dict)  # "a"/"b" -> positions searched (0 for non-searchers)
     search_seconds: dict = field(default_factory=dict)
-    slowest: dict = field(default_factory=dict)   # "a"/"b" -> the longest time one turn took
+    slowest: dict = field(default_factory=dict)  # "a"/"b" -> the longest time one turn took
 
     @property
     def points(self) -> float:
@@ -84,7 +87,9 @@ class MatchResult:
     def ratings(self, samples: int = 200):
         """The Bradley-Terry fit of the games, B fixed at 0, intervals from resampling the pairs
         (both games of a pair share an opening); see ``fanorona.tournament.ratings``."""
-        return _ratings(self.a, self.b, tuple((g.a_white, g.points) for g in self.games), samples, self.seed)
+        return _ratings(
+            self.a, self.b, tuple((g.a_white, g.points) for g in self.games), samples, self.seed
+        )
 
     @property
     def elo(self) -> float:
@@ -119,63 +124,102 @@ class MatchResult:
             low, high = self.elo_interval()
         except ImportError:
             return NO_RATINGS
-        sentence = (f"Rating difference ({self.a} minus {self.b}, Bradley-Terry): {_elo(self.elo)} "
-                    f"(95% interval {_elo(low)} to {_elo(high)}, from {len(self.games) // 2 or 1} pairs resampled)")
+        sentence = (
+            f"Rating difference ({self.a} minus {self.b}, Bradley-Terry): {_elo(self.elo)} (95%"
+            f" interval {_elo(low)} to {_elo(high)}, from {len(self.games) // 2 or 1} pairs"
+            " resampled)"
+        )
         if self.wins == len(self.games) or self.losses == len(self.games):
             who = self.a if self.wins else self.b
-            sentence += (f"; {who} won every game, so one end has no bound and the estimate is held finite "
-                         "by the fit's prior of one virtual draw: play stronger opposition to measure it")
+            sentence += (
+                f"; {who} won every game, so one end has no bound and the estimate is held finite "
+                "by the fit's prior of one virtual draw: play stronger opposition to measure it"
+            )
         return sentence
 
     def table(self) -> str:
         """The match summary as printed by ``python -m fanorona.arena``."""
         n = len(self.games)
         w, h = self.size
-        lines = [f"{self.a} vs {self.b}: {n} games on {w}x{h}, {self.rules.name() or 'custom'} rules, seed {self.seed}",
-                 f"at most {self.max_turns} turns after the opening; {self.adjudicated()} of {n} games "
-                 f"reached that cap and were adjudicated on stones (more stones wins)", ""]
+        lines = [
+            (
+                f"{self.a} vs {self.b}: {n} games on {w}x{h}, {self.rules.name() or 'custom'}"
+                f" rules, seed {self.seed}"
+            ),
+            (
+                f"at most {self.max_turns} turns after the opening; {self.adjudicated()} of {n}"
+                " games reached that cap and were adjudicated on stones (more stones wins)"
+            ),
+            "",
+        ]
         names = {"a": self.a, "b": self.b}
         width = max(12, *(len(v) for v in names.values()))
-        lines.append(f"{'player':<{width}}  {'wins':>5} {'draws':>5} {'losses':>6} {'score':>7} "
-                     f"{'time/turn':>10} {'slowest':>8} {'nodes/s':>9}")
-        for who, (won, lost) in {"a": (self.wins, self.losses), "b": (self.losses, self.wins)}.items():
+        lines.append(
+            f"{'player':<{width}}  {'wins':>5} {'draws':>5} {'losses':>6} {'score':>7} "
+            f"{'time/turn':>10} {'slowest':>8} {'nodes/s':>9}"
+        )
+        for who, (won, lost) in {
+            "a": (self.wins, self.losses),
+            "b": (self.losses, self.wins),
+        }.items():
             score = (won + self.draws / 2) / n if n else math.nan
             nps = self.nodes_per_second(who)
-            lines.append(f"{names[who]:<{width}}  {won:>5} {self.draws:>5} {lost:>6} {score:>7.1%} "
-                         f"{self.mean_turn_time(who):>9.3f}s {self.slowest_turn(who):>7.2f}s "
-                         f"{f'{nps:,.0f}' if nps else '-':>9}")
+            lines.append(
+                f"{names[who]:<{width}}  {won:>5} {self.draws:>5} {lost:>6} {score:>7.1%} "
+                f"{self.mean_turn_time(who):>9.3f}s {self.slowest_turn(who):>7.2f}s "
+                f"{f'{nps:,.0f}' if nps else '-':>9}"
+            )
         lines += ["", self.elo_sentence()]
         return "\n".join(lines)
 
     __str__ = table
 
     def to_json(self) -> str:
-        data = {"a": self.a, "b": self.b, "size": list(self.size), "rules": asdict(self.rules),
-                "max_turns": self.max_turns, "seed": self.seed,
-                "summary": {"wins": self.wins, "draws": self.draws, "losses": self.losses, "score": self.score,
-                            **self._rating_summary()},
-                "games": [asdict(g) for g in self.games]}
+        data = {
+            "a": self.a,
+            "b": self.b,
+            "size": list(self.size),
+            "rules": asdict(self.rules),
+            "max_turns": self.max_turns,
+            "seed": self.seed,
+            "summary": {
+                "wins": self.wins,
+                "draws": self.draws,
+                "losses": self.losses,
+                "score": self.score,
+                **self._rating_summary(),
+            },
+            "games": [asdict(g) for g in self.games],
+        }
         return json.dumps(data, indent=1)
-
 
     def _rating_summary(self) -> dict:
         try:
-            return {"elo": _finite(self.elo), "elo_interval": [_finite(x) for x in self.elo_interval()]}
+            return {
+                "elo": _finite(self.elo),
+                "elo_interval": [_finite(x) for x in self.elo_interval()],
+            }
         except ImportError:
             return {}
 
 
 @functools.lru_cache(maxsize=64)
 def _ratings(a: str, b: str, games: tuple, samples: int, seed: int):
-    """The fit of a match's games (A White?, A's points), cached: a table asks for it several times."""
+    """The fit of a match's games (A White?, A's points), cached: a table asks for it several
+    times."""
     from .tournament.ratings import Result, rate
-    results = [Result(a, b, points, n // 2) if a_white else Result(b, a, 1 - points, n // 2)
-               for n, (a_white, points) in enumerate(games)]
+
+    results = [
+        Result(a, b, points, n // 2) if a_white else Result(b, a, 1 - points, n // 2)
+        for n, (a_white, points) in enumerate(games)
+    ]
     return rate(results, anchors={b: 0.0}, samples=samples, seed=seed)
 
 
 def _elo(x: float) -> str:
-    return "-infinity" if x == -math.inf else "+infinity" if x == math.inf else f"{round(x) or 0:+d}"
+    return (
+        "-infinity" if x == -math.inf else "+infinity" if x == math.inf else f"{round(x) or 0:+d}"
+    )
 
 
 def _finite(x: float):
@@ -183,6 +227,7 @@ def _finite(x: float):
 
 
 # ---------------------------------------------------------------------------------------------
+
 
 class _Timed:
     """A player wrapped to count the time and search nodes it spends."""
@@ -235,8 +280,10 @@ def _player(spec, seed):
 def _play_one(job) -> GameResult:
     index, a, b, size, rules, max_turns, seed, opening = job
     a_white = index % 2 == 0
-    players = {"a": _Timed(_player(a, seed * 1_000_003 + 2 * index)),
-               "b": _Timed(_player(b, seed * 1_000_003 + 2 * index + 1))}
+    players = {
+        "a": _Timed(_player(a, seed * 1_000_003 + 2 * index)),
+        "b": _Timed(_player(b, seed * 1_000_003 + 2 * index + 1)),
+    }
     white, black = (players["a"], players["b"]) if a_white else (players["b"], players["a"])
     board = Board(size, rules)
     board.push(opening)
@@ -244,21 +291,37 @@ def _play_one(job) -> GameResult:
     final = game.board()
     winner = game.outcome.winner
     side = None if winner is None else ("a" if (winner == "white") == a_white else "b")
-    return GameResult(index, a_white, opening, game.turns, side, game.outcome.reason,
-                      adjudicated=final.outcome() is None,
-                      seconds={k: p.seconds for k, p in players.items()},
-                      moves={k: p.moves for k, p in players.items()},
-                      nodes={k: p.nodes for k, p in players.items()},
-                      search_seconds={k: p.search_seconds for k, p in players.items()},
-                      slowest={k: p.slowest for k, p in players.items()})
+    return GameResult(
+        index,
+        a_white,
+        opening,
+        game.turns,
+        side,
+        game.outcome.reason,
+        adjudicated=final.outcome() is None,
+        seconds={k: p.seconds for k, p in players.items()},
+        moves={k: p.moves for k, p in players.items()},
+        nodes={k: p.nodes for k, p in players.items()},
+        search_seconds={k: p.search_seconds for k, p in players.items()},
+        slowest={k: p.slowest for k, p in players.items()},
+    )
 
 
 def _name(spec) -> str:
     return spec if isinstance(spec, str) else getattr(spec, "name", repr(spec))
 
 
-def run_match(a, b, games: int, size=(9, 5), rules="standard", jobs: int = 1, seed: int | None = None,
-              max_turns: int = 200, progress: bool = True) -> MatchResult:
+def run_match(
+    a,
+    b,
+    games: int,
+    size=(9, 5),
+    rules="standard",
+    jobs: int = 1,
+    seed: int | None = None,
+    max_turns: int = 200,
+    progress: bool = True,
+) -> MatchResult:
     """Play ``games`` games between A and B (player specs like ``"greedy"`` or player objects).
 
     Games go in pairs with the same opening, A White in the first; ``seed`` makes the seeded
@@ -271,20 +334,26 @@ def run_match(a, b, games: int, size=(9, 5), rules="standard", jobs: int = 1, se
     rules = Rules.named(rules) if isinstance(rules, str) else rules
     for spec in (a, b):
         if isinstance(spec, str):
-            arena_player(spec)                     # a bad spec fails here, not in a worker
+            arena_player(spec)  # a bad spec fails here, not in a worker
     seed = random.SystemRandom().randrange(10**6) if seed is None else seed
     openings = [str(t) for t in Board(size, rules).legal_turns()]
     random.Random(seed).shuffle(openings)
-    jobs_list = [(i, a, b, size, rules, max_turns, seed, openings[(i // 2) % len(openings)]) for i in range(games)]
+    jobs_list = [
+        (i, a, b, size, rules, max_turns, seed, openings[(i // 2) % len(openings)])
+        for i in range(games)
+    ]
     result = MatchResult(_name(a), _name(b), tuple(size), rules, max_turns, seed)
     if result.a == result.b:
         result.a, result.b = f"{result.a} (A)", f"{result.b} (B)"
-    result.games = sorted(_play_all(jobs_list, jobs, progress, f"{result.a} vs {result.b}"), key=lambda g: g.index)
+    result.games = sorted(
+        _play_all(jobs_list, jobs, progress, f"{result.a} vs {result.b}"), key=lambda g: g.index
+    )
     return result
 
 
 def _play_all(jobs_list, jobs, progress, label):
     from tqdm.auto import tqdm
+
     bar = tqdm(total=len(jobs_list), desc=label, unit="game", disable=not progress, file=sys.stderr)
     try:
         if jobs == 1:
@@ -293,6 +362,7 @@ def _play_all(jobs_list, jobs, progress, label):
                 bar.update()
             return
         import multiprocessing
+
         with multiprocessing.Pool(min(jobs, len(jobs_list))) as pool:
             for game in pool.imap_unordered(_play_one, jobs_list):
                 yield game
@@ -303,11 +373,14 @@ def _play_all(jobs_list, jobs, progress, label):
 
 # ---------------------------------------------------------------------------------------------
 
+
 def _size(text: str) -> tuple[int, int]:
     try:
         w, h = (int(n) for n in text.lower().split("x"))
     except ValueError:
-        raise argparse.ArgumentTypeError(f"a board size is written WIDTHxHEIGHT, like 9x5; got {text!r}") from None
+        raise argparse.ArgumentTypeError(
+            f"a board size is written WIDTHxHEIGHT, like 9x5; got {text!r}"
+        ) from None
     return w, h
 
 
@@ -320,23 +393,54 @@ def _spec(text: str) -> str:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m fanorona.arena", description=__doc__.split("\n\n")[0])
-    parser.add_argument("a", type=_spec, metavar="PLAYER",
-                        help="random, greedy, alphabeta:depth=3, alphabeta:time=0.5, mcts:playouts=200, level1..level5")
+    parser = argparse.ArgumentParser(
+        prog="python -m fanorona.arena", description=__doc__.split("\n\n")[0]
+    )
+    parser.add_argument(
+        "a",
+        type=_spec,
+        metavar="PLAYER",
+        help=(
+            "random, greedy, alphabeta:depth=3, alphabeta:time=0.5, mcts:playouts=200,"
+            " level1..level5"
+        ),
+    )
     parser.add_argument("b", type=_spec, metavar="PLAYER")
-    parser.add_argument("--games", type=int, default=10, help="number of games (default 10; even is fairest)")
-    parser.add_argument("--size", type=_size, default=(9, 5), help="board size, e.g. 9x5 (default), 5x5, 3x3")
+    parser.add_argument(
+        "--games", type=int, default=10, help="number of games (default 10; even is fairest)"
+    )
+    parser.add_argument(
+        "--size", type=_size, default=(9, 5), help="board size, e.g. 9x5 (default), 5x5, 3x3"
+    )
     parser.add_argument("--rules", choices=PRESETS, default="standard")
     parser.add_argument("--jobs", type=int, default=1, help="processes playing games at once")
-    parser.add_argument("--max-turns", type=int, default=200, help="turn cap; a game reaching it is decided on stones")
-    parser.add_argument("--seed", type=int, default=None, help="replays the same match (with fixed-depth players)")
-    parser.add_argument("--json", metavar="FILE", help="also write every game and the summary to FILE")
+    parser.add_argument(
+        "--max-turns",
+        type=int,
+        default=200,
+        help="turn cap; a game reaching it is decided on stones",
+    )
+    parser.add_argument(
+        "--seed", type=int, default=None, help="replays the same match (with fixed-depth players)"
+    )
+    parser.add_argument(
+        "--json", metavar="FILE", help="also write every game and the summary to FILE"
+    )
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     args = parser.parse_args(argv)
     try:
         Board(args.size)
-        result = run_match(args.a, args.b, args.games, args.size, args.rules, args.jobs, args.seed,
-                           args.max_turns, progress=not args.quiet)
+        result = run_match(
+            args.a,
+            args.b,
+            args.games,
+            args.size,
+            args.rules,
+            args.jobs,
+            args.seed,
+            args.max_turns,
+            progress=not args.quiet,
+        )
     except ValueError as e:
         parser.error(str(e))
     print(result.table())

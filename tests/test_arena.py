@@ -1,4 +1,6 @@
-"""Matches: consistent totals, colours and openings alternated, the Elo sums, the command and its errors."""
+"""Matches: consistent totals, colours and openings alternated, the Elo sums, the command and its
+errors."""
+
 import json
 import math
 
@@ -18,7 +20,9 @@ def test_tiny_match_totals_are_consistent():
     assert [g.a_white for g in result.games] == [True, False] * 3
     openings = [g.opening for g in result.games]
     assert openings[0::2] == openings[1::2], "both games of a pair open with the same turn"
-    assert len(set(openings)) == 3, "each pair opens differently (5x5 has more than three first turns)"
+    assert len(set(openings)) == 3, (
+        "each pair opens differently (5x5 has more than three first turns)"
+    )
     assert result.slowest_turn("a") >= result.mean_turn_time("a") > 0
     table = result.table()
     assert f"{result.wins:>5} {result.draws:>5} {result.losses:>6}" in table
@@ -39,24 +43,35 @@ def test_turn_cap_adjudicates_on_stones():
 
 
 def test_player_objects_can_play_a_match():
-    result = run_match(ai.AlphaBetaPlayer(depth=1), ai.RandomPlayer(seed=2), 2, size=(3, 3), seed=0, progress=False)
+    result = run_match(
+        ai.AlphaBetaPlayer(depth=1), ai.RandomPlayer(seed=2), 2, size=(3, 3), seed=0, progress=False
+    )
     assert result.a == "alphabeta:depth=1" and result.b == "random"
     assert result.nodes_per_second("a") > 0 and result.nodes_per_second("b") is None
 
 
 def made_up_match(winners):
-    games = [GameResult(i, i % 2 == 0, "e2e3A", [], w, "made up", False) for i, w in enumerate(winners)]
+    games = [
+        GameResult(i, i % 2 == 0, "e2e3A", [], w, "made up", False) for i, w in enumerate(winners)
+    ]
     return MatchResult("A", "B", (9, 5), Rules(), 200, 0, games)
 
 
 def test_the_rating_is_the_tournaments_bradley_terry_fit_anchored_on_b():
     from fanorona.tournament.ratings import Result, fit
+
     match = made_up_match(["a", "a", "a", "b", "a", None, "b", "a"])
-    results = [Result("A", "B", g.points, g.index // 2) if g.a_white else Result("B", "A", 1 - g.points, g.index // 2)
-               for g in match.games]
+    results = [
+        (
+            Result("A", "B", g.points, g.index // 2)
+            if g.a_white
+            else Result("B", "A", 1 - g.points, g.index // 2)
+        )
+        for g in match.games
+    ]
     assert match.elo == pytest.approx(fit(results, {"B": 0.0})[0]["A"])
     assert match.ratings()["B"].elo == 0 and match.ratings()["B"].anchor
-    assert 0 < match.elo < 400 * math.log10(5.5 / 2.5) + 1     # the prior pulls it towards a draw
+    assert 0 < match.elo < 400 * math.log10(5.5 / 2.5) + 1  # the prior pulls it towards a draw
 
 
 def test_clean_sweep_has_no_bound_on_its_side():
@@ -66,7 +81,9 @@ def test_clean_sweep_has_no_bound_on_its_side():
         assert (high == math.inf) == (who == "A") and (low == -math.inf) == (who == "B")
         assert math.isfinite(match.elo) and (match.elo > 0) == (who == "A")
         sentence = match.elo_sentence()
-        assert f"{who} won every game, so one end has no bound" in sentence and "infinity" in sentence
+        assert (
+            f"{who} won every game, so one end has no bound" in sentence and "infinity" in sentence
+        )
 
 
 def test_interval_surrounds_the_estimate_and_is_about_even_for_an_even_match():
@@ -77,13 +94,32 @@ def test_interval_surrounds_the_estimate_and_is_about_even_for_an_even_match():
     lopsided = made_up_match(["a"] * 7 + ["b"])
     low, high = lopsided.elo_interval()
     assert low <= lopsided.elo < high and lopsided.elo > 150
-    assert "Bradley-Terry" in lopsided.elo_sentence() and "4 pairs resampled" in lopsided.elo_sentence()
+    assert (
+        "Bradley-Terry" in lopsided.elo_sentence()
+        and "4 pairs resampled" in lopsided.elo_sentence()
+    )
 
 
 def test_command_prints_table_and_writes_json(tmp_path, capsys):
     path = tmp_path / "match.json"
-    assert main(["greedy", "random", "--games", "4", "--size", "5x3", "--seed", "2",
-                 "--json", str(path), "--quiet"]) == 0
+    assert (
+        main(
+            [
+                "greedy",
+                "random",
+                "--games",
+                "4",
+                "--size",
+                "5x3",
+                "--seed",
+                "2",
+                "--json",
+                str(path),
+                "--quiet",
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr().out
     assert "greedy vs random: 4 games on 5x3, standard rules, seed 2" in out
     data = json.loads(path.read_text())
@@ -93,16 +129,19 @@ def test_command_prints_table_and_writes_json(tmp_path, capsys):
     assert summary["elo_interval"][0] <= summary["elo"] or summary["elo_interval"][0] == "-inf"
 
 
-@pytest.mark.parametrize("spec, message", [
-    ("chess", "no player called 'chess'"),
-    ("alphabeta:dept=3", "alphabeta has no option 'dept'"),
-    ("alphabeta:depth=three", "depth must be a whole number"),
-    ("alphabeta:depth", "write the option as depth=value"),
-    ("greedy:depth=2", "greedy has no option 'depth' .it takes no options"),
-    ("level9", "levels go from 1 to 5"),
-    ("levelx", "a level is written level1 to level5"),
-    ("", "a player is named by text"),
-])
+@pytest.mark.parametrize(
+    "spec, message",
+    [
+        ("chess", "no player called 'chess'"),
+        ("alphabeta:dept=3", "alphabeta has no option 'dept'"),
+        ("alphabeta:depth=three", "depth must be a whole number"),
+        ("alphabeta:depth", "write the option as depth=value"),
+        ("greedy:depth=2", "greedy has no option 'depth' .it takes no options"),
+        ("level9", "levels go from 1 to 5"),
+        ("levelx", "a level is written level1 to level5"),
+        ("", "a player is named by text"),
+    ],
+)
 def test_spec_errors(spec, message):
     with pytest.raises(ValueError, match=message):
         ai.make_player(spec)
@@ -133,17 +172,34 @@ def test_command_errors(capsys):
 def test_the_search_of_before_can_be_named_in_a_match_once_the_benchmark_registers_it(capsys):
     """``baseline:`` names the frozen search of before issue 11, for the gain against it; the
     benchmark code registers it (``register_player``): the package alone does not know it."""
-    import benchmarks.baseline                       # noqa: F401  registers "baseline"
+    import benchmarks.baseline  # noqa: F401  registers "baseline"
     from fanorona.arena import arena_player
+
     player = arena_player("baseline:depth=2", seed=1)
     assert player.name == "baseline:depth=2" and player.depth == 2
     assert arena_player("baseline:time=1.8").time_limit == 1.8
-    assert main(["baseline:depth=1", "greedy", "--games", "2", "--size", "5x3", "--seed", "3", "--quiet"]) == 0
+    assert (
+        main(
+            [
+                "baseline:depth=1",
+                "greedy",
+                "--games",
+                "2",
+                "--size",
+                "5x3",
+                "--seed",
+                "3",
+                "--quiet",
+            ]
+        )
+        == 0
+    )
     assert "baseline:depth=1 vs greedy: 2 games" in capsys.readouterr().out
 
 
 def test_the_package_alone_knows_no_baseline_player(monkeypatch):
     from fanorona import arena
+
     monkeypatch.setattr(arena, "_EXTRA_KINDS", {})
     with pytest.raises(ValueError, match="no player called 'baseline'"):
         arena.arena_player("baseline:depth=2")
@@ -151,18 +207,23 @@ def test_the_package_alone_knows_no_baseline_player(monkeypatch):
 
 def test_a_registered_kind_is_built_from_its_spec_and_seed(monkeypatch):
     from fanorona import arena
+
     monkeypatch.setattr(arena, "_EXTRA_KINDS", {})
     arena.register_player("echo", lambda spec, seed: (spec, seed))
     assert arena.arena_player("echo:x=1", seed=7) == ("echo:x=1", 7)
     assert arena.arena_player("greedy").name == "greedy"
 
 
-@pytest.mark.parametrize("spec, message", [
-    ("baseline:speed=2", "baseline takes time= or depth=, not 'speed'"),
-    ("baseline:depth=two", "depth must be a number; got 'two'"),
-])
+@pytest.mark.parametrize(
+    "spec, message",
+    [
+        ("baseline:speed=2", "baseline takes time= or depth=, not 'speed'"),
+        ("baseline:depth=two", "depth must be a number; got 'two'"),
+    ],
+)
 def test_baseline_spec_errors(spec, message, capsys):
-    import benchmarks.baseline                       # noqa: F401  registers "baseline"
+    import benchmarks.baseline  # noqa: F401  registers "baseline"
+
     with pytest.raises(SystemExit):
         main([spec, "greedy"])
     assert message in capsys.readouterr().err

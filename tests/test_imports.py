@@ -38,6 +38,7 @@ LAYERS = {
         "fanorona.endgame",
         "fanorona.solve",
         "fanorona.arena",
+        "fanorona.tournament",  # and every module under it: players in processes, ratings
     },
     "board UI": {
         "fanorona.labels",

@@ -1,4 +1,6 @@
-"""The two install routes (pip with pyproject.toml, conda with environment.yml) ask for the same packages."""
+"""The two install routes (pip with pyproject.toml, conda with environment.yml) ask for the same
+packages."""
+
 from pathlib import Path
 
 import pytest
@@ -7,7 +9,7 @@ from packaging.utils import canonicalize_name
 
 try:
     import tomllib
-except ModuleNotFoundError:          # Python 3.10 has no tomllib; tomli is the same parser
+except ModuleNotFoundError:  # Python 3.10 has no tomllib; tomli is the same parser
     tomllib = pytest.importorskip("tomli")
 yaml = pytest.importorskip("yaml")
 
@@ -74,20 +76,28 @@ def test_the_makefile_has_the_two_commands():
 
 
 def test_every_benchmark_script_has_a_main_that_make_bench_runs():
-    """``make bench`` (``python -m benchmarks``) calls each ``benchmarks/bench_*.py``'s ``main()``."""
+    """``make bench`` (``python -m benchmarks``) calls each ``benchmarks/bench_*.py``'s
+    ``main()``."""
     import ast
+
     scripts = sorted((ROOT / "benchmarks").glob("bench_*.py"))
     assert scripts
     for path in scripts:
         tree = ast.parse(path.read_text(encoding="utf-8"))
-        assert any(isinstance(node, ast.FunctionDef) and node.name == "main" for node in tree.body), path.name
+        assert any(
+            isinstance(node, ast.FunctionDef) and node.name == "main" for node in tree.body
+        ), path.name
 
 
 def test_no_module_of_the_package_holds_benchmark_code():
     """Benchmarks live in benchmarks/, outside the installed package."""
     import ast
+
     for path in sorted((ROOT / "fanorona").rglob("*.py")):
         assert not path.name.startswith("bench"), path.name
-        names = {node.name for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
-                 if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))}
+        names = {
+            node.name
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+        }
         assert not {n for n in names if n.lstrip("_").startswith("bench")}, path.name

@@ -4,6 +4,7 @@ The site is served on localhost and every page is opened once in Chromium; the t
 what each page asked for, logged and showed.  Without build/site/ the browser tests skip, except in
 CI (CI=true), where ``make test`` builds the site first and a missing site is a failure.
 """
+
 from __future__ import annotations
 
 import base64
@@ -18,7 +19,7 @@ import threading
 import time
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from urllib.parse import unquote, urljoin, urlparse
+from urllib.parse import unquote, urlparse
 
 import nbformat
 import pytest
@@ -32,7 +33,7 @@ IN_CI = os.environ.get("CI") == "true"
 
 try:
     import tomllib
-except ModuleNotFoundError:          # Python 3.10
+except ModuleNotFoundError:  # Python 3.10
     tomllib = pytest.importorskip("tomli")
 yaml = pytest.importorskip("yaml")
 
@@ -52,13 +53,18 @@ def published(name: str) -> nbformat.NotebookNode:
 def figures_made(nb) -> int:
     """Pictures a notebook makes: image outputs, and each widget (the board) shown, which a static
     page can only show as its picture."""
-    return sum(1 for cell in nb.cells for out in cell.get("outputs", [])
-               if any(m in out.get("data", {}) for m in (*IMAGES, WIDGET)))
+    return sum(
+        1
+        for cell in nb.cells
+        for out in cell.get("outputs", [])
+        if any(m in out.get("data", {}) for m in (*IMAGES, WIDGET))
+    )
 
 
 def board_has_a_picture() -> bool:
     """Whether the interactive board's display data carries an image/png (issue 18's change)."""
     import fanorona as fa
+
     data = fa.BoardWidget()._repr_mimebundle_()
     data = data[0] if isinstance(data, tuple) else data
     return "image/png" in data
@@ -81,7 +87,9 @@ def server():
 
 
 def html_pages() -> list[str]:
-    return sorted(str(p.relative_to(SITE)) for p in SITE.rglob("*.html") if not p.parent.name == "_static")
+    return sorted(
+        str(p.relative_to(SITE)) for p in SITE.rglob("*.html") if p.parent.name != "_static"
+    )
 
 
 @pytest.fixture(scope="module")
@@ -90,9 +98,17 @@ def visits(server):
     sync_api = pytest.importorskip("playwright.sync_api")
     found = {}
     with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=[
-            "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-            "--disable-sync", "--no-first-run"])
+        browser = p.chromium.launch(
+            executable_path="/usr/bin/chromium",
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--no-first-run",
+            ],
+        )
         page = browser.new_page()
         outside, errors = [], []
 
@@ -112,11 +128,16 @@ def visits(server):
             page.goto(server + name, wait_until="load")
             page.wait_for_load_state("networkidle")
             found[name] = {
-                "outside": list(outside), "errors": list(errors),
-                "load_ms": page.evaluate("performance.getEntriesByType('navigation')[0].loadEventEnd"),
+                "outside": list(outside),
+                "errors": list(errors),
+                "load_ms": page.evaluate(
+                    "performance.getEntriesByType('navigation')[0].loadEventEnd"
+                ),
                 "images": page.eval_on_selector_all(
-                    "article img", "els => els.map(e => ({src: e.currentSrc, alt: e.alt, "
-                    "width: e.naturalWidth, cell: !!e.closest('.cell_output')}))"),
+                    "article img",
+                    "els => els.map(e => ({src: e.currentSrc, alt: e.alt, "
+                    "width: e.naturalWidth, cell: !!e.closest('.cell_output')}))",
+                ),
                 "links": page.eval_on_selector_all("a[href]", "els => els.map(e => e.href)"),
                 "text": page.inner_text("article") if page.query_selector("article") else "",
                 "html": page.content(),
@@ -129,30 +150,47 @@ def test_every_page_loads_from_localhost_alone_without_a_console_error(visits, c
     assert len(visits) >= len(NOTEBOOKS) + 4
     with capsys.disabled():
         slowest = sorted(visits.items(), key=lambda kv: -kv[1]["load_ms"])
-        print(f"\n{len(visits)} pages; load event (ms) of the slowest: "
-              + ", ".join(f"{name} {v['load_ms']:.0f}" for name, v in slowest[:5])
-              + f"; median {sorted(v['load_ms'] for v in visits.values())[len(visits) // 2]:.0f}")
+        print(
+            f"\n{len(visits)} pages; load event (ms) of the slowest: "
+            + ", ".join(f"{name} {v['load_ms']:.0f}" for name, v in slowest[:5])
+            + f"; median {sorted(v['load_ms'] for v in visits.values())[len(visits) // 2]:.0f}"
+        )
     assert {name: v["outside"] for name, v in visits.items() if v["outside"]} == {}
     assert {name: v["errors"] for name, v in visits.items() if v["errors"]} == {}
 
 
 def test_every_notebook_has_its_page_in_the_course_order(visits):
     index = visits["index.html"]["links"]
-    pages = [urlparse(l).path.rsplit("/", 1)[-1] for l in index if "/notebooks/" in l]
+    pages = [urlparse(line).path.rsplit("/", 1)[-1] for line in index if "/notebooks/" in line]
     order = list(dict.fromkeys(pages))
     assert order == [p.stem + ".html" for p in NOTEBOOKS]
 
 
 def test_each_notebook_page_shows_at_least_the_pictures_its_notebook_makes(visits):
-    shown = {p.name: len([i for i in visits[f"notebooks/{p.stem}.html"]["images"] if i["cell"] and i["width"]])
-             for p in NOTEBOOKS}
+    shown = {
+        p.name: len(
+            [i for i in visits[f"notebooks/{p.stem}.html"]["images"] if i["cell"] and i["width"]]
+        )
+        for p in NOTEBOOKS
+    }
     made = {p.name: figures_made(published(p.name)) for p in NOTEBOOKS}
     if not board_has_a_picture():
-        widgets = {p.name for p in NOTEBOOKS if any(WIDGET in o.get("data", {}) for c in published(p.name).cells
-                                                    for o in c.get("outputs", []))}
-        assert {n: (shown[n], made[n]) for n in made if n not in widgets and shown[n] < made[n]} == {}
-        pytest.xfail("the board's display data has no picture yet (issue 18): "
-                     + ", ".join(f"{n} shows {shown[n]} of {made[n]}" for n in sorted(widgets)))
+        widgets = {
+            p.name
+            for p in NOTEBOOKS
+            if any(
+                WIDGET in o.get("data", {})
+                for c in published(p.name).cells
+                for o in c.get("outputs", [])
+            )
+        }
+        assert {
+            n: (shown[n], made[n]) for n in made if n not in widgets and shown[n] < made[n]
+        } == {}
+        pytest.xfail(
+            "the board's display data has no picture yet (issue 18): "
+            + ", ".join(f"{n} shows {shown[n]} of {made[n]}" for n in sorted(widgets))
+        )
     assert {n: (shown[n], made[n]) for n in made if shown[n] < made[n]} == {}
     assert sum(made.values()) >= 30
 
@@ -160,16 +198,28 @@ def test_each_notebook_page_shows_at_least_the_pictures_its_notebook_makes(visit
 def test_the_widget_pages_show_the_boards_picture(visits):
     """Each board shown on pages 06 and play is on the page as its picture: the image file myst-nb
     wrote for the PNG in the board's display data (named after the SHA-256 of its bytes)."""
-    boards = {name: [o for c in published(name).cells for o in c.get("outputs", []) if WIDGET in o.get("data", {})]
-              for name in ("06_interactive_board.ipynb", "play.ipynb")}
+    boards = {
+        name: [
+            o
+            for c in published(name).cells
+            for o in c.get("outputs", [])
+            if WIDGET in o.get("data", {})
+        ]
+        for name in ("06_interactive_board.ipynb", "play.ipynb")
+    }
     assert all(boards.values())
     if not board_has_a_picture():
         pytest.xfail("the board's display data has no picture yet (issue 18)")
     for name, outputs in boards.items():
-        shown = {Path(urlparse(i["src"]).path).stem for i in visits[f"notebooks/{Path(name).stem}.html"]["images"]
-                 if i["width"] > 100}
+        shown = {
+            Path(urlparse(i["src"]).path).stem
+            for i in visits[f"notebooks/{Path(name).stem}.html"]["images"]
+            if i["width"] > 100
+        }
         for output in outputs:
-            assert hashlib.sha256(base64.b64decode(output.data["image/png"])).hexdigest() in shown, name
+            assert (
+                hashlib.sha256(base64.b64decode(output.data["image/png"])).hexdigest() in shown
+            ), name
 
 
 def test_every_picture_says_what_it_shows(visits):
@@ -204,7 +254,9 @@ def test_every_internal_link_resolves(visits, server):
                 missing.add((name, link))
             elif url.fragment and target.suffix == ".html":
                 if target not in ids:
-                    ids[target] = set(re.findall(r'id="([^"]+)"', target.read_text(encoding="utf-8")))
+                    ids[target] = set(
+                        re.findall(r'id="([^"]+)"', target.read_text(encoding="utf-8"))
+                    )
                 if unquote(url.fragment) not in ids[target]:
                     missing.add((name, link))
     assert missing == set()
@@ -213,29 +265,35 @@ def test_every_internal_link_resolves(visits, server):
 def test_each_notebook_page_has_a_binder_button_for_its_notebook(visits):
     for path in NOTEBOOKS:
         links = visits[f"notebooks/{path.stem}.html"]["links"]
-        assert any(l.startswith("https://mybinder.org/v2/") and l.endswith(f"urlpath=lab/tree/notebooks/{path.name}")
-                   for l in links), path.name
+        assert any(
+            line.startswith("https://mybinder.org/v2/")
+            and line.endswith(f"urlpath=lab/tree/notebooks/{path.name}")
+            for line in links
+        ), path.name
 
 
 def test_the_search_finds_withdrawal_on_the_rules_pages(server):
     sync_api = pytest.importorskip("playwright.sync_api")
     with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox", "--disable-gpu"])
+        browser = p.chromium.launch(
+            executable_path="/usr/bin/chromium", args=["--no-sandbox", "--disable-gpu"]
+        )
         page = browser.new_page()
         page.goto(server + "notebooks/00_start_here.html")
-        page.keyboard.press("Control+K")                # the theme's search box opens
+        page.keyboard.press("Control+K")  # the theme's search box opens
         page.fill("#pst-search-dialog input[name=q]", "withdrawal")
         page.keyboard.press("Enter")
         page.wait_for_url("**/search.html?q=withdrawal**")
         page.wait_for_selector("#search-results li", timeout=15000)
         found = page.eval_on_selector_all("#search-results li a", "els => els.map(e => e.href)")
         browser.close()
-    pages = {urlparse(l).path.rsplit("/", 1)[-1] for l in found}
+    pages = {urlparse(line).path.rsplit("/", 1)[-1] for line in found}
     assert {"03_moves_and_captures.html", "05_full_rules.html"} <= pages
 
 
 def solution_lines(path: Path) -> list[str]:
-    """Distinctive lines of a notebook's solutions: inside a solution region and nowhere else in it."""
+    """Distinctive lines of a notebook's solutions: inside a solution region and nowhere else in
+    it."""
     nb = nbformat.read(path, as_version=4)
     inside, outside = [], []
     for cell in nb.cells:
@@ -245,39 +303,55 @@ def solution_lines(path: Path) -> list[str]:
                 region = "BEGIN" in line
                 continue
             (inside if region else outside).append(line.strip())
-    return [l for l in inside if len(l) > 25 and l not in outside]
+    return [line for line in inside if len(line) > 25 and line not in outside]
 
 
 @pytest.mark.parametrize("path", [p for p in NOTEBOOKS if solution_lines(p)], ids=lambda p: p.stem)
 def test_the_pages_show_the_students_version_of_each_exercise(visits, path):
     page = visits[f"notebooks/{path.stem}.html"]["text"]
     assert "raise NotImplementedError()" in page and "YOUR CODE HERE" in page
-    assert [l for l in solution_lines(path) if l in page] == []
+    assert [line for line in solution_lines(path) if line in page] == []
     source = json.dumps(published(path.name).cells)
     assert "BEGIN SOLUTION" not in source
 
 
 def test_the_api_reference_documents_the_public_names(visits):
     text = visits["api.html"]["text"]
-    for name in ("fanorona.Board", "fanorona.ai.AlphaBetaPlayer", "fanorona.ai.level", "fanorona.controller.Model",
-                 "fanorona.exercises.Checker", "fanorona.positions.load", "BoardWidget"):
+    for name in (
+        "fanorona.Board",
+        "fanorona.ai.AlphaBetaPlayer",
+        "fanorona.ai.level",
+        "fanorona.controller.Model",
+        "fanorona.exercises.Checker",
+        "fanorona.positions.load",
+        "BoardWidget",
+    ):
         assert name in text, name
 
 
 def test_the_teaching_pages_are_the_readmes_sections(visits):
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    for page, heading in (("in-class.html", "In class"), ("course-authors.html", "For course authors")):
+    for page, heading in (
+        ("in-class.html", "In class"),
+        ("course-authors.html", "For course authors"),
+    ):
         assert visits[page]["text"].startswith(heading)
-    assert "w.load_position(\"both-ways\")" in visits["in-class.html"]["text"] and "load_position" in readme
+    assert (
+        'w.load_position("both-ways")' in visits["in-class.html"]["text"]
+        and "load_position" in readme
+    )
     if (ROOT / "docs" / "teachers-guide.md").exists():
         assert "docs/teachers-guide.html" in visits
 
 
 # -- the build itself ------------------------------------------------------------------------------
 
+
 def test_a_guides_links_to_files_off_the_site_point_at_the_repository(monkeypatch):
-    """The teacher's guide sits in docs/ and links like a file of the repository; on the site, links to
-    pages stay, a README section the site publishes becomes its page, other files the repository's."""
+    """The teacher's guide sits in docs/ and links like a file of the repository; on the site,
+    links to
+    pages stay, a README section the site publishes becomes its page, other files the repository's.
+    """
     sys.path.insert(0, str(ROOT / "docs"))
     try:
         import build_site
@@ -285,22 +359,31 @@ def test_a_guides_links_to_files_off_the_site_point_at_the_repository(monkeypatc
         sys.path.remove(str(ROOT / "docs"))
     monkeypatch.setenv("FANORONA_REPOSITORY_URL", "https://github.com/someone/fanorona.git")
     monkeypatch.setenv("FANORONA_REPOSITORY_BRANCH", "spring")
-    text = ("See [3](../notebooks/03_moves_and_captures.ipynb#a-step), [class](../README.md#in-class), "
-            "[make](../Makefile), [checkers](../fanorona/exercises/__init__.py), [web](https://example.org/x) "
-            "and [below](#plan).")
-    assert build_site.link_outside_pages(text, ROOT / "docs") == (
-        "See [3](../notebooks/03_moves_and_captures.ipynb#a-step), [class](../in-class.md), "
-        "[make](https://github.com/someone/fanorona/blob/spring/Makefile), "
-        "[checkers](https://github.com/someone/fanorona/blob/spring/fanorona/exercises/__init__.py), "
-        "[web](https://example.org/x) and [below](#plan).")
+    text = (
+        "See [3](../notebooks/03_moves_and_captures.ipynb#a-step), [class](../README.md#in-class),"
+        " [make](../Makefile), [checkers](../fanorona/exercises/__init__.py),"
+        " [web](https://example.org/x) and [below](#plan)."
+    )
+    assert (
+        build_site.link_outside_pages(text, ROOT / "docs")
+        == "See [3](../notebooks/03_moves_and_captures.ipynb#a-step), [class](../in-class.md),"
+        " [make](https://github.com/someone/fanorona/blob/spring/Makefile),"
+        " [checkers](https://github.com/someone/fanorona/blob/spring/"
+        "fanorona/exercises/__init__.py),"
+        " [web](https://example.org/x) and [below](#plan)."
+    )
 
 
 def test_a_build_with_no_change_runs_no_notebook(capsys):
     """Run last in this module: it rebuilds build/site/ in place, which changes nothing."""
     need_site()
     start = time.perf_counter()
-    done = subprocess.run([sys.executable, str(ROOT / "docs" / "build_site.py")], capture_output=True, text=True,
-                          cwd=ROOT)
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "docs" / "build_site.py")],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
     seconds = time.perf_counter() - start
     assert done.returncode == 0, done.stderr[-2000:]
     assert f"0 notebooks executed, {len(NOTEBOOKS)} from the cache" in done.stdout
@@ -311,17 +394,21 @@ def test_a_build_with_no_change_runs_no_notebook(capsys):
 
 # -- Binder ----------------------------------------------------------------------------------------
 
+
 def requirements(texts) -> dict[str, str]:
     from packaging.requirements import Requirement
     from packaging.utils import canonicalize_name
+
     return {canonicalize_name(r.name): str(r.specifier) for r in map(Requirement, texts)}
 
 
 def test_binder_installs_the_runtime_packages_only_on_a_pinned_python():
     entries = yaml.safe_load((ROOT / "binder" / "environment.yml").read_text())["dependencies"]
-    assert all(isinstance(e, str) for e in entries), "no pip section: the package comes from postBuild"
+    assert all(isinstance(e, str) for e in entries), (
+        "no pip section: the package comes from postBuild"
+    )
     python = [e for e in entries if e.split("=")[0] == "python"]
-    assert python == ["python=3.11"]            # repo2docker reads python=X.Y, not python>=X.Y
+    assert python == ["python=3.11"]  # repo2docker reads python=X.Y, not python>=X.Y
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     runtime = requirements(project["dependencies"] + project["optional-dependencies"]["fast"])
     assert requirements([e for e in entries if e not in python]) == runtime
@@ -332,12 +419,24 @@ def test_binder_installs_the_runtime_packages_only_on_a_pinned_python():
 
 
 def test_binder_start_puts_the_jupyter_settings_on_the_search_paths(tmp_path):
-    shown = subprocess.run(["bash", str(ROOT / "binder" / "start"), "bash", "-c",
-                            'echo "$JUPYTER_CONFIG_PATH|$JUPYTER_PATH"'],
-                           env={**os.environ, "REPO_DIR": str(ROOT), "JUPYTER_PATH": "/elsewhere"},
-                           capture_output=True, text=True, check=True).stdout.strip()
+    shown = subprocess.run(
+        [
+            "bash",
+            str(ROOT / "binder" / "start"),
+            "bash",
+            "-c",
+            'echo "$JUPYTER_CONFIG_PATH|$JUPYTER_PATH"',
+        ],
+        env={**os.environ, "REPO_DIR": str(ROOT), "JUPYTER_PATH": "/elsewhere"},
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
     config, data = shown.split("|")
-    assert config.split(":")[0] == str(ROOT / "jupyter") and (ROOT / "jupyter" / "jupyter_server_config.json").exists()
+    assert (
+        config.split(":")[0] == str(ROOT / "jupyter")
+        and (ROOT / "jupyter" / "jupyter_server_config.json").exists()
+    )
     assert data == f"{ROOT / 'jupyter'}:/elsewhere"
 
 
@@ -349,24 +448,47 @@ def test_repo2docker_reads_binder_as_intended(tmp_path):
         if IN_CI:
             raise
         pytest.skip("repo2docker is not installed: `make site` installs it (the site extra)")
-    done = subprocess.run([sys.executable, "-m", "repo2docker", "--no-build", "--no-run", "--debug", str(ROOT)],
-                          capture_output=True, text=True, timeout=300)
+    done = subprocess.run(
+        [sys.executable, "-m", "repo2docker", "--no-build", "--no-run", "--debug", str(ROOT)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     out = done.stdout + done.stderr
     assert "python=3.11" in out
     lines = out.splitlines()
-    env_copy = next(i for i, l in enumerate(lines) if l.startswith("COPY") and "binder/environment.yml" in l)
-    repo_copy = next(i for i, l in enumerate(lines) if re.match(r"COPY .*src/ \$\{REPO_DIR\}/?$", l))
-    post_build = next(i for i, l in enumerate(lines) if "./binder/postBuild" in l and l.startswith("RUN ./"))
-    assert env_copy < repo_copy < post_build    # the environment layer is built before the repository arrives
-    assert any('R2D_ENTRYPOINT="${REPO_DIR}/binder/start"' in l for l in lines)
-    assert not any("requirements.txt" in l or "environment.yml" in l and "binder/" not in l for l in lines if l.startswith("COPY"))
+    env_copy = next(
+        i
+        for i, line in enumerate(lines)
+        if line.startswith("COPY") and "binder/environment.yml" in line
+    )
+    repo_copy = next(
+        i for i, line in enumerate(lines) if re.match(r"COPY .*src/ \$\{REPO_DIR\}/?$", line)
+    )
+    post_build = next(
+        i
+        for i, line in enumerate(lines)
+        if "./binder/postBuild" in line and line.startswith("RUN ./")
+    )
+    assert (
+        env_copy < repo_copy < post_build
+    )  # the environment layer is built before the repository arrives
+    assert any('R2D_ENTRYPOINT="${REPO_DIR}/binder/start"' in line for line in lines)
+    assert not any(
+        "requirements.txt" in line or ("environment.yml" in line and "binder/" not in line)
+        for line in lines
+        if line.startswith("COPY")
+    )
 
 
 def test_the_build_backend_floor_reads_a_licence_string():
     """``license = "MIT"`` (a PEP 639 expression) needs setuptools 77; 65.5 failed on it."""
     from packaging.requirements import Requirement
+
     data = tomllib.loads((ROOT / "pyproject.toml").read_text())
     assert isinstance(data["project"]["license"], str)
-    setuptools = next(Requirement(r) for r in data["build-system"]["requires"] if r.startswith("setuptools"))
+    setuptools = next(
+        Requirement(r) for r in data["build-system"]["requires"] if r.startswith("setuptools")
+    )
     assert not setuptools.specifier.contains("76.9") and setuptools.specifier.contains("77.0")

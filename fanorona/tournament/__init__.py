@@ -7,17 +7,36 @@ resumes a killed tournament.  ``check my_player.py`` is the students' checker, `
 writes a player to start from.  From Python: ``Tournament``, ``check_player``, ``builtin``,
 ``submissions``, ``from_file``.
 """
+
 from __future__ import annotations
 
-__all__ = ["Limits", "Tournament", "builtin", "check_player", "dask_client", "from_file", "submissions", "TEMPLATE"]
+__all__ = [
+    "TEMPLATE",
+    "Limits",
+    "Tournament",
+    "builtin",
+    "check_player",
+    "dask_client",
+    "from_file",
+    "submissions",
+]
 
-_WHERE = {"Limits": "sandbox", "Tournament": "run", "dask_client": "run", "check_player": "check",
-          "builtin": "players", "from_file": "players", "submissions": "players", "TEMPLATE": "players"}
+_WHERE = {
+    "Limits": "sandbox",
+    "Tournament": "run",
+    "dask_client": "run",
+    "check_player": "check",
+    "builtin": "players",
+    "from_file": "players",
+    "submissions": "players",
+    "TEMPLATE": "players",
+}
 
 
 def __getattr__(name):
     """Loaded on first use, so that ``fanorona.arena`` can use the ratings without the rest."""
     if name in _WHERE:
         import importlib
+
         return getattr(importlib.import_module(f".{_WHERE[name]}", __name__), name)
     raise AttributeError(f"module 'fanorona.tournament' has no attribute {name!r}")

@@ -1,11 +1,12 @@
 """Tournament night: students' players and the built-in levels in a rated tournament.
 
-  python -m fanorona.tournament run night.sqlite submitted/ --levels 1,2,3 --time 1
-  python -m fanorona.tournament run night.sqlite          # resumes a killed tournament
-  python -m fanorona.tournament table night.sqlite --csv night.csv --plot night.png
-  python -m fanorona.tournament check my_player.py         # before you submit
-  python -m fanorona.tournament template my_player.py      # a player to start from
+python -m fanorona.tournament run night.sqlite submitted/ --levels 1,2,3 --time 1
+python -m fanorona.tournament run night.sqlite          # resumes a killed tournament
+python -m fanorona.tournament table night.sqlite --csv night.csv --plot night.png
+python -m fanorona.tournament check my_player.py         # before you submit
+python -m fanorona.tournament template my_player.py      # a player to start from
 """
+
 from __future__ import annotations
 
 import argparse
@@ -17,67 +18,145 @@ from ..rules import PRESETS
 
 
 def _anchor(text: str):
-    name, eq, value = text.partition("=")
+    name, _, value = text.partition("=")
     try:
         return name.strip(), float(value)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"an anchor is written NAME=RATING, like level1=0; got {text!r}") from None
+        raise argparse.ArgumentTypeError(
+            f"an anchor is written NAME=RATING, like level1=0; got {text!r}"
+        ) from None
 
 
 def _levels(text: str) -> list[str]:
     try:
         return [f"level{int(n)}" for n in text.split(",") if n.strip()]
     except ValueError:
-        raise argparse.ArgumentTypeError(f"levels are numbers separated by commas, like 1,2,3; got {text!r}") from None
+        raise argparse.ArgumentTypeError(
+            f"levels are numbers separated by commas, like 1,2,3; got {text!r}"
+        ) from None
 
 
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m fanorona.tournament", description=__doc__.split("\n\n")[0],
-                                epilog=__doc__.split("\n\n", 1)[1], formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = argparse.ArgumentParser(
+        prog="python -m fanorona.tournament",
+        description=__doc__.split("\n\n")[0],
+        epilog=__doc__.split("\n\n", 1)[1],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     sub = p.add_subparsers(dest="command", required=True)
     run = sub.add_parser("run", help="play a tournament (or resume one) and print its table")
     run.add_argument("db", help="the tournament's SQLite file (created, or resumed if it exists)")
-    run.add_argument("submissions", nargs="*", help="player files (.py, .ipynb) or folders of them, "
-                     "e.g. nbgrader's submitted/ (one player per student folder)")
+    run.add_argument(
+        "submissions",
+        nargs="*",
+        help=(
+            "player files (.py, .ipynb) or folders of them, "
+            "e.g. nbgrader's submitted/ (one player per student folder)"
+        ),
+    )
     run.add_argument("--assignment", help="in nbgrader folders, the assignment holding the player")
-    run.add_argument("--levels", type=_levels, default=[], help="built-in levels to enter, e.g. 1,2,3")
-    run.add_argument("--player", action="append", default=[], metavar="SPEC",
-                     help="a built-in player to enter, e.g. alphabeta:depth=3 (repeatable)")
+    run.add_argument(
+        "--levels", type=_levels, default=[], help="built-in levels to enter, e.g. 1,2,3"
+    )
+    run.add_argument(
+        "--player",
+        action="append",
+        default=[],
+        metavar="SPEC",
+        help="a built-in player to enter, e.g. alphabeta:depth=3 (repeatable)",
+    )
     run.add_argument("--schedule", choices=("roundrobin", "swiss"), default="roundrobin")
     run.add_argument("--rounds", type=int, help="rounds of a Swiss tournament")
-    run.add_argument("--games-per-pairing", type=int, default=2, help="games a pairing plays, colours alternating (default 2)")
-    run.add_argument("--size", type=_size, default=(9, 5), help="board size, e.g. 9x5 (default), 5x5")
+    run.add_argument(
+        "--games-per-pairing",
+        type=int,
+        default=2,
+        help="games a pairing plays, colours alternating (default 2)",
+    )
+    run.add_argument(
+        "--size", type=_size, default=(9, 5), help="board size, e.g. 9x5 (default), 5x5"
+    )
     run.add_argument("--rules", choices=PRESETS, default="standard")
-    run.add_argument("--max-turns", type=int, default=200, help="turn cap; a game reaching it is decided on stones")
-    run.add_argument("--time", type=float, default=1.0, help="seconds a turn may take, wall clock and CPU (default 1)")
-    run.add_argument("--memory", type=int, default=512, help="megabytes a player's process may use (default 512)")
-    run.add_argument("--opening-plies", type=int, default=2, help="random legal turns each pairing's opening plays (default 2)")
-    run.add_argument("--seed", type=int, help="makes the schedule, the openings and seeded players replay")
-    run.add_argument("--workers", type=int, help="local Dask workers (default: the machine's cores); 0 plays here, one game at a time")
-    run.add_argument("--scheduler", metavar="ADDRESS", help="an existing Dask scheduler, e.g. tls://host:8786")
-    run.add_argument("--no-dashboard", action="store_true", help="no Dask dashboard for the local cluster")
+    run.add_argument(
+        "--max-turns",
+        type=int,
+        default=200,
+        help="turn cap; a game reaching it is decided on stones",
+    )
+    run.add_argument(
+        "--time",
+        type=float,
+        default=1.0,
+        help="seconds a turn may take, wall clock and CPU (default 1)",
+    )
+    run.add_argument(
+        "--memory", type=int, default=512, help="megabytes a player's process may use (default 512)"
+    )
+    run.add_argument(
+        "--opening-plies",
+        type=int,
+        default=2,
+        help="random legal turns each pairing's opening plays (default 2)",
+    )
+    run.add_argument(
+        "--seed", type=int, help="makes the schedule, the openings and seeded players replay"
+    )
+    run.add_argument(
+        "--workers",
+        type=int,
+        help="local Dask workers (default: the machine's cores); 0 plays here, one game at a time",
+    )
+    run.add_argument(
+        "--scheduler", metavar="ADDRESS", help="an existing Dask scheduler, e.g. tls://host:8786"
+    )
+    run.add_argument(
+        "--no-dashboard", action="store_true", help="no Dask dashboard for the local cluster"
+    )
     run.add_argument("--quiet", action="store_true", help="no progress bar")
     _table_options(run)
-    table = sub.add_parser("table", help="print a tournament's ratings and crosstable from its database")
+    table = sub.add_parser(
+        "table", help="print a tournament's ratings and crosstable from its database"
+    )
     table.add_argument("db")
     _table_options(table)
-    check = sub.add_parser("check", help="play a few games against level 1 and report illegal turns, crashes, time")
+    check = sub.add_parser(
+        "check", help="play a few games against level 1 and report illegal turns, crashes, time"
+    )
     check.add_argument("file", help="your player's .py file")
     check.add_argument("--games", type=int, default=4)
-    check.add_argument("--time", type=float, default=1.0, help="seconds a turn may take (default 1)")
+    check.add_argument(
+        "--time", type=float, default=1.0, help="seconds a turn may take (default 1)"
+    )
     template = sub.add_parser("template", help="write a player to start from")
     template.add_argument("file")
     return p
 
 
 def _table_options(p) -> None:
-    p.add_argument("--anchor", type=_anchor, action="append", metavar="NAME=RATING",
-                   help="fix a player's rating (default level1=0; repeatable, e.g. last year's levels)")
-    p.add_argument("--anchors-from", metavar="DB", help="fix the built-in players at their ratings in an earlier "
-                   "tournament (last year's), so that ratings mean the same from year to year")
-    p.add_argument("--samples", type=int, default=200, help="bootstrap samples for the intervals (default 200)")
+    p.add_argument(
+        "--anchor",
+        type=_anchor,
+        action="append",
+        metavar="NAME=RATING",
+        help="fix a player's rating (default level1=0; repeatable, e.g. last year's levels)",
+    )
+    p.add_argument(
+        "--anchors-from",
+        metavar="DB",
+        help=(
+            "fix the built-in players at their ratings in an earlier "
+            "tournament (last year's), so that ratings mean the same from year to year"
+        ),
+    )
+    p.add_argument(
+        "--samples", type=int, default=200, help="bootstrap samples for the intervals (default 200)"
+    )
     p.add_argument("--csv", metavar="FILE", help="also write every game's result to FILE")
-    p.add_argument("--plot", metavar="FILE", help="also draw the ratings with their intervals to FILE (.png, .svg)")
+    p.add_argument(
+        "--plot",
+        metavar="FILE",
+        help="also draw the ratings with their intervals to FILE (.png, .svg)",
+    )
 
 
 def main(argv=None) -> int:
@@ -93,6 +172,7 @@ def _run(args) -> int:
     from .players import builtin, from_file, readable_by_others, submissions
     from .run import Tournament, dask_client
     from .sandbox import Limits
+
     entries = [builtin(spec) for spec in args.levels + args.player]
     for path in args.submissions:
         if os.path.isdir(path):
@@ -100,12 +180,25 @@ def _run(args) -> int:
         else:
             entries.append(from_file(path))
         if readable_by_others(path):
-            print(f"warning: {path} is readable by every user, so a player could read another's file; "
-                  f"run `chmod -R go-rwx {path}` first", file=sys.stderr)
+            print(
+                f"warning: {path} is readable by every user, so a player could read another's file;"
+                f" run `chmod -R go-rwx {path}` first",
+                file=sys.stderr,
+            )
     if entries:
-        tournament = Tournament.create(args.db, entries, args.schedule, args.rounds, args.games_per_pairing, args.size,
-                                       args.rules, args.max_turns, Limits(args.time, args.memory),
-                                       args.opening_plies, args.seed)
+        tournament = Tournament.create(
+            args.db,
+            entries,
+            args.schedule,
+            args.rounds,
+            args.games_per_pairing,
+            args.size,
+            args.rules,
+            args.max_turns,
+            Limits(args.time, args.memory),
+            args.opening_plies,
+            args.seed,
+        )
     elif os.path.exists(args.db):
         tournament = Tournament(args.db)
     else:
@@ -122,6 +215,7 @@ def _run(args) -> int:
 
 def _table(args) -> int:
     from .run import Tournament
+
     if not os.path.exists(args.db):
         raise ValueError(f"{args.db}: no such tournament database")
     return _print_table(Tournament(args.db), args)
@@ -131,14 +225,18 @@ def _print_table(tournament, args) -> int:
     anchors = None
     if args.anchors_from:
         from .run import Tournament
+
         if not os.path.exists(args.anchors_from):
             raise ValueError(f"{args.anchors_from}: no such tournament database")
         earlier = Tournament(args.anchors_from)
         anchors, differ = earlier.builtin_ratings(), earlier.differences(tournament)
         earlier.close()
         if differ:
-            print(f"warning: {args.anchors_from} was played with other {', '.join(differ)}: its levels' "
-                  "ratings may not hold here", file=sys.stderr)
+            print(
+                f"warning: {args.anchors_from} was played with other {', '.join(differ)}: its"
+                " levels' ratings may not hold here",
+                file=sys.stderr,
+            )
     if args.anchor:
         anchors = (anchors or {}) | dict(args.anchor)
     print(tournament.table(anchors, args.samples))
@@ -155,6 +253,7 @@ def _print_table(tournament, args) -> int:
 def _check(args) -> int:
     from .check import check_player
     from .sandbox import Limits
+
     report = check_player(args.file, args.games, limits=Limits(turn_seconds=args.time))
     print(report)
     return 0 if report.ok else 1
@@ -162,11 +261,15 @@ def _check(args) -> int:
 
 def _template(args) -> int:
     from .players import TEMPLATE
+
     if os.path.exists(args.file):
         raise ValueError(f"{args.file} exists already; choose another name")
     with open(args.file, "w", encoding="utf-8") as f:
         f.write(TEMPLATE)
-    print(f"wrote {args.file}: improve choose_turn, then: python -m fanorona.tournament check {args.file}")
+    print(
+        f"wrote {args.file}: improve choose_turn, then: python -m fanorona.tournament check"
+        f" {args.file}"
+    )
     return 0
 
 

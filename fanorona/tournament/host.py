@@ -7,20 +7,21 @@ reads, keeps the start of and cuts.  As root it loads the rules and a list of co
 then drops to a user of its own (no other submission, the results nor the tournament's processes
 are within its reach) before it runs a line of the player's code.
 """
+
 from __future__ import annotations
 
+import abc  # noqa: F401
+
+# Loaded before privileges are dropped: where Python's own files are private to root (a
+# ~/.pyenv under /root), a player may import only what is already loaded.
+import bisect  # noqa: F401
 import json
 import os
 import random
 import resource
+import statistics  # noqa: F401
 import sys
 import traceback
-
-# Loaded before privileges are dropped: where Python's own files are private to root (a
-# ~/.pyenv under /root), a player may import only what is already loaded.
-import bisect, collections, copy, dataclasses, enum, functools, heapq, itertools, math, operator  # noqa: E401,F401
-import abc, array, contextlib, datetime, decimal, fractions, glob, io, numbers, pickle, re, signal  # noqa: E401,F401
-import statistics, string, struct, tempfile, textwrap, threading, time, typing, warnings, weakref  # noqa: E401,F401
 
 import fanorona  # noqa: F401
 from fanorona import ai
@@ -38,7 +39,9 @@ def drop_privileges(uid: int) -> None:
     resource.setrlimit(resource.RLIMIT_NPROC, (1, 1))
 
 
-def builtin_player(spec: str, seed, size, rules: Rules, turn_seconds: float, progress: bool = False):
+def builtin_player(
+    spec: str, seed, size, rules: Rules, turn_seconds: float, progress: bool = False
+):
     """A built-in player made fit for the turn limit: a timed search gets at most 60% of it (the
     rest is for the answer to travel), and the endgame table it reads is loaded now, before any
     clock starts (built and cached the first time, which takes a while)."""
@@ -47,8 +50,10 @@ def builtin_player(spec: str, seed, size, rules: Rules, turn_seconds: float, pro
         player.time_limit = 0.6 * turn_seconds
     if hasattr(player, "prepare"):
         w, h = size
-        few = "\n".join(("W" + "." * (w - 1)) if r == 0 else ("." * (w - 1) + "B") if r == h - 1 else "." * w
-                        for r in range(h))
+        few = "\n".join(
+            ("W" + "." * (w - 1)) if r == 0 else ("." * (w - 1) + "B") if r == h - 1 else "." * w
+            for r in range(h)
+        )
         player.prepare(Board.from_diagram(few, "white", rules), progress=progress)
     return player
 
@@ -56,7 +61,9 @@ def builtin_player(spec: str, seed, size, rules: Rules, turn_seconds: float, pro
 def load_player(request: dict, start: Board):
     """The player the request names: a built-in spec, or the file in this folder."""
     if "spec" in request:
-        return builtin_player(request["spec"], request["seed"], start.size, start.rules, request["turn_seconds"])
+        return builtin_player(
+            request["spec"], request["seed"], start.size, start.rules, request["turn_seconds"]
+        )
     random.seed(request["seed"])
     namespace = {"__name__": "player", "__file__": os.path.abspath(PLAYER_FILE)}
     with open(PLAYER_FILE, encoding="utf-8") as f:
@@ -73,15 +80,25 @@ def find_player(namespace: dict):
         return found
     if callable(namespace.get("choose_turn")):
         return _FunctionPlayer(namespace["choose_turn"])
-    classes = [v for v in namespace.values() if isinstance(v, type) and callable(getattr(v, "choose_turn", None))
-               and v.__module__ == "player"]
+    classes = [
+        v
+        for v in namespace.values()
+        if isinstance(v, type)
+        and callable(getattr(v, "choose_turn", None))
+        and v.__module__ == "player"
+    ]
     if len(classes) == 1:
         return classes[0]()
     if classes:
         names = ", ".join(c.__name__ for c in classes)
-        raise NoPlayer(f"the file defines several player classes ({names}): say which with player = {classes[0].__name__}()")
-    raise NoPlayer("the file defines no player: write a function choose_turn(board), "
-                      "or a class with a choose_turn(self, board) method")
+        raise NoPlayer(
+            f"the file defines several player classes ({names}): say which with player ="
+            f" {classes[0].__name__}()"
+        )
+    raise NoPlayer(
+        "the file defines no player: write a function choose_turn(board), "
+        "or a class with a choose_turn(self, board) method"
+    )
 
 
 class NoPlayer(Exception):
@@ -99,7 +116,11 @@ def turn_text(turn) -> dict:
         return {"turn": str(turn)}
     if isinstance(turn, str):
         return {"turn": turn[:200]}
-    return {"malformed": f"choose_turn returned {type(turn).__name__} {repr(turn)[:60]}, not a Turn or turn text"}
+    return {
+        "malformed": (
+            f"choose_turn returned {type(turn).__name__} {repr(turn)[:60]}, not a Turn or turn text"
+        )
+    }
 
 
 def failure(error: BaseException) -> dict:
@@ -108,14 +129,22 @@ def failure(error: BaseException) -> dict:
         return {"error": "it ran out of memory", "kind": "memory"}
     if isinstance(error, SystemExit):
         return {"error": f"it called exit({error.code!r})", "kind": "crash"}
-    if isinstance(error, BlockingIOError) or isinstance(error, RuntimeError) and "new thread" in str(error):
-        return {"error": "it tried to start another process or thread, which players may not", "kind": "crash"}
+    if isinstance(error, BlockingIOError) or (
+        isinstance(error, RuntimeError) and "new thread" in str(error)
+    ):
+        return {
+            "error": "it tried to start another process or thread, which players may not",
+            "kind": "crash",
+        }
     if isinstance(error, NoPlayer):
         return {"error": str(error), "kind": "crash"}
     where = [f for f in traceback.extract_tb(error.__traceback__) if f.filename == PLAYER_FILE]
     line = f" at line {where[-1].lineno} of its file" if where else ""
     message = str(error)[:160]
-    return {"error": f"it raised {type(error).__name__}{line}" + (f": {message}" if message else ""), "kind": "crash"}
+    return {
+        "error": f"it raised {type(error).__name__}{line}" + (f": {message}" if message else ""),
+        "kind": "crash",
+    }
 
 
 def serve(requests, answer) -> None:
@@ -126,7 +155,7 @@ def serve(requests, answer) -> None:
         try:
             if player is None:
                 board = Board.from_fen(request["start"], Rules(**request["rules"]))
-                if "spec" in request:                # trusted: it may read the tables' cache first
+                if "spec" in request:  # trusted: it may read the tables' cache first
                     player = load_player(request, board)
                 if request.get("uid") is not None:
                     drop_privileges(request["uid"])
@@ -134,10 +163,10 @@ def serve(requests, answer) -> None:
                     player = load_player(request, board)
                 reply = {"ready": str(getattr(player, "name", ""))[:60]}
             else:
-                for text in request["turns"][len(board.turns):]:
+                for text in request["turns"][len(board.turns) :]:
                     board.push(text)
                 reply = turn_text(player.choose_turn(board.copy()))
-        except BaseException as error:      # the player's own code: whatever it throws is its loss
+        except BaseException as error:  # the player's own code: whatever it throws is its loss
             reply = failure(error)
         answer.write(json.dumps(reply) + "\n")
         answer.flush()
@@ -145,7 +174,7 @@ def serve(requests, answer) -> None:
 
 def main() -> None:
     answer = os.fdopen(os.dup(1), "w")
-    os.dup2(2, 1)                           # the player's prints go where the tournament cuts them
+    os.dup2(2, 1)  # the player's prints go where the tournament cuts them
     sys.stdout = os.fdopen(1, "w", buffering=1)
     serve(sys.stdin, answer)
 

@@ -4,6 +4,7 @@
 never raises for anything a player does: a player that breaks a rule or a limit forfeits, and the
 record says so in one sentence.
 """
+
 from __future__ import annotations
 
 import time
@@ -30,7 +31,10 @@ def play(job: dict) -> dict:
     for text in job["opening"]:
         board.push(text)
     limits = Limits(**job["limits"])
-    players = {c: Sandbox(job[c], limits, job["seed"] * 2 + i, job["max_turns"]) for i, c in enumerate(COLOURS)}
+    players = {
+        c: Sandbox(job[c], limits, job["seed"] * 2 + i, job["max_turns"])
+        for i, c in enumerate(COLOURS)
+    }
     forfeit = None
     try:
         for colour in COLOURS:
@@ -54,17 +58,31 @@ def play(job: dict) -> dict:
             player.close()
     if forfeit is not None:
         colour, why = forfeit
-        outcome = Outcome("black" if colour == "white" else "white", f"{colour} forfeits: {why}")
+        outcome = Outcome.from_words(
+            "black" if colour == "white" else "white", f"{colour} forfeits: {why}"
+        )
     else:
         outcome = board.outcome() or board.adjudicate()
-    record = Game(start, rules, [str(t) for t in board.turns], outcome, job["white"]["name"], job["black"]["name"])
-    return {"game": job["game"], "winner": outcome.winner, "reason": outcome.reason,
-            "forfeit": forfeit[0] if forfeit else None, "record": record.to_json(),
-            "turns": len(board.turns) - len(job["opening"]),
-            "seconds": {c: players[c].seconds for c in COLOURS},
-            "slowest": {c: players[c].slowest for c in COLOURS},
-            "output": {c: players[c].output.decode("utf-8", "replace") for c in COLOURS},
-            "wall": time.perf_counter() - started}
+    record = Game(
+        start,
+        rules,
+        [str(t) for t in board.turns],
+        outcome,
+        job["white"]["name"],
+        job["black"]["name"],
+    )
+    return {
+        "game": job["game"],
+        "winner": outcome.winner,
+        "reason": outcome.reason,
+        "forfeit": forfeit[0] if forfeit else None,
+        "record": record.to_json(),
+        "turns": len(board.turns) - len(job["opening"]),
+        "seconds": {c: players[c].seconds for c in COLOURS},
+        "slowest": {c: players[c].slowest for c in COLOURS},
+        "output": {c: players[c].output.decode("utf-8", "replace") for c in COLOURS},
+        "wall": time.perf_counter() - started,
+    }
 
 
 def _push(board: Board, text: str) -> None:

@@ -6,6 +6,7 @@ A submission is a Python file defining a player the way the kit's own are writte
 the student's name names the player, and a notebook counts by its cell with the nbgrader id
 ``tournament_player`` (notebook 11's exercise), a ``%%writefile`` line at its top left out.
 """
+
 from __future__ import annotations
 
 import json
@@ -21,16 +22,19 @@ NAME = re.compile(r"^[A-Za-z0-9_.\-]{1,40}$")
 
 def builtin(spec: str) -> dict:
     """A built-in player by its spec (``level3``, ``greedy``, ``alphabeta:depth=2``, ...)."""
-    ai.make_player(spec)                    # a bad spec fails here, with make_player's sentence
+    ai.make_player(spec)  # a bad spec fails here, with make_player's sentence
     return {"name": spec, "spec": spec}
 
 
 def from_file(path, name: str | None = None) -> dict:
-    """A submission from one Python file or notebook; named after the file unless ``name`` is given."""
+    """A submission from one Python file or notebook; named after the file unless ``name`` is
+    given."""
     path = Path(path)
     name = name or path.stem
     if not NAME.match(name):
-        raise ValueError(f"{path}: a player's name is 1 to 40 letters, digits, '_', '-' or '.'; got {name!r}")
+        raise ValueError(
+            f"{path}: a player's name is 1 to 40 letters, digits, '_', '-' or '.'; got {name!r}"
+        )
     if path.suffix == ".ipynb":
         source = notebook_player(path)
     elif path.suffix == ".py":
@@ -46,12 +50,22 @@ def notebook_player(path) -> str:
         cells = json.loads(Path(path).read_text(encoding="utf-8"))["cells"]
     except (ValueError, KeyError, TypeError):
         raise ValueError(f"{path}: not a notebook that can be read") from None
-    chosen = ["".join(c["source"]) if isinstance(c.get("source"), list) else c.get("source", "")
-              for c in cells if c.get("cell_type") == "code"
-              and c.get("metadata", {}).get("nbgrader", {}).get("grade_id") == PLAYER_CELL]
+    chosen = [
+        "".join(c["source"]) if isinstance(c.get("source"), list) else c.get("source", "")
+        for c in cells
+        if c.get("cell_type") == "code"
+        and c.get("metadata", {}).get("nbgrader", {}).get("grade_id") == PLAYER_CELL
+    ]
     if not chosen:
-        raise ValueError(f"{path}: no cell with the nbgrader id {PLAYER_CELL!r} (notebook 11's player cell)")
-    return "\n\n".join("\n".join(l for l in s.splitlines() if not l.startswith("%%")) for s in chosen) + "\n"
+        raise ValueError(
+            f"{path}: no cell with the nbgrader id {PLAYER_CELL!r} (notebook 11's player cell)"
+        )
+    return (
+        "\n\n".join(
+            "\n".join(line for line in s.splitlines() if not line.startswith("%%")) for s in chosen
+        )
+        + "\n"
+    )
 
 
 def submissions(folder, assignment: str | None = None) -> list[dict]:
@@ -67,18 +81,32 @@ def submissions(folder, assignment: str | None = None) -> list[dict]:
         elif child.is_dir():
             entries.append(from_file(_the_file(child, assignment), name=child.name))
     if not entries:
-        raise ValueError(f"{folder}: no submissions in it (.py files, or nbgrader's <student>/<assignment>/ folders)")
+        raise ValueError(
+            f"{folder}: no submissions in it (.py files, or nbgrader's <student>/<assignment>/"
+            " folders)"
+        )
     return entries
 
 
 def _the_file(student: Path, assignment: str | None) -> Path:
     where = student / assignment if assignment else student
-    found = sorted(p for p in where.rglob("*") if p.suffix in (".py", ".ipynb") and ".ipynb_checkpoints" not in p.parts
-                   and (p.suffix == ".py" or PLAYER_CELL in p.read_text(encoding="utf-8", errors="replace")))
+    found = sorted(
+        p
+        for p in where.rglob("*")
+        if p.suffix in (".py", ".ipynb")
+        and ".ipynb_checkpoints" not in p.parts
+        and (p.suffix == ".py" or PLAYER_CELL in p.read_text(encoding="utf-8", errors="replace"))
+    )
     if len(found) != 1:
-        what = "no player file or notebook" if not found else f"{len(found)} candidates ({', '.join(p.name for p in found)})"
-        raise ValueError(f"{where}: {what}; a submission holds one .py file or one notebook with the player cell"
-                         + ("" if assignment else "; name the assignment with --assignment"))
+        what = (
+            "no player file or notebook"
+            if not found
+            else f"{len(found)} candidates ({', '.join(p.name for p in found)})"
+        )
+        raise ValueError(
+            f"{where}: {what}; a submission holds one .py file or one notebook with the player cell"
+            + ("" if assignment else "; name the assignment with --assignment")
+        )
     return found[0]
 
 
@@ -87,7 +115,7 @@ def readable_by_others(path) -> bool:
     path = Path(path).resolve()
     for part in [path] + list(path.parents):
         mode = part.stat().st_mode
-        if not mode & stat.S_IXOTH and part != path or part == path and not mode & stat.S_IROTH:
+        if (not mode & stat.S_IXOTH and part != path) or (part == path and not mode & stat.S_IROTH):
             return False
     return True
 
@@ -113,7 +141,10 @@ class MyPlayer:
     def choose_turn(self, board):
         """A legal whole turn for the side to move: one that leaves the opponent fewest stones."""
         opponent = board.to_move.other
-        return min(board.legal_turns(), key=lambda t: (board.after(t).count(opponent), self.rng.random()))
+        return min(
+            board.legal_turns(),
+            key=lambda t: (board.after(t).count(opponent), self.rng.random()),
+        )
 
 player = MyPlayer()
 '''

@@ -8,24 +8,27 @@ ratings as an offset (the anchors) and a weight per row (the prior), and it is w
 tested.  ``choix`` fits the same model but has no draws, no fixed anchors and no colour term.
 
 Anchors fix the scale: by default level1 (random play, whose strength no machine or year changes)
-is 0.  A prior of one virtual draw per pairing that met (half with each colour) keeps a player who won or lost every game
+is 0.  A prior of one virtual draw per pairing that met (half with each colour) keeps a player
+who won or lost every game
 finite; the interval then says honestly that its open end has no bound.  Intervals come from
 refitting on pairings drawn with replacement (a pairing's games share an opening, so they are
 resampled together).
 """
+
 from __future__ import annotations
 
 import math
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-SCALE = 400 / math.log(10)      # logits to Elo points
+SCALE = 400 / math.log(10)  # logits to Elo points
 DEFAULT_ANCHORS = {"level1": 0.0}
 
 
 @dataclass(frozen=True)
 class Result:
-    """One game for the fit: White's name, Black's name, White's points (1, 1/2 or 0), its pairing."""
+    """One game for the fit: White's name, Black's name, White's points (1, 1/2 or 0), its
+    pairing."""
 
     white: str
     black: str
@@ -58,31 +61,61 @@ class Ratings:
 
     def table(self) -> str:
         width = max([6] + [len(r.name) for r in self.rows])
-        lines = [f"{'#':>3}  {'player':<{width}}  {'rating':>7}  {'95% interval':>17}  {'games':>5}  {'points':>6}"]
+        lines = [
+            f"{'#':>3}  {'player':<{width}}  {'rating':>7}  {'95% interval':>17}  {'games':>5} "
+            f" {'points':>6}"
+        ]
         for n, r in enumerate(self.rows, 1):
             span = "(anchor)" if r.anchor else f"{_elo(r.low)} to {_elo(r.high)}"
-            lines.append(f"{n:>3}  {r.name:<{width}}  {r.elo:>+7.0f}  {span:>17}  {r.games:>5}  {r.points:>6g}")
-        fixed = ", ".join(f"{k} = {v:+g}" for k, v in self.anchors.items()) or "the field's mean = 0"
-        lines += ["", f"Bradley-Terry ratings on the Elo scale, fixed by {fixed}; intervals from "
-                      f"{self.samples} bootstrap samples of the pairings; White's advantage {self.white_advantage:+.0f}."]
+            lines.append(
+                f"{n:>3}  {r.name:<{width}}  {r.elo:>+7.0f}  {span:>17}  {r.games:>5} "
+                f" {r.points:>6g}"
+            )
+        fixed = (
+            ", ".join(f"{k} = {v:+g}" for k, v in self.anchors.items()) or "the field's mean = 0"
+        )
+        lines += [
+            "",
+            (
+                f"Bradley-Terry ratings on the Elo scale, fixed by {fixed}; intervals from"
+                f" {self.samples} bootstrap samples of the pairings; White's advantage"
+                f" {self.white_advantage:+.0f}."
+            ),
+        ]
         return "\n".join(lines)
 
     __str__ = table
 
     def plot(self, ax=None):
-        """The ratings with their intervals, strongest on top; anchors as squares; returns the axes."""
+        """The ratings with their intervals, strongest on top; anchors as squares; returns the
+        axes."""
         import matplotlib.pyplot as plt
+
         if ax is None:
             _, ax = plt.subplots(figsize=(6, 0.35 * len(self.rows) + 1.2))
         rows = list(reversed(self.rows))
-        span = [r.elo for r in rows] + [x for r in rows for x in (r.low, r.high) if math.isfinite(x)]
+        span = [r.elo for r in rows] + [
+            x for r in rows for x in (r.low, r.high) if math.isfinite(x)
+        ]
         edge = (max(span) - min(span)) * 0.15 + 50
         for y, r in enumerate(rows):
             low = r.low if math.isfinite(r.low) else min(span) - edge
             high = r.high if math.isfinite(r.high) else max(span) + edge
-            ax.plot([low, r.elo], [y, y], color="tab:blue", linestyle="-" if math.isfinite(r.low) else ":")
-            ax.plot([r.elo, high], [y, y], color="tab:blue", linestyle="-" if math.isfinite(r.high) else ":")
-            ax.plot([r.elo], [y], "s" if r.anchor else "o", color="black" if r.anchor else "tab:blue")
+            ax.plot(
+                [low, r.elo],
+                [y, y],
+                color="tab:blue",
+                linestyle="-" if math.isfinite(r.low) else ":",
+            )
+            ax.plot(
+                [r.elo, high],
+                [y, y],
+                color="tab:blue",
+                linestyle="-" if math.isfinite(r.high) else ":",
+            )
+            ax.plot(
+                [r.elo], [y], "s" if r.anchor else "o", color="black" if r.anchor else "tab:blue"
+            )
         ax.set_yticks(range(len(rows)), [r.name for r in rows])
         ax.set_xlabel("rating (Elo scale), 95% intervals (dotted: no bound); squares: anchors")
         ax.grid(axis="x", alpha=0.3)
@@ -93,13 +126,18 @@ def _elo(x: float) -> str:
     return "-inf" if x == -math.inf else "+inf" if x == math.inf else f"{x:+.0f}"
 
 
-def fit(results: list[Result], anchors: dict | None = None, prior: float = 1.0) -> tuple[dict, float]:
+def fit(
+    results: list[Result], anchors: dict | None = None, prior: float = 1.0
+) -> tuple[dict, float]:
     """Maximum-likelihood ratings ({name: Elo}) and White's advantage, anchors held fixed."""
     import numpy as np
+
     try:
         import statsmodels.api as sm
     except ImportError:
-        raise ImportError("the ratings need the tournament extra: pip install 'fanorona[tournament]'") from None
+        raise ImportError(
+            "the ratings need the tournament extra: pip install 'fanorona[tournament]'"
+        ) from None
     anchors = DEFAULT_ANCHORS if anchors is None else anchors
     names = sorted({r.white for r in results} | {r.black for r in results})
     fixed = {n: float(anchors[n]) for n in names if n in anchors}
@@ -123,22 +161,34 @@ def fit(results: list[Result], anchors: dict | None = None, prior: float = 1.0) 
     for r in results:
         add(r.white, r.black, r.points, 1.0, 1.0)
     for a, b in {tuple(sorted((r.white, r.black))) for r in results}:
-        add(a, b, 0.5, 1.0, prior / 2)          # one virtual draw, half of it with each colour
+        add(a, b, 0.5, 1.0, prior / 2)  # one virtual draw, half of it with each colour
         add(b, a, 0.5, 1.0, prior / 2)
-    model = sm.GLM(np.array(y), np.array(rows), family=sm.families.Binomial(), offset=np.array(offset),
-                   freq_weights=np.array(weight))
+    model = sm.GLM(
+        np.array(y),
+        np.array(rows),
+        family=sm.families.Binomial(),
+        offset=np.array(offset),
+        freq_weights=np.array(weight),
+    )
     params = model.fit().params
     ratings = dict(fixed) | {n: params[column[n]] * SCALE for n in free}
-    if len(fixed) == 1 and not set(fixed) & set(anchors):     # no anchor played: the mean is 0
+    if len(fixed) == 1 and not set(fixed) & set(anchors):  # no anchor played: the mean is 0
         mean = sum(ratings.values()) / len(ratings)
         ratings = {n: v - mean for n, v in ratings.items()}
     return ratings, params[0] * SCALE
 
 
-def rate(results: list[Result], anchors: dict | None = None, samples: int = 200, seed: int = 0,
-         prior: float = 1.0) -> Ratings:
-    """Ratings with 95% bootstrap intervals (``samples`` refits on pairings drawn with replacement)."""
+def rate(
+    results: list[Result],
+    anchors: dict | None = None,
+    samples: int = 200,
+    seed: int = 0,
+    prior: float = 1.0,
+) -> Ratings:
+    """Ratings with 95% bootstrap intervals (``samples`` refits on pairings drawn with
+    replacement)."""
     import numpy as np
+
     if not results:
         raise ValueError("there are no finished games to rate")
     anchors = DEFAULT_ANCHORS if anchors is None else anchors
@@ -162,15 +212,17 @@ def rate(results: list[Result], anchors: dict | None = None, samples: int = 200,
         points[r.black] += 1 - r.points
     rows = []
     for name, elo in ratings.items():
-        low, high = (np.nanpercentile(draws[name], [2.5, 97.5]) if samples else (math.nan, math.nan))
+        low, high = np.nanpercentile(draws[name], [2.5, 97.5]) if samples else (math.nan, math.nan)
         low, high = min(low, elo), max(high, elo)
         if name in anchors:
             low = high = elo
         elif points[name] == played[name]:
-            high = math.inf                   # won every game: no upper bound
+            high = math.inf  # won every game: no upper bound
         elif points[name] == 0:
             low = -math.inf
-        rows.append(Rating(name, elo, float(low), float(high), played[name], points[name], name in anchors))
+        rows.append(
+            Rating(name, elo, float(low), float(high), played[name], points[name], name in anchors)
+        )
     rows.sort(key=lambda r: -r.elo)
     return Ratings(rows, white, {k: v for k, v in anchors.items() if k in ratings}, samples)
 
@@ -183,14 +235,23 @@ def crosstable(results: list[Result], order: list[str]) -> str:
             got[me, other] += p
             games[me, other] += 1
     width = max([6] + [len(n) for n in order])
-    head = f"{'':>3}  {'':<{width}}  " + " ".join(f"{n:>5}" for n in range(1, len(order) + 1)) + "  total"
+    head = (
+        f"{'':>3}  {'':<{width}}  "
+        + " ".join(f"{n:>5}" for n in range(1, len(order) + 1))
+        + "  total"
+    )
     lines = [head]
     for i, me in enumerate(order, 1):
-        cells = [("  ·" if me == o else f"{_half(got[me, o])}/{games[me, o]}" if games[me, o] else "  -")
-                 for o in order]
+        cells = [
+            ("  ·" if me == o else f"{_half(got[me, o])}/{games[me, o]}" if games[me, o] else "  -")
+            for o in order
+        ]
         total = sum(got[me, o] for o in order)
-        lines.append(f"{i:>3}  {me:<{width}}  " + " ".join(f"{c:>5}" for c in cells) +
-                     f"  {_half(total)}/{sum(games[me, o] for o in order)}")
+        lines.append(
+            f"{i:>3}  {me:<{width}}  "
+            + " ".join(f"{c:>5}" for c in cells)
+            + f"  {_half(total)}/{sum(games[me, o] for o in order)}"
+        )
     return "\n".join(lines)
 
 

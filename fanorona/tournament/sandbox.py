@@ -10,12 +10,15 @@ What it guards against, and how (no container needed):
   groups, so it cannot signal the tournament, read files private to their owner (the database is
   made 0600) or fork (RLIMIT_NPROC 1 for that user); not as root, RLIMIT_NPROC 0 stops forks
   but files the tournament's user can read stay readable (see the README);
-* output: what it prints is read as it comes, the first ``output_bytes`` kept and the rest thrown away.
+* output: what it prints is read as it comes, the first ``output_bytes`` kept and the rest
+thrown away.
 
 Any breach is a ``Forfeit`` with one sentence saying what the player did.
 """
+
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import resource
@@ -31,8 +34,8 @@ import time
 from dataclasses import dataclass
 
 MB = 1024 * 1024
-ANSWER_BYTES = 4096         # an answer longer than this is not a turn
-UID_RANGE = (1_000_000, 2_000_000)   # user ids for players, far from any real user's
+ANSWER_BYTES = 4096  # an answer longer than this is not a turn
+UID_RANGE = (1_000_000, 2_000_000)  # user ids for players, far from any real user's
 
 
 class Forfeit(Exception):
@@ -43,11 +46,11 @@ class Forfeit(Exception):
 class Limits:
     """What one player may use in one game."""
 
-    turn_seconds: float = 1.0       # wall and CPU time for one turn
-    memory_mb: int = 512            # address space of its process
-    load_seconds: float = 10.0      # to start Python and load its file
-    output_bytes: int = 4096        # printed output kept for the record
-    file_mb: int = 10               # the largest file it may write in its folder
+    turn_seconds: float = 1.0  # wall and CPU time for one turn
+    memory_mb: int = 512  # address space of its process
+    load_seconds: float = 10.0  # to start Python and load its file
+    output_bytes: int = 4096  # printed output kept for the record
+    file_mb: int = 10  # the largest file it may write in its folder
 
     def __post_init__(self):
         for name in ("turn_seconds", "memory_mb", "load_seconds", "output_bytes", "file_mb"):
@@ -61,7 +64,8 @@ def is_root() -> bool:
 
 
 class Sandbox:
-    """A player's process: ``start()`` launches it, ``ready()`` waits for it to load, ``choose(turns)``
+    """A player's process: ``start()`` launches it, ``ready()`` waits for it to load,
+    ``choose(turns)``
     asks for a turn, ``close()`` ends it.
 
     ``entry`` is ``{"name": ..., "spec": "level2"}`` for a built-in player or
@@ -72,7 +76,9 @@ class Sandbox:
         self.entry, self.limits, self.seed = entry, limits, seed
         self.name = entry["name"]
         self.folder = tempfile.mkdtemp(prefix="fanorona-player-")
-        self.uid = secrets.randbelow(UID_RANGE[1] - UID_RANGE[0]) + UID_RANGE[0] if is_root() else None
+        self.uid = (
+            secrets.randbelow(UID_RANGE[1] - UID_RANGE[0]) + UID_RANGE[0] if is_root() else None
+        )
         self.cpu_budget = int(limits.load_seconds + limits.turn_seconds * (game_turns + 2)) + 1
         self.output = bytearray()
         self.process = None
@@ -100,18 +106,37 @@ class Sandbox:
                 os.chown(self.folder, self.uid, self.uid)
                 os.chown(path, self.uid, self.uid)
                 os.chmod(self.folder, 0o700)
-        env = {"PATH": "/usr/bin:/bin", "HOME": self.folder, "LANG": "C.UTF-8", "PYTHONHASHSEED": "0",
-               "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MPLBACKEND": "Agg"}
-        if "spec" in self.entry:                 # a built-in level reads the endgame tables' cache
+        env = {
+            "PATH": "/usr/bin:/bin",
+            "HOME": self.folder,
+            "LANG": "C.UTF-8",
+            "PYTHONHASHSEED": "0",
+            "OMP_NUM_THREADS": "1",
+            "OPENBLAS_NUM_THREADS": "1",
+            "MPLBACKEND": "Agg",
+        }
+        if "spec" in self.entry:  # a built-in level reads the endgame tables' cache
             from ..tablefile import cache_dir
+
             env["FANORONA_CACHE_DIR"] = str(cache_dir())
         self.process = subprocess.Popen(
-            [sys.executable, "-I", "-m", "fanorona.tournament.host"], cwd=self.folder, env=env,
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            preexec_fn=self._limit, close_fds=True)
+            [sys.executable, "-I", "-m", "fanorona.tournament.host"],
+            cwd=self.folder,
+            env=env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            preexec_fn=self._limit,
+            close_fds=True,
+        )
         threading.Thread(target=self._drain, daemon=True).start()
-        self._request = {"start": start, "rules": rules, "seed": self.seed, "uid": self.uid,
-                         "turn_seconds": self.limits.turn_seconds}
+        self._request = {
+            "start": start,
+            "rules": rules,
+            "seed": self.seed,
+            "uid": self.uid,
+            "turn_seconds": self.limits.turn_seconds,
+        }
         self._request.update({"spec": self.entry["spec"]} if "spec" in self.entry else {})
 
     def ready(self) -> None:
@@ -138,7 +163,10 @@ class Sandbox:
         self.seconds += spent
         self.slowest = max(self.slowest, spent)
         if used > self.limits.turn_seconds:
-            raise Forfeit(f"it used {used:.2f} s of CPU for one turn; the limit is {self.limits.turn_seconds:g} s")
+            raise Forfeit(
+                f"it used {used:.2f} s of CPU for one turn; the limit is"
+                f" {self.limits.turn_seconds:g} s"
+            )
         if "turn" not in answer:
             raise Forfeit(self._sentence(answer, "gave no turn"))
         if not isinstance(answer["turn"], str):
@@ -205,14 +233,10 @@ class Sandbox:
         """End its process, whatever it started, and remove its folder."""
         if self.process is not None:
             for stream in (self.process.stdin, self.process.stdout):
-                try:
+                with contextlib.suppress(OSError):
                     stream.close()
-                except OSError:
-                    pass
-            try:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(self.process.pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                pass
             if self.uid is not None:
                 kill_user(self.uid)
             self.process.wait()

@@ -4,6 +4,7 @@ Every pairing plays its games in pairs from one opening, once with each player a
 each pairing gets an opening of its own, drawn from the random legal lines ``plies`` turns deep
 (a deeper book than the first turn alone, so a class's pairings do not repeat openings).
 """
+
 from __future__ import annotations
 
 import random
@@ -49,7 +50,7 @@ class OpeningBook:
             if not turns:
                 break
             board.push(self.rng.choice(turns))
-            if board.outcome() is not None:     # an opening never ends the game: stop a turn before
+            if board.outcome() is not None:  # an opening never ends the game: stop a turn before
                 board.pop()
                 break
         return tuple(str(t) for t in board.turns)
@@ -57,12 +58,14 @@ class OpeningBook:
 
 def round_robin(players: list[int], book: OpeningBook, seed: int) -> list[Pairing]:
     """Every two players meet once (their games are in pairs of both colours), in a seeded order."""
-    pairs = [(a, b) for i, a in enumerate(players) for b in players[i + 1:]]
+    pairs = [(a, b) for i, a in enumerate(players) for b in players[i + 1 :]]
     random.Random(seed).shuffle(pairs)
     return [Pairing(0, a, b, book.draw()) for a, b in pairs]
 
 
-def swiss_round(round_: int, standings: list[tuple[int, float]], met: set, book: OpeningBook) -> tuple[list[Pairing], int | None]:
+def swiss_round(
+    round_: int, standings: list[tuple[int, float]], met: set, book: OpeningBook
+) -> tuple[list[Pairing], int | None]:
     """The pairings of a Swiss round: players in order of points (ties kept in the given order)
     meet the nearest one below them they have not met yet.  With an odd number, the lowest
     player who has not had one gets a bye (returned as the second value)."""
@@ -73,14 +76,15 @@ def swiss_round(round_: int, standings: list[tuple[int, float]], met: set, book:
         bye = next((p for p in reversed(order) if p not in had), order[-1])
         order.remove(bye)
     pairs = _pair(order, met)
-    if pairs is None:                         # everyone has met everyone near them: allow repeats
+    if pairs is None:  # everyone has met everyone near them: allow repeats
         pairs = [(order[i], order[i + 1]) for i in range(0, len(order), 2)]
     return [Pairing(round_, a, b, book.draw()) for a, b in pairs], bye
 
 
 def _pair(order: list[int], met: set, budget: list | None = None):
     """Pair from the top, each with the nearest not yet met; backtrack when one is left without
-    (giving up, None, after 100,000 tries: late rounds of a small field may have no such pairing)."""
+    (giving up, None, after 100,000 tries: late rounds of a small field may have no such pairing).
+    """
     budget = [100_000] if budget is None else budget
     if not order:
         return []
@@ -91,7 +95,7 @@ def _pair(order: list[int], met: set, budget: list | None = None):
             return None
         if frozenset((first, other)) in met:
             continue
-        tail = _pair(rest[:i] + rest[i + 1:], met, budget)
+        tail = _pair(rest[:i] + rest[i + 1 :], met, budget)
         if tail is not None:
             return [(first, other)] + tail
     return None

@@ -4,6 +4,7 @@ Each finished game is committed on its own, so a tournament killed at any moment
 game it finished and resumes with the rest.  The file is made readable by its owner only: the
 players run as other users and must not read or write the results.
 """
+
 from __future__ import annotations
 
 import csv
@@ -39,13 +40,24 @@ CREATE TABLE IF NOT EXISTS games (
     white_output TEXT, black_output TEXT
 );
 CREATE VIEW IF NOT EXISTS results AS
-    SELECT g.id AS game, p.round AS round, w.name AS white, b.name AS black, g.white_points AS white_points,
+    SELECT g.id AS game, p.round AS round, w.name AS white, b.name AS black,
+           g.white_points AS white_points,
            g.winner AS winner, g.reason AS reason, g.forfeit AS forfeit, g.turns AS turns
     FROM games g JOIN pairings p ON g.pairing = p.id
          JOIN players w ON g.white = w.id JOIN players b ON g.black = b.id
     WHERE g.finished IS NOT NULL ORDER BY g.id;
 """
-CSV_COLUMNS = ["game", "round", "white", "black", "white_points", "winner", "reason", "forfeit", "turns"]
+CSV_COLUMNS = [
+    "game",
+    "round",
+    "white",
+    "black",
+    "white_points",
+    "winner",
+    "reason",
+    "forfeit",
+    "turns",
+]
 
 
 class Store:
@@ -69,39 +81,53 @@ class Store:
 
     def save_settings(self, settings: dict) -> None:
         with self.db:
-            self.db.executemany("INSERT OR REPLACE INTO settings VALUES (?, ?)",
-                                [(k, json.dumps(v)) for k, v in settings.items()])
+            self.db.executemany(
+                "INSERT OR REPLACE INTO settings VALUES (?, ?)",
+                [(k, json.dumps(v)) for k, v in settings.items()],
+            )
 
     def add_player(self, entry: dict) -> int:
         with self.db:
-            cursor = self.db.execute("INSERT INTO players (name, spec, source, origin) VALUES (?, ?, ?, ?)",
-                                     (entry["name"], entry.get("spec"), entry.get("source"), entry.get("origin")))
+            cursor = self.db.execute(
+                "INSERT INTO players (name, spec, source, origin) VALUES (?, ?, ?, ?)",
+                (entry["name"], entry.get("spec"), entry.get("source"), entry.get("origin")),
+            )
         return cursor.lastrowid
 
     def players(self) -> dict[int, dict]:
         rows = self.db.execute("SELECT id, name, spec, source, origin FROM players ORDER BY id")
-        return {i: {k: v for k, v in zip(("name", "spec", "source", "origin"), row) if v is not None}
-                for i, *row in rows}
+        return {
+            i: {k: v for k, v in zip(("name", "spec", "source", "origin"), row) if v is not None}
+            for i, *row in rows
+        }
 
     # -- pairings and games ------------------------------------------------------------------------
 
-    def add_pairing(self, round_: int, a: int, b: int | None, opening, games: int, seed: int) -> None:
+    def add_pairing(
+        self, round_: int, a: int, b: int | None, opening, games: int, seed: int
+    ) -> None:
         """A pairing and its games, colours alternating (``a`` White first); a bye has none."""
         with self.db:
-            pairing = self.db.execute("INSERT INTO pairings (round, a, b, opening) VALUES (?, ?, ?, ?)",
-                                      (round_, a, b, json.dumps(list(opening)))).lastrowid
+            pairing = self.db.execute(
+                "INSERT INTO pairings (round, a, b, opening) VALUES (?, ?, ?, ?)",
+                (round_, a, b, json.dumps(list(opening))),
+            ).lastrowid
             for n in range(games if b is not None else 0):
                 white, black = (a, b) if n % 2 == 0 else (b, a)
-                self.db.execute("INSERT INTO games (pairing, white, black, seed) VALUES (?, ?, ?, ?)",
-                                (pairing, white, black, seed * 7919 + pairing * 101 + n))
+                self.db.execute(
+                    "INSERT INTO games (pairing, white, black, seed) VALUES (?, ?, ?, ?)",
+                    (pairing, white, black, seed * 7919 + pairing * 101 + n),
+                )
 
     def rounds(self) -> int:
         return self.db.execute("SELECT COALESCE(MAX(round) + 1, 0) FROM pairings").fetchone()[0]
 
     def pending(self) -> list[tuple]:
         """Games still to play: (id, white, black, seed, opening), in order."""
-        rows = self.db.execute("SELECT g.id, g.white, g.black, g.seed, p.opening FROM games g "
-                               "JOIN pairings p ON g.pairing = p.id WHERE g.finished IS NULL ORDER BY g.id")
+        rows = self.db.execute(
+            "SELECT g.id, g.white, g.black, g.seed, p.opening FROM games g "
+            "JOIN pairings p ON g.pairing = p.id WHERE g.finished IS NULL ORDER BY g.id"
+        )
         return [(i, w, b, s, json.loads(o)) for i, w, b, s, o in rows]
 
     def record(self, result: dict) -> None:
@@ -109,24 +135,42 @@ class Store:
         points = {"white": 1.0, "black": 0.0, None: 0.5}[result["winner"]]
         with self.db:
             self.db.execute(
-                "UPDATE games SET finished = ?, winner = ?, white_points = ?, reason = ?, forfeit = ?, record = ?,"
-                " turns = ?, white_seconds = ?, black_seconds = ?, white_slowest = ?, black_slowest = ?,"
-                " white_output = ?, black_output = ? WHERE id = ? AND finished IS NULL",
-                (datetime.now(timezone.utc).isoformat(timespec="seconds"), result["winner"], points,
-                 result["reason"], result["forfeit"], result["record"], result["turns"],
-                 result["seconds"]["white"], result["seconds"]["black"], result["slowest"]["white"],
-                 result["slowest"]["black"], result["output"]["white"], result["output"]["black"], result["game"]))
+                "UPDATE games SET finished = ?, winner = ?, white_points = ?, reason = ?, forfeit ="
+                " ?, record = ?, turns = ?, white_seconds = ?, black_seconds = ?, white_slowest ="
+                " ?, black_slowest = ?, white_output = ?, black_output = ? WHERE id = ? AND"
+                " finished IS NULL",
+                (
+                    datetime.now(timezone.utc).isoformat(timespec="seconds"),
+                    result["winner"],
+                    points,
+                    result["reason"],
+                    result["forfeit"],
+                    result["record"],
+                    result["turns"],
+                    result["seconds"]["white"],
+                    result["seconds"]["black"],
+                    result["slowest"]["white"],
+                    result["slowest"]["black"],
+                    result["output"]["white"],
+                    result["output"]["black"],
+                    result["game"],
+                ),
+            )
 
     def results(self) -> list[Result]:
-        rows = self.db.execute("SELECT w.name, b.name, g.white_points, g.pairing FROM games g "
-                               "JOIN players w ON g.white = w.id JOIN players b ON g.black = b.id "
-                               "WHERE g.finished IS NOT NULL ORDER BY g.id")
+        rows = self.db.execute(
+            "SELECT w.name, b.name, g.white_points, g.pairing FROM games g "
+            "JOIN players w ON g.white = w.id JOIN players b ON g.black = b.id "
+            "WHERE g.finished IS NOT NULL ORDER BY g.id"
+        )
         return [Result(*row) for row in rows]
 
     def standings(self) -> dict[int, float]:
         """Points so far by player id, a bye counting one game's win."""
-        points = {i: 0.0 for i in self.players()}
-        for white, black, p in self.db.execute("SELECT white, black, white_points FROM games WHERE finished IS NOT NULL"):
+        points = dict.fromkeys(self.players(), 0.0)
+        for white, black, p in self.db.execute(
+            "SELECT white, black, white_points FROM games WHERE finished IS NOT NULL"
+        ):
             points[white] += p
             points[black] += 1 - p
         for (a,) in self.db.execute("SELECT a FROM pairings WHERE b IS NULL"):
