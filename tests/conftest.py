@@ -50,7 +50,7 @@ def made():
 
     def make(*args, delay=0, **kwargs):
         c = Controller(*args, **kwargs)
-        c.delay = delay
+        c.set_delay(delay)
         controllers.append(c)
         return c
     yield make

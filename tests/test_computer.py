@@ -60,10 +60,10 @@ def test_a_turn_that_stops_a_chain_early_ends_it(made):
 def test_cancelling_wakes_the_pause_between_steps(made):
     player = Gate("c1c2Ad2A")
     player.go.set()
-    c = made(fa.Board.from_diagram(CHAIN), opponent=player, delay=60)
+    c = made(fa.Board.from_diagram(CHAIN), opponent=player, delay=10)
     c.set_computer("white")
     assert player.asked.wait(10)
-    c.set_computer("nobody")    # cancels: the runner must not sit out its 60 s pause before the first step
+    c.set_computer("nobody")    # cancels: the runner must not sit out its 10 s pause before the first step
     c.runner.wait(timeout=10)
     assert not c.runner.busy()
     assert c.model == fa.Board.from_diagram(CHAIN)

@@ -632,6 +632,6 @@ def test_a_model_that_fails_is_shown_as_a_sentence(made):
                 if [(t.origin, t.destination) for t in steps].count((s.origin, s.destination)) == 1)
     assert c.click(step.origin).action == "selected"
     reply = c.click(step.destination)
-    assert reply.action == "error" and reply.message.startswith("The model failed: KeyError: 'oops'")
-    assert c.selected is None and c.pending is None and isinstance(c.error, KeyError)
+    assert reply.action == "error" and reply.message == "The model's push() failed: KeyError: 'oops'"
+    assert c.selected is None and c.pending is None and isinstance(c.error.__cause__, KeyError)
     assert c.click(step.origin).action == "selected", "the board is still usable"

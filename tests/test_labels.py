@@ -8,7 +8,7 @@ import pytest
 from fanorona.labels import LABELS, LANGUAGES, labels, say
 
 PACKAGE = Path(__file__).resolve().parent.parent / "fanorona"
-USERS = ("controller.py", "computer.py", "widget.py", "draw.py")
+USERS = ("controller.py", "computer.py", "widget.py", "draw.py", "scene.py", "adapter.py", "settings.py")
 
 
 def fields(template):
@@ -29,7 +29,8 @@ def test_every_language_has_every_label_and_template():
 
 def test_every_sentence_the_code_asks_for_exists():
     source = "\n".join((PACKAGE / name).read_text() for name in USERS)
-    asked = set(re.findall(r'(?:sentence|report|say)\(\s*"(\w+)"', source))
+    asked = set(re.findall(r'(?:sentence|report|say)\((?:[^"()]*?,\s*)?"(\w+)"', source))
+    asked |= set(re.findall(r'\(\s*"(\w+)",\s*\{', source))         # a sentence kept as (key, values)
     asked |= set(re.findall(r'"(legend_\w+)"', source))
     assert {"select", "chain", "thinking", "legend_must"} <= asked, "the scan finds the calls"
     assert asked <= set(LABELS["en"]), asked - set(LABELS["en"])
