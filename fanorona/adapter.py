@@ -123,7 +123,7 @@ class Game:
         before = self._progress()
         popped = self._call("pop")
         if self._progress() == before and popped != "end_turn":
-            raise ModelFault("pop()", f"returned {popped!r} but neither turns nor chain got shorter")
+            raise ModelFault("pop()", f"returned {popped} but neither turns nor chain got shorter")
         return popped
 
     def undo_chain(self) -> str:
