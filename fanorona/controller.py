@@ -152,12 +152,18 @@ class Controller:
                 self.error = fault
                 self._settle()
                 reply = self._say(Action.ERROR, "model_error", member=fault.member, reason=fault.problem)
-            if self.shown is not None and self.shown >= len(self.game.turns):
-                self.shown = None         # the replay never points past the game (it shrinks on undo)
+            self._tidy()
             self.said = reply.said
             self.changed()
         self.runner.kick()
         return reply
+
+    def _tidy(self) -> None:
+        """What an undo may leave behind: a replay past the game's end, a pause for a side a person plays."""
+        if self.shown is not None and self.shown >= len(self.game.turns):
+            self.shown = None
+        if self.settings.paused and not self.computer_to_move(live_only=False):
+            self.settings = self.settings.with_paused(False)
 
     def _say(self, action: Action, key: str | None = None, **values) -> Reply:
         said = ((key, values),) if key else ()
@@ -500,7 +506,7 @@ class Controller:
 
         def replay():
             self.shown = None if turns is None or turns == total else turns
-            self.pending = None
+            self._settle()
             return self._say(Action.LIVE if self.shown is None else Action.REPLAYING)
         return self._act(replay)
 

@@ -884,3 +884,23 @@ def test_18_12_reply_action_is_an_enum(made):
     from fanorona.controller import Action
     reply = made().click("d2")
     assert reply.action is Action.SELECTED and reply.action == "selected" and str(reply.action) == "selected"
+
+
+def test_18_an_undo_after_a_paused_load_leaves_no_pause_for_a_persons_side(made):
+    c = made()
+    clicks(c, "d2", "e3")
+    record = c.export_game()
+    c.set_computer("black")
+    c.runner.wait()
+    c.import_game(record)
+    assert c.paused and c.model.to_move == "black"
+    c.undo()
+    assert c.model.turns == [] and not c.paused, "no Computer move button while a person is to move"
+
+
+def test_18_entering_the_replay_clears_the_selection(made):
+    c = made()
+    clicks(c, "d2", "e3")
+    assert c.click(c.model.legal_steps()[0].origin).action == "selected"
+    c.replay(0)
+    assert c.selected is None and c.pending is None
