@@ -207,4 +207,50 @@ class ComputerRunner:
         return True
 
 
-__all__ = ["ComputerRunner", "Players"]
+class ComputerSeat:
+    """The controller's side of the runner: what the runner may ask and do, with the lock held
+    (see ``fanorona.controller.Controller``)."""
+
+    def computer_to_move(self, live_only: bool = True) -> bool:
+        """The side to move is the computer's (and, by default, the board is live and the game goes on)."""
+        if not self.settings.sides() or self.game.to_move not in self.settings.sides():
+            return False
+        return not live_only or (self.shown is None and self.game.outcome() is None)
+
+    def computer_should_move(self) -> bool:
+        return self.computer_to_move() and not self.settings.paused
+
+    def player_name(self, side: str) -> str:
+        return self.settings.player_name(side, self.game.size)
+
+    def report(self, key: str, **values) -> None:
+        """Say something in the status line (the computer thinking, a record written)."""
+        self._tell(said=((key, values),))
+
+    def computer_step(self, step, turn: str, name: str) -> None:
+        """The runner plays one step of the computer's turn."""
+        self.game.push(step)
+        self._redo.clear()
+        self._tell(said=(("playing", {"name": name, "move": turn}),))
+
+    def computer_done(self, said: tuple, searched: tuple = ()) -> None:
+        """The runner has finished the computer's turn."""
+        if self.game.chain:
+            self.game.end_turn()
+        self._tell(said=tuple(said), searched=searched)
+
+    def computer_failed(self, error: Exception) -> None:
+        self._tell(error=error, said=(("computer_error", {"reason": f"{type(error).__name__}: {error}"}),))
+
+    def show_progress(self, progress) -> None:
+        """A long wait's progress (``fanorona.progress.Progress``), or None when it is over."""
+        self._change(progress=progress)
+
+    def _tell(self, **state) -> None:
+        """A change from the computer's side: the game moved on, so no choice waits."""
+        with self.lock:
+            self._settle()
+            self._change(**state)
+
+
+__all__ = ["ComputerRunner", "ComputerSeat", "Players"]

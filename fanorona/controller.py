@@ -7,30 +7,26 @@ happened and the sentence to show.  Its neighbours each do one job: ``fanorona.a
 talks to the model (a ``fanorona.Board`` or a student's class following ``Model``) and turns its
 faults into sentences; ``fanorona.settings.ComputerSettings`` holds who the computer plays and
 how; ``fanorona.computer.ComputerRunner`` plays its turns in a thread; ``fanorona.scene`` derives
-what the view shows from this state.  ``fanorona.widget.BoardWidget`` only draws and forwards
-clicks, so every rule of a click is tested here without ipywidgets or matplotlib.
+what the view shows from this state.  The controller's other jobs are its small bases, each in
+the module of its job: ``fanorona.setup.Setup`` (new games, positions, records, settings, each
+changed through a checking method), ``fanorona.computer.ComputerSeat`` (what the runner may do)
+and ``fanorona.scene.Shows`` (what views read).  ``fanorona.widget.BoardWidget`` only draws and
+forwards clicks, so every rule of a click is tested here without ipywidgets or matplotlib.
 """
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass, field
-from enum import Enum
 from typing import Protocol, runtime_checkable
 
-from . import scene as view
 from .adapter import Game, ModelFault, turn_text
 from .board import Board, Step
-from .computer import ComputerRunner
-from .game import Game as GameRecord
+from .computer import ComputerRunner, ComputerSeat
 from .labels import labels, say
-from .notation import NotationError
-from .rules import PRESETS, Rules
-from .settings import COMPUTER_SIDES, LEVELS, STRONGEST, ComputerSettings, perfect_offered
-
-#: Board sizes offered by the size chooser, (width, height).
-SIZES = ((9, 5), (5, 5), (3, 3), (5, 3), (3, 5), (7, 3), (3, 7))
-#: The picture's overlays, all off at first.
-OVERLAYS = ("strings", "legal", "names", "strong", "large")
+from .reply import Action, Reply
+from .rules import Rules
+from .scene import Shows
+from .settings import COMPUTER_SIDES, LEVELS, ComputerSettings
+from .setup import OVERLAYS, SIZES, Setup, parse_size, size_text
 MEMBERS = ("size", "points", "to_move", "turns", "chain", "chain_stone", "stone_at", "legal_steps", "captures",
            "push", "pop", "end_turn", "outcome")
 
@@ -59,48 +55,11 @@ class Model(Protocol):
     def outcome(self): ...                                  # None, or an object with winner and reason
 
 
-class Action(str, Enum):
-    """What an action did (equal to its word, so ``reply.action == "moved"`` holds)."""
-
-    SELECTED, DESELECTED, CHOOSE, CANCELLED = "selected", "deselected", "choose", "cancelled"
-    MOVED, CHAIN, ENDED, REFUSED, ERROR = "moved", "chain", "ended", "refused", "error"
-    UNDONE, REDONE, LOADED, NEW = "undone", "redone", "loaded", "new"
-    SETTINGS, RESUMED, LIVE, REPLAYING = "settings", "resumed", "live", "replaying"
-
-    def __str__(self) -> str:
-        return self.value
-
-
-@dataclass(frozen=True)
-class Reply:
-    """What an action did and the sentence the status line shows (``said``: its parts, to say again
-    in another language)."""
-
-    action: Action
-    message: str
-    said: tuple = field(default=(), compare=False, repr=False)
-
-
-def parse_size(size) -> tuple[int, int]:
-    """A size given as (width, height) or as text like "5x3"."""
-    if isinstance(size, str):
-        try:
-            width, height = (int(n) for n in size.lower().split("x"))
-        except ValueError:
-            raise ValueError(f"a board size is written like '5x3'; got {size!r}") from None
-        return width, height
-    return tuple(size)
-
-
-def size_text(size) -> str:
-    return f"{size[0]}x{size[1]}"
-
-
 def other(side: str) -> str:
     return "black" if side == "white" else "white"
 
 
-class Controller:
+class Controller(Setup, ComputerSeat, Shows):
     """The interactive board's state and rules of interaction; thread-safe (one lock).
 
     ``model``: a ``fanorona.Board`` (used as it is) or any object following ``Model``; without
@@ -375,127 +334,6 @@ class Controller:
 
     # -- new games, positions and records ------------------------------------------------------
 
-    def _needs_board(self, what: str) -> None:
-        if not self.game.is_board:
-            raise ValueError(f"{what} needs a fanorona.Board; this board plays a {type(self.model).__name__}")
-
-    def new_game(self, size=None, rules: Rules | str | None = None) -> Reply:
-        """Start again from the start position, keeping the size and rules unless new ones are given."""
-        if not self.game.is_board:
-            if size is not None or rules is not None:
-                self._needs_board("a new size or rule set")
-            return self._act(self._back_to_start)
-        size = self.game.size if size is None else parse_size(size)
-        rules = self.game.rules if rules is None else Rules.named(rules) if isinstance(rules, str) else rules
-        board = Board(size, rules)
-        return self._act(lambda: self._replace(board, ("new", {"size": size_text(size),
-                                                                "rules": rules_name(rules, self.language)})))
-
-    def _back_to_start(self) -> Reply:
-        self.runner.cancel()
-        self._redo.clear()
-        self.game.back_to_start()
-        self._settle()
-        return self._say(Action.NEW, "new", size=size_text(self.game.size), rules=type(self.model).__name__)
-
-    def load_position(self, name_or_diagram: str) -> Reply:
-        """Set up a named teaching position (``positions.names()``), a diagram or a one-line position text.
-
-        A diagram has White to move and the current rules; a bad one raises ValueError saying why.
-        If the computer plays the side to move, it waits for "Computer move".
-        """
-        self._needs_board("loading a position")
-        board, name = position_from_text(str(name_or_diagram).strip(), self.game.rules)
-        return self._act(lambda: self._replace(board, ("loaded", {"name": name}), pause=True))
-
-    def export_game(self) -> str:
-        """The game so far (a chain in progress left out) as a ``fanorona.Game`` JSON record."""
-        self._needs_board("a game record")
-        with self.lock:
-            board = self.model.copy()
-            while board.chain:
-                board.pop()
-            names = {side: self.player_name(side) for side in ("white", "black")}
-        return GameRecord.from_board(board, **names).to_json()
-
-    def import_game(self, text: str) -> Reply:
-        """Replace the game by a JSON game record; one that does not replay raises GameRecordError."""
-        self._needs_board("a game record")
-        board = GameRecord.from_json(text).board()
-        return self._act(lambda: self._replace(board, ("imported", {"n": len(board.turns)}), pause=True))
-
-    def _replace(self, board: Board, said: tuple, pause: bool = False) -> Reply:
-        """A new game or position: the computer stops, selection, history and replay are cleared."""
-        self.runner.cancel()
-        self.game = Game(board)
-        self._redo.clear()
-        self._settle()
-        self.searched, self.shown, self.progress = (), None, None
-        notes = [said]
-        if self.settings.level == "perfect" and not perfect_offered(self.game):
-            self.settings = self.settings.with_level(STRONGEST, False)
-            notes.append(("level_changed", {"level": STRONGEST}))
-        self.settings = self.settings.with_paused(pause and self.computer_to_move(live_only=False))
-        if self.settings.paused:
-            notes.append(("computer_paused", {"side": self.game.to_move}))
-        return Reply(Action.LOADED, ". ".join(self.sentence(k, **v) for k, v in notes), tuple(notes))
-
-    # -- settings, each through a method that checks it -----------------------------------------
-
-    def set_computer(self, side: str) -> Reply:
-        """Who the computer plays: 'nobody', 'white', 'black' or 'both'."""
-        if side != "nobody" and side in COMPUTER_SIDES:
-            self._needs_board("the computer")
-        return self._act(lambda: self._computer_changed(self.settings.with_side(side)))
-
-    def set_level(self, level) -> Reply:
-        """The computer's level: 1 to 5, 'perfect' (small boards, standard rules) or 'custom'."""
-        return self._act(lambda: self._computer_changed(self.settings.with_level(level, perfect_offered(self.game))))
-
-    def _computer_changed(self, settings: ComputerSettings) -> Reply:
-        self.runner.cancel()
-        self.settings, self.searched, self.progress = settings, (), None
-        self._settle()
-        return self._say(Action.SETTINGS)
-
-    def set_delay(self, seconds: float) -> None:
-        """Seconds between the computer's animated steps (0 for tests)."""
-        self._change(settings=self.settings.with_delay(seconds))
-
-    def set_overlays(self, **overlays: bool) -> None:
-        """Switch overlays: strings, legal, names, strong, large (for a projector)."""
-        for name in overlays:
-            if name not in OVERLAYS:
-                raise ValueError(f"no overlay called {name!r}; they are {', '.join(OVERLAYS)}")
-        self._change(overlays={**self.overlays, **{name: bool(on) for name, on in overlays.items()}})
-
-    def set_language(self, language: str) -> None:
-        """The language of every label and sentence, the status line's included."""
-        labels(language)
-        self._change(language=language)
-
-    def _change(self, **state) -> None:
-        """A setting that changes only what is shown (checked before; the lock held while set)."""
-        with self.lock:
-            for name, value in state.items():
-                setattr(self, name, value)
-            self.changed()
-
-    def computer_move(self) -> Reply:
-        """Let a paused computer move now (after a position was loaded)."""
-        def move():
-            self.settings = self.settings.with_paused(False)
-            if self.computer_to_move():
-                return self._say(Action.RESUMED)
-            if self.shown is not None:
-                return self._say(Action.REFUSED, "replaying", n=self.shown, total=len(self.game.turns))
-            return self._say(Action.REFUSED, "game_over" if self.game.outcome() else "computer_nothing")
-        return self._act(move)
-
-    def levels(self) -> list:
-        """The levels offered for this board: 1-5, 'perfect' where the solver answers, 'custom' if given."""
-        return self.settings.levels(perfect_offered(self.game))
-
     def replay(self, turns: int | None) -> Reply:
         """Show the position after the first ``turns`` turns (None or the game's length: the live game)."""
         if turns is not None:
@@ -510,100 +348,6 @@ class Controller:
             return self._say(Action.LIVE if self.shown is None else Action.REPLAYING)
         return self._act(replay)
 
-    # -- the computer's side of things (used by the runner, with the lock held) -------------------
-
-    def computer_to_move(self, live_only: bool = True) -> bool:
-        """The side to move is the computer's (and, by default, the board is live and the game goes on)."""
-        if not self.settings.sides() or self.game.to_move not in self.settings.sides():
-            return False
-        return not live_only or (self.shown is None and self.game.outcome() is None)
-
-    def computer_should_move(self) -> bool:
-        return self.computer_to_move() and not self.settings.paused
-
-    def player_name(self, side: str) -> str:
-        return self.settings.player_name(side, self.game.size)
-
-    def report(self, key: str, **values) -> None:
-        """Say something in the status line (the computer thinking, a record written)."""
-        self._tell(said=((key, values),))
-
-    def computer_step(self, step, turn: str, name: str) -> None:
-        """The runner plays one step of the computer's turn."""
-        self.game.push(step)
-        self._redo.clear()
-        self._tell(said=(("playing", {"name": name, "move": turn}),))
-
-    def computer_done(self, said: tuple, searched: tuple = ()) -> None:
-        """The runner has finished the computer's turn."""
-        if self.game.chain:
-            self.game.end_turn()
-        self._tell(said=tuple(said), searched=searched)
-
-    def computer_failed(self, error: Exception) -> None:
-        self._tell(error=error, said=(("computer_error", {"reason": f"{type(error).__name__}: {error}"}),))
-
-    def show_progress(self, progress) -> None:
-        """A long wait's progress (``fanorona.progress.Progress``), or None when it is over."""
-        self._change(progress=progress)
-
-    def _tell(self, **state) -> None:
-        """A change from the computer's side: the game moved on, so no choice waits."""
-        with self.lock:
-            self._settle()
-            self._change(**state)
-
-    # -- what the views read (``fanorona.scene``: pure functions of this state) ----------------
-
-    model = property(lambda self: self.game.model, doc="The model being played.")
-    message = property(lambda self: view.said(self), doc="The last action's sentence, in today's language.")
-    status = property(lambda self: view.status(self), doc="The status line: the last sentence, then the turn.")
-    details = property(lambda self: view.details(self), doc="Stones and turns without capture.")
-    moves = property(lambda self: "\n".join(view.move_lines(self)), doc="The move list; the turn shown marked ▸.")
-    replaying = property(lambda self: self.shown is not None, doc="The replay slider shows an earlier turn.")
-    search_line = property(lambda self: self.sentence(self.searched[0], **self.searched[1]) if self.searched
-                           else "", doc="The computer's last search, as the line below the status says it.")
-    search = property(lambda self: self.searched[1]["info"] if self.searched else "",
-                      doc="The computer's last search, in its own words.")
-    computer_side = property(lambda self: self.settings.side, doc="Who the computer plays (set_computer).")
-    level = property(lambda self: self.settings.level, doc="The computer's level (set_level).")
-    delay = property(lambda self: self.settings.delay, doc="Seconds between animated steps (set_delay).")
-    paused = property(lambda self: self.settings.paused, doc="The computer waits for computer_move().")
-    custom_player = property(lambda self: self.settings.custom, doc="The opponent given as a player, or None.")
-
-    def scene(self) -> dict:
-        """What the picture shows now, as plain data: the board and each mark (one meaning each)."""
-        return view.scene(self)
-
-    def move_lines(self, mark=lambda text: "▸" + text, escape=str) -> list[str]:
-        """The move list, one numbered line a pair of turns; while replaying, the turn shown goes through ``mark``."""
-        return view.move_lines(self, mark, escape)
-
-    def must_capture(self, steps: list | None = None) -> list[str]:
-        """The stones that must capture: the origins of the legal steps when all of them capture."""
-        return view.must_capture(self.game, self.game.legal_steps() if steps is None else steps, self.replaying)
-
-    def choice_strings(self) -> dict[str, list[str]]:
-        """While a choice waits: the stones each kind of capture would take."""
-        return view.choice_strings(self.game, self.pending)
-
-
-def rules_name(rules: Rules, language: str) -> str:
-    name = rules.name() or "custom"
-    return labels(language)[f"preset_{name}"] if name in PRESETS + ("custom",) else name
-
-
-def position_from_text(text: str, rules: Rules) -> tuple[Board, str]:
-    """A named teaching position, a diagram or a one-line position text, and its name; ValueError if none."""
-    from . import positions
-    if text in positions.names():
-        return positions.load(text), text
-    try:
-        return (Board.from_fen(text, rules) if "/" in text else Board.from_diagram(text, rules=rules)), "diagram"
-    except (NotationError, ValueError) as e:
-        raise ValueError(f"{text!r} is neither a position name ({', '.join(positions.names())}) "
-                         f"nor a diagram: {e}") from None
-
 
 __all__ = ["Action", "COMPUTER_SIDES", "Controller", "LEVELS", "Model", "OVERLAYS", "Reply", "SIZES", "parse_size",
-           "turn_text"]
+           "size_text", "turn_text"]

@@ -161,4 +161,40 @@ def _path(steps) -> list[tuple[str, str]]:
     return [(s.origin, s.destination) for s in steps]
 
 
-__all__ = ["choice_strings", "details", "move_lines", "move_texts", "must_capture", "scene", "status"]
+class Shows:
+    """What views read of a controller, each derived by the functions above (see ``Controller``)."""
+
+    model = property(lambda self: self.game.model, doc="The model being played.")
+    message = property(lambda self: said(self), doc="The last action's sentence, in today's language.")
+    status = property(lambda self: status(self), doc="The status line: the last sentence, then the turn.")
+    details = property(lambda self: details(self), doc="Stones and turns without capture.")
+    moves = property(lambda self: "\n".join(move_lines(self)), doc="The move list; the turn shown marked ▸.")
+    replaying = property(lambda self: self.shown is not None, doc="The replay slider shows an earlier turn.")
+    search_line = property(lambda self: self.sentence(self.searched[0], **self.searched[1]) if self.searched
+                           else "", doc="The computer's last search, as the line below the status says it.")
+    search = property(lambda self: self.searched[1]["info"] if self.searched else "",
+                      doc="The computer's last search, in its own words.")
+    computer_side = property(lambda self: self.settings.side, doc="Who the computer plays (set_computer).")
+    level = property(lambda self: self.settings.level, doc="The computer's level (set_level).")
+    delay = property(lambda self: self.settings.delay, doc="Seconds between animated steps (set_delay).")
+    paused = property(lambda self: self.settings.paused, doc="The computer waits for computer_move().")
+    custom_player = property(lambda self: self.settings.custom, doc="The opponent given as a player, or None.")
+
+    def scene(self) -> dict:
+        """What the picture shows now, as plain data: the board and each mark (one meaning each)."""
+        return scene(self)
+
+    def move_lines(self, mark=lambda text: "▸" + text, escape=str) -> list[str]:
+        """The move list, one numbered line a pair of turns; while replaying, the turn shown goes through ``mark``."""
+        return move_lines(self, mark, escape)
+
+    def must_capture(self, steps: list | None = None) -> list[str]:
+        """The stones that must capture: the origins of the legal steps when all of them capture."""
+        return must_capture(self.game, self.game.legal_steps() if steps is None else steps, self.replaying)
+
+    def choice_strings(self) -> dict[str, list[str]]:
+        """While a choice waits: the stones each kind of capture would take."""
+        return choice_strings(self.game, self.pending)
+
+
+__all__ = ["Shows", "choice_strings", "details", "move_lines", "move_texts", "must_capture", "scene", "status"]

@@ -9,7 +9,7 @@ import pytest
 
 import fanorona as fa
 from fanorona import positions
-from fanorona.controller import OVERLAYS, SIZES, Action, Controller, Reply
+from fanorona.controller import OVERLAYS, SIZES, Action, Reply
 from fanorona.labels import LANGUAGES
 
 from test_controller import SimpleGame

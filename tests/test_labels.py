@@ -8,7 +8,7 @@ import pytest
 from fanorona.labels import LABELS, LANGUAGES, labels, say
 
 PACKAGE = Path(__file__).resolve().parent.parent / "fanorona"
-USERS = ("controller.py", "computer.py", "widget.py", "draw.py", "scene.py", "adapter.py", "settings.py")
+USERS = ("controller.py", "computer.py", "widget.py", "draw.py", "scene.py", "adapter.py", "settings.py", "setup.py")
 
 
 def fields(template):
