@@ -25,6 +25,8 @@ stages = {"python": rss()}
 import fanorona as fa
 from fanorona.controller import Controller, SIZES
 stages["imported"] = rss()
+fa.ai.fast.warm_up(progress=False)
+stages["the compiled search loaded (numba)" if fa.ai.fast.available() else "no compiled search"] = rss()
 turns = int(sys.argv[1])
 c = Controller(size=(9, 5), opponent=5)
 c.set_delay(0)
@@ -45,7 +47,10 @@ for size in SIZES:
     c.runner.wait(300)
     c.set_computer("nobody")
 stages["after a level-5 turn on each of the 7 sizes"] = rss()
-print(json.dumps({"stages": stages, "players": len(c.runner.players), "compiled": fa.ai.fast.available()}))
+players = len(c.runner.players)
+del c
+stages["after the board is dropped"] = rss()
+print(json.dumps({"stages": stages, "players": players, "compiled": fa.ai.fast.available()}))
 """
 
 

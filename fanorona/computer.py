@@ -132,7 +132,7 @@ class ComputerRunner:
                     board, level = c.model.copy(), c.level
                     name = c.player_name(board.to_move)
                     c.report("thinking", name=name)
-                steps, notes, search = self._decide(board, level, name, stop)
+                steps, notes, search = self._decide(board, level, name, stop, generation)
                 if not self._animate(generation, stop, board, steps, name, notes, search):
                     return
         except Exception as e:   # the thread has nobody to raise to: the status line says it
@@ -140,26 +140,33 @@ class ComputerRunner:
                 if generation == self.generation:     # a cancelled search's exception is dropped with it
                     c.computer_failed(e)
 
-    def _prepare(self, player, board, name) -> None:
-        """Load compiled code or an endgame table first, its progress shown as the board's own."""
+    def _prepare(self, player, board, name, generation) -> None:
+        """Load compiled code or an endgame table first, its progress shown as the board's own
+        (while this turn is still wanted)."""
         c = self.controller
-        c.report("preparing", name=name)
 
         def report(progress):
             with c.lock:
-                c.show_progress(progress)
+                if generation == self.generation:
+                    c.show_progress(progress)
+        with c.lock:
+            if generation == self.generation:
+                c.report("preparing", name=name)
         with watching_bars(report):
             player.prepare(board, progress=True)
-        c.report("thinking", name=name)
 
-    def _decide(self, board, level, name, stop) -> tuple[list, list, tuple]:
+    def _decide(self, board, level, name, stop, generation) -> tuple[list, list, tuple]:
         """The steps to play, the sentence parts to show after them, and the search line."""
         if board.chain:
             return self._finish_chain(board, name)
         notes = []
         player = self.player(level, board)
         if hasattr(player, "ready") and not player.ready(board):
-            self._prepare(player, board, name)
+            self._prepare(player, board, name, generation)
+            with self.controller.lock:
+                if generation != self.generation:
+                    return [], [], ()        # cancelled while preparing: _animate drops it
+                self.controller.report("thinking", name=name)
         try:
             turn = ask(player, board, stop)
         except ValueError:

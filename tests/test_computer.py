@@ -278,3 +278,21 @@ def test_18_12_the_search_line_says_a_table_answered_instead_of_depth_99(made):
     c.runner.wait()
     assert c.search_line == "Looked up in the endgame table: 1,234 nodes in 0.01 s (123,400/s), score +0, line a1b1"
     assert "depth" not in c.search
+
+
+def test_18_10_a_new_game_during_the_wait_drops_its_progress(made):
+    player = Building()
+    player.go.set()
+    c = made(opponent=player)
+    c.model.push("d3e3W")
+    c.runner.kick()
+    deadline = time.monotonic() + 10
+    while c.progress is None:
+        assert time.monotonic() < deadline, "no progress was shown"
+        time.sleep(0.02)
+    c.set_computer("nobody")
+    later = []
+    c.observe(lambda: later.append(c.progress))
+    c.runner.wait(20)
+    assert c.progress is None and all(p is None for p in later), "a cancelled wait shows no bar"
+    assert len(c.model.turns) == 1 and not player.asked.is_set(), "and its turn is not searched"
