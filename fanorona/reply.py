@@ -16,6 +16,9 @@ class Action(str, Enum):
     def __str__(self) -> str:
         return self.value
 
+    def __repr__(self) -> str:      # a printed Reply reads as before: Reply(action='moved', ...)
+        return repr(self.value)
+
 
 @dataclass(frozen=True)
 class Reply:
