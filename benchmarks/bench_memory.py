@@ -7,6 +7,7 @@ case, when every player was kept), and prints the process's resident memory afte
 and how many computer players the board keeps.  Issue 18's goal: under 200 MB after a level-5
 game.  The 4-stone endgame table is built the first time (or read from its cache file).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -22,11 +23,12 @@ import gc, json, sys, time
 import psutil
 def rss(): gc.collect(); return psutil.Process().memory_info().rss / 2**20
 stages = {"python": rss()}
-import fanorona as fa
+from fanorona import compiled
 from fanorona.controller import Controller, SIZES
 stages["imported"] = rss()
-fa.ai.fast.warm_up(progress=False)
-stages["the compiled search loaded (numba)" if fa.ai.fast.available() else "no compiled search"] = rss()
+compiled.warm_up(progress=False)
+loaded = "the compiled search loaded (numba)" if compiled.available() else "no compiled search"
+stages[loaded] = rss()
 turns = int(sys.argv[1])
 c = Controller(size=(9, 5), opponent=5)
 c.set_delay(0)
@@ -40,7 +42,8 @@ with c.lock:
     c.runner.cancel()
 c.runner.wait(120)
 played = len(c.model.turns)
-stages[f"after a level-5 game on 9x5 ({played} turns, {time.perf_counter() - started:.0f} s)"] = rss()
+took = time.perf_counter() - started
+stages[f"after a level-5 game on 9x5 ({played} turns, {took:.0f} s)"] = rss()
 for size in SIZES:
     c.new_game(size=size)
     c.set_computer("white")
@@ -50,19 +53,25 @@ stages["after a level-5 turn on each of the 7 sizes"] = rss()
 players = len(c.runner.players)
 del c
 stages["after the board is dropped"] = rss()
-print(json.dumps({"stages": stages, "players": players, "compiled": fa.ai.fast.available()}))
+print(json.dumps({"stages": stages, "players": players, "compiled": compiled.available()}))
 """
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Print the figures; ``argv``: the command line's options (none when run by ``make bench``)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--turns", type=int, default=60, help="turns of the level-5 game at most")
-    args = parser.parse_args(argv)
+    args = parser.parse_args([] if argv is None else argv)
     started = time.perf_counter()
-    out = subprocess.run([sys.executable, "-c", CHILD, str(args.turns)], capture_output=True, text=True, check=True)
+    out = subprocess.run([sys.executable, "-c", CHILD, str(args.turns)], capture_output=True, text=True)
+    if out.returncode:
+        raise RuntimeError(f"the measuring process failed:\n{out.stderr}")
     result = json.loads(out.stdout.strip().splitlines()[-1])
-    print(f"kernel memory (resident, MB), compiled search: {result['compiled']} (goal: under {GOAL_MB} MB "
-          f"after a level-5 game); {time.perf_counter() - started:.0f} s")
+    print(
+        f"kernel memory (resident, MB), compiled search: {result['compiled']} "
+        f"(goal: under {GOAL_MB} MB "
+        f"after a level-5 game); {time.perf_counter() - started:.0f} s"
+    )
     for stage, mb in result["stages"].items():
         print(f"  {stage:<60} {mb:7.1f}")
     print(f"  computer players kept by the board: {result['players']}")
@@ -70,4 +79,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(main(sys.argv[1:]))

@@ -1,11 +1,13 @@
 """One face for the board's game: a ``fanorona.Board``, or a plain model checked at every call.
 
-The controller reads and changes its game only through ``Game``, so the difference between the
-package's board and a student's class lives here, not in a type check at every use.  A plain
-model is code someone hands the board: each member is called under a guard and what it answers
-is checked, so a fault becomes a ``ModelFault`` that names the member (``push()``, ``to_move``),
-and loops that wait for the model to go back (``pop()`` until ``turns`` shortens) are bounded.
+The controller reads and changes its game only through ``GameAdapter``, so the difference
+between the package's board and a student's class lives here, not in a type check at every
+use.  A plain model is code someone hands the board: each member is called under a guard and
+what it answers is checked, so a fault becomes a ``ModelFault`` that names the member
+(``push()``, ``to_move``), and loops that wait for the model to go back (``pop()`` until
+``turns`` shortens) are bounded.
 """
+
 from __future__ import annotations
 
 from .board import Board
@@ -27,11 +29,14 @@ class ModelFault(Exception):
 
 
 def turn_text(steps) -> str:
-    """A turn's text from its steps (any model's steps: origin, destination, capture), e.g. "c1c2Ad2A"."""
-    return steps[0].origin + "".join(s.destination + CAPTURE_LETTER.get(s.capture, "") for s in steps)
+    """A turn's text from its steps (any model's steps: origin, destination, capture), e.g.
+    "c1c2Ad2A"."""
+    return steps[0].origin + "".join(
+        s.destination + CAPTURE_LETTER.get(s.capture, "") for s in steps
+    )
 
 
-class Game:
+class GameAdapter:
     """The model behind the board, through which the controller plays, takes back and reads."""
 
     def __init__(self, model):
@@ -45,11 +50,12 @@ class Game:
     def _read(self, member: str):
         try:
             return getattr(self.model, member)
-        except Exception as e:      # a property of a student's class may raise anything
+        except Exception as e:  # a property of a student's class may raise anything
             raise ModelFault(member, f"{type(e).__name__}: {e}") from e
 
     def _call(self, member: str, *args, passes: tuple = ()):
-        """Call ``model.member(*args)``; ``passes``: exception types that are answers (a refusal), not faults."""
+        """Call ``model.member(*args)``; ``passes``: exception types that are answers (a refusal),
+        not faults."""
         try:
             return getattr(self.model, member)(*args)
         except passes:
@@ -81,26 +87,39 @@ class Game:
     def stone_at(self, point: str) -> str | None:
         stone = self._call("stone_at", point)
         if stone not in SIDES + (None,):
-            raise ModelFault("stone_at()", f"answered {stone!r} for {point}; it should be 'white', 'black' or None")
+            raise ModelFault(
+                "stone_at()",
+                f"answered {stone!r} for {point}; it should be 'white', 'black' or None",
+            )
         return stone
 
     def legal_steps(self) -> list:
         steps = list(self._call("legal_steps"))
-        if not self.is_board and not all(hasattr(s, "origin") and hasattr(s, "destination") and
-                                         hasattr(s, "capture") for s in steps):
-            raise ModelFault("legal_steps()", "gave something that is not a step (origin, destination, capture)")
+        if not self.is_board and not all(
+            hasattr(s, "origin") and hasattr(s, "destination") and hasattr(s, "capture")
+            for s in steps
+        ):
+            raise ModelFault(
+                "legal_steps()", "gave something that is not a step (origin, destination, capture)"
+            )
         return steps
 
     def captures(self, step) -> list[str]:
-        """The stones a step would take; the model's ValueError (why the step is illegal) passes through."""
+        """The stones a step would take; the model's ValueError (why the step is illegal) passes
+        through."""
         return list(self._call("captures", step, passes=(ValueError,)))
 
     def outcome(self):
         result = self._call("outcome")
-        if result is not None and (getattr(result, "winner", "?") not in SIDES + (None,)
-                                   or not isinstance(getattr(result, "reason", None), str)):
-            raise ModelFault("outcome()", f"answered {result!r}; it should be None or have a winner "
-                                          "('white', 'black' or None) and a reason (text)")
+        if result is not None and (
+            getattr(result, "winner", "?") not in SIDES + (None,)
+            or not isinstance(getattr(result, "reason", None), str)
+        ):
+            raise ModelFault(
+                "outcome()",
+                f"answered {result!r}; it should be None or have a winner "
+                "('white', 'black' or None) and a reason (text)",
+            )
         return result
 
     def _progress(self) -> tuple[int, int]:
@@ -133,7 +152,9 @@ class Game:
             if not self.chain:
                 return taken
             self.pop()
-        raise ModelFault("pop()", f"{len(self.chain) + POP_SLACK} calls did not end the chain in progress")
+        raise ModelFault(
+            "pop()", f"{len(self.chain) + POP_SLACK} calls did not end the chain in progress"
+        )
 
     def undo_turn(self):
         """Take back the last whole turn and return it; bounded, so a model that never shortens
@@ -144,20 +165,24 @@ class Game:
             self.pop()
             if len(self.turns) < count and not self.chain:
                 return turn
-        raise ModelFault("pop()", f"{limit} calls did not shorten turns (still {len(self.turns)} long)")
+        raise ModelFault(
+            "pop()", f"{limit} calls did not shorten turns (still {len(self.turns)} long)"
+        )
 
     def undo_step(self):
         """Take back one step and return it.  A whole turn pushed at once (turn text) comes back
         whole: its other steps are played again, so only its last step is taken back."""
         popped = self.pop()
-        if popped == "end_turn":        # a chain stopped by End turn: its last step goes with the stop
+        if popped == "end_turn":  # a chain stopped by End turn: its last step goes with the stop
             popped = self.pop()
         if not hasattr(popped, "origin") and hasattr(popped, "steps"):
             for step in popped.steps[:-1]:
                 self.push(step)
             popped = popped.steps[-1]
         if not hasattr(popped, "origin"):
-            raise ModelFault("pop()", f"returned {popped!r}; it should return the step it took back")
+            raise ModelFault(
+                "pop()", f"returned {popped!r}; it should return the step it took back"
+            )
         return popped
 
     def back_to_start(self) -> None:
@@ -174,7 +199,10 @@ class Game:
             return self.model
         w, h = self.size
         symbol = {"white": "W", "black": "B", None: "."}
-        rows = ["".join(symbol[self.stone_at(point_name(c, r))] for c in range(w)) for r in reversed(range(h))]
+        rows = [
+            "".join(symbol[self.stone_at(point_name(c, r))] for c in range(w))
+            for r in reversed(range(h))
+        ]
         return Board.from_diagram("\n".join(rows), to_move=self.to_move)
 
     def blank(self) -> Board:
@@ -202,4 +230,4 @@ def strings(board) -> list[tuple[str, ...]]:
     return board.strings("white", 2) + board.strings("black", 2)
 
 
-__all__ = ["Game", "ModelFault", "turn_text"]
+__all__ = ["GameAdapter", "ModelFault", "turn_text"]

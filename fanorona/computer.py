@@ -7,6 +7,7 @@ which a player that takes ``choose_turn(board, stop=...)`` answers by giving up 
 late answer is dropped.  A new search starts only once the cancelled one has ended, so two
 searches never share a player.  Whatever goes wrong in the thread reaches the status line.
 """
+
 from __future__ import annotations
 
 import inspect
@@ -32,7 +33,8 @@ class Players:
         self._players: OrderedDict = OrderedDict()
 
     def get(self, level, board, custom=None):
-        """The player for a level on this board's size and rules (the perfect one solves the board)."""
+        """The player for a level on this board's size and rules (the perfect one solves the
+        board)."""
         key = (level, board.size, board.rules)
         if key in self._players:
             self._players.move_to_end(key)
@@ -41,9 +43,11 @@ class Players:
             player = custom
         elif level == "perfect":
             from .solve import PerfectPlayer
+
             player = PerfectPlayer(board.size, rules=board.rules.with_(quiet_draw=None))
         else:
             from .ai import level as level_player
+
             player = level_player(level)
         self._players[key] = player
         while len(self._players) > self.kept:
@@ -55,7 +59,8 @@ class Players:
 
 
 def takes_stop(player) -> bool:
-    """Whether ``player.choose_turn`` accepts ``stop=`` (a threading.Event that cancels the search)."""
+    """Whether ``player.choose_turn`` accepts ``stop=`` (a threading.Event that cancels the
+    search)."""
     try:
         parameters = inspect.signature(player.choose_turn).parameters.values()
     except (TypeError, ValueError):
@@ -68,7 +73,8 @@ def ask(player, board, stop: threading.Event):
 
 
 def search_words(info) -> tuple[str, dict]:
-    """The search line's sentence: the search's own words, or that the answer came from the table."""
+    """The search line's sentence: the search's own words, or that the answer came from the
+    table."""
     text = str(info)
     if getattr(info, "depth", 0) >= DEPTH_CAP and text.startswith("depth"):
         return "search_table", {"info": text.split(", ", 1)[1]}
@@ -80,9 +86,11 @@ class ComputerRunner:
 
     def __init__(self, controller):
         self.controller = controller
-        self.generation = 0                     # bumped to cancel the turn in progress
+        self.generation = 0  # bumped to cancel the turn in progress
         self.thread: threading.Thread | None = None
-        self._stop = threading.Event()          # set on cancel: stops the search and the pause between steps
+        self._stop = (
+            threading.Event()
+        )  # set on cancel: stops the search and the pause between steps
         self._running_generation = None
         self.players = Players()
 
@@ -98,17 +106,26 @@ class ComputerRunner:
             if self.busy() or not c.computer_should_move():
                 return
             self._stop = threading.Event()
-            self.thread = threading.Thread(target=self._run, args=(self.generation, self._stop, self.thread),
-                                           daemon=True, name="fanorona-computer")
+            self.thread = threading.Thread(
+                target=self._run,
+                args=(self.generation, self._stop, self.thread),
+                daemon=True,
+                name="fanorona-computer",
+            )
             self._running_generation = self.generation
             self.thread.start()
 
     def busy(self) -> bool:
         """A thread is thinking or playing for the current game."""
-        return self.thread is not None and self.thread.is_alive() and self._running_generation == self.generation
+        return (
+            self.thread is not None
+            and self.thread.is_alive()
+            and self._running_generation == self.generation
+        )
 
     def wait(self, timeout: float = 60.0) -> None:
-        """Block until the computer has stopped moving (for tests and scripts; never in a callback)."""
+        """Block until the computer has stopped moving (for tests and scripts; never in a
+        callback)."""
         thread = self.thread
         if thread is not None:
             thread.join(timeout)
@@ -120,10 +137,12 @@ class ComputerRunner:
 
     # -- the thread ----------------------------------------------------------------------------
 
-    def _run(self, generation: int, stop: threading.Event, previous: threading.Thread | None) -> None:
+    def _run(
+        self, generation: int, stop: threading.Event, previous: threading.Thread | None
+    ) -> None:
         c = self.controller
         if previous is not None:
-            previous.join()          # a cancelled search ends first: the two never share a player
+            previous.join()  # a cancelled search ends first: the two never share a player
         try:
             while True:
                 with c.lock:
@@ -135,9 +154,11 @@ class ComputerRunner:
                 steps, notes, search = self._decide(board, level, name, stop, generation)
                 if not self._animate(generation, stop, board, steps, name, notes, search):
                     return
-        except Exception as e:   # the thread has nobody to raise to: the status line says it
+        except Exception as e:  # the thread has nobody to raise to: the status line says it
             with c.lock:
-                if generation == self.generation:     # a cancelled search's exception is dropped with it
+                if (
+                    generation == self.generation
+                ):  # a cancelled search's exception is dropped with it
                     c.computer_failed(e)
 
     def _prepare(self, player, board, name, generation) -> None:
@@ -149,6 +170,7 @@ class ComputerRunner:
             with c.lock:
                 if generation == self.generation:
                     c.show_progress(progress)
+
         with c.lock:
             if generation == self.generation:
                 c.report("preparing", name=name)
@@ -165,7 +187,7 @@ class ComputerRunner:
             self._prepare(player, board, name, generation)
             with self.controller.lock:
                 if generation != self.generation:
-                    return [], [], ()        # cancelled while preparing: _animate drops it
+                    return [], [], ()  # cancelled while preparing: _animate drops it
                 self.controller.report("thinking", name=name)
         try:
             turn = ask(player, board, stop)
@@ -191,12 +213,14 @@ class ComputerRunner:
 
         def left(turn) -> int:
             return board.after(turn).count(mover.other)
+
         best = min(endings, key=left)
         whole = Turn(done.steps + best.steps)
         return list(best.steps), [("computer_finished", {"name": name, "move": str(whole)})], ()
 
     def _animate(self, generation, stop, board, steps, name, notes, search) -> bool:
-        """Play the steps one at a time with the controller's pause between them; False if cancelled."""
+        """Play the steps one at a time with the controller's pause between them; False if
+        cancelled."""
         c = self.controller
         played = list(board.chain)
         for step in steps:
@@ -219,7 +243,8 @@ class ComputerSeat:
     (see ``fanorona.controller.Controller``)."""
 
     def computer_to_move(self, live_only: bool = True) -> bool:
-        """The side to move is the computer's (and, by default, the board is live and the game goes on)."""
+        """The side to move is the computer's (and, by default, the board is live and the game goes
+        on)."""
         if not self.settings.sides() or self.game.to_move not in self.settings.sides():
             return False
         return not live_only or (self.shown is None and self.game.outcome() is None)
@@ -247,7 +272,9 @@ class ComputerSeat:
         self._tell(said=tuple(said), searched=searched)
 
     def computer_failed(self, error: Exception) -> None:
-        self._tell(error=error, said=(("computer_error", {"reason": f"{type(error).__name__}: {error}"}),))
+        self._tell(
+            error=error, said=(("computer_error", {"reason": f"{type(error).__name__}: {error}"}),)
+        )
 
     def show_progress(self, progress) -> None:
         """A long wait's progress (``fanorona.progress.Progress``), or None when it is over."""

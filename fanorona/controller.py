@@ -1,24 +1,26 @@
 """The board's controller: what a click, a button or a program does to a game, with no GUI.
 
-``Controller`` is the click, choice and undo state machine of the interactive board: the selected
-stone, the step that waits for an approach-or-withdrawal choice, undo and redo by turn and by
-step, the turn the replay slider shows.  Each action returns a ``Reply``: an ``Action`` for what
-happened and the sentence to show.  Its neighbours each do one job: ``fanorona.adapter.Game``
-talks to the model (a ``fanorona.Board`` or a student's class following ``Model``) and turns its
-faults into sentences; ``fanorona.settings.ComputerSettings`` holds who the computer plays and
-how; ``fanorona.computer.ComputerRunner`` plays its turns in a thread; ``fanorona.scene`` derives
-what the view shows from this state.  The controller's other jobs are its small bases, each in
-the module of its job: ``fanorona.setup.Setup`` (new games, positions, records, settings, each
-changed through a checking method), ``fanorona.computer.ComputerSeat`` (what the runner may do)
-and ``fanorona.scene.Shows`` (what views read).  ``fanorona.widget.BoardWidget`` only draws and
-forwards clicks, so every rule of a click is tested here without ipywidgets or matplotlib.
+``Controller`` is the click, choice and undo state machine of the interactive board: the
+selected stone, the step that waits for an approach-or-withdrawal choice, undo and redo by turn
+and by step, the turn the replay slider shows.  Each action returns a ``Reply``: an ``Action``
+for what happened and the sentence to show.  Its neighbours each do one job:
+``fanorona.adapter.GameAdapter`` talks to the model (a ``fanorona.Board`` or a student's class
+following ``Model``) and turns its faults into sentences; ``fanorona.settings.ComputerSettings``
+holds who the computer plays and how; ``fanorona.computer.ComputerRunner`` plays its turns in a
+thread; ``fanorona.scene`` derives what the view shows from this state.  The controller's other
+jobs are its small bases, each in the module of its job: ``fanorona.setup.Setup`` (new games,
+positions, records, settings, each changed through a checking method),
+``fanorona.computer.ComputerSeat`` (what the runner may do) and ``fanorona.scene.Shows`` (what
+views read).  ``fanorona.widget.BoardWidget`` only draws and forwards clicks, so every rule of a
+click is tested here without ipywidgets or matplotlib.
 """
+
 from __future__ import annotations
 
 import threading
 from typing import Protocol, runtime_checkable
 
-from .adapter import Game, ModelFault, turn_text
+from .adapter import GameAdapter, ModelFault, turn_text
 from .board import Board, Step
 from .computer import ComputerRunner, ComputerSeat
 from .labels import labels, say
@@ -27,32 +29,47 @@ from .rules import Rules
 from .scene import Shows
 from .settings import COMPUTER_SIDES, LEVELS, ComputerSettings
 from .setup import OVERLAYS, SIZES, Setup, parse_size, size_text
-MEMBERS = ("size", "points", "to_move", "turns", "chain", "chain_stone", "stone_at", "legal_steps", "captures",
-           "push", "pop", "end_turn", "outcome")
+
+MEMBERS = (
+    "size",
+    "points",
+    "to_move",
+    "turns",
+    "chain",
+    "chain_stone",
+    "stone_at",
+    "legal_steps",
+    "captures",
+    "push",
+    "pop",
+    "end_turn",
+    "outcome",
+)
 
 
 @runtime_checkable
 class Model(Protocol):
-    """What the controller needs of a game; ``fanorona.Board`` is one, and so can a student's class be.
+    """What the controller needs of a game; ``fanorona.Board`` is one, and so can a student's
+    class be.
 
     Points are names like ``"c3"``; a step has ``origin``, ``destination`` and ``capture``
     (``"approach"``, ``"withdrawal"`` or None); a turn has ``steps`` and prints as turn text.
     """
 
-    size: tuple[int, int]          # (width, height)
-    points: tuple[str, ...]         # every point's name
-    to_move: str                    # "white" or "black"
-    turns: list                     # the whole turns played, oldest first
-    chain: tuple                    # the steps of the turn in progress (empty between turns)
-    chain_stone: str | None         # the point of the stone that is capturing in a chain
+    size: tuple[int, int]  # (width, height)
+    points: tuple[str, ...]  # every point's name
+    to_move: str  # "white" or "black"
+    turns: list  # the whole turns played, oldest first
+    chain: tuple  # the steps of the turn in progress (empty between turns)
+    chain_stone: str | None  # the point of the stone that is capturing in a chain
 
-    def stone_at(self, point: str) -> str | None: ...      # "white", "black" or None
-    def legal_steps(self) -> list: ...                      # the steps allowed now
-    def captures(self, step) -> list[str]: ...              # what a legal step would capture
-    def push(self, step) -> None: ...                       # play a legal step
-    def pop(self): ...                                      # undo the last push or end_turn
-    def end_turn(self) -> None: ...                         # stop a chain
-    def outcome(self): ...                                  # None, or an object with winner and reason
+    def stone_at(self, point: str) -> str | None: ...  # "white", "black" or None
+    def legal_steps(self) -> list: ...  # the steps allowed now
+    def captures(self, step) -> list[str]: ...  # what a legal step would capture
+    def push(self, step) -> None: ...  # play a legal step
+    def pop(self): ...  # undo the last push or end_turn
+    def end_turn(self) -> None: ...  # stop a chain
+    def outcome(self): ...  # None, or an object with winner and reason
 
 
 def other(side: str) -> str:
@@ -67,25 +84,36 @@ class Controller(Setup, ComputerSeat, Shows):
     ``choose_turn(board)``; the computer then plays Black.
     """
 
-    def __init__(self, model=None, *, size=(9, 5), rules: Rules | None = None, opponent=None,
-                 language: str = "en"):
+    def __init__(
+        self,
+        model=None,
+        *,
+        size=(9, 5),
+        rules: Rules | None = None,
+        opponent=None,
+        language: str = "en",
+    ):
         labels(language)
         if model is not None and not isinstance(model, Model):
             missing = [name for name in MEMBERS if not hasattr(model, name)]
-            raise ValueError(f"a board model needs {', '.join(missing)} (see fanorona.controller.Model); "
-                             f"{type(model).__name__} lacks them")
+            raise ValueError(
+                f"a board model needs {', '.join(missing)} (see fanorona.controller.Model); "
+                f"{type(model).__name__} lacks them"
+            )
         self.lock = threading.RLock()
-        self.game = Game(model if model is not None else Board(parse_size(size), rules))
+        self.game = GameAdapter(model if model is not None else Board(parse_size(size), rules))
         self.language = language
         self.selected: str | None = None
-        self.pending: tuple[str, str] | None = None   # a step that captures two ways, awaiting a choice
-        self.said: tuple = ()                         # the last sentence, as (template key, values) parts
-        self.searched: tuple = ()                     # the computer's last search line, the same way
+        self.pending: tuple[str, str] | None = (
+            None  # a step that captures two ways, awaiting a choice
+        )
+        self.said: tuple = ()  # the last sentence, as (template key, values) parts
+        self.searched: tuple = ()  # the computer's last search line, the same way
         self.overlays = dict.fromkeys(OVERLAYS, False)
-        self.shown: int | None = None                 # turns shown by the replay slider; None: the live game
+        self.shown: int | None = None  # turns shown by the replay slider; None: the live game
         self.settings = ComputerSettings()
-        self.progress = None                          # a long wait in progress (fanorona.progress.Progress)
-        self.error: Exception | None = None           # the last failure of the model or the computer
+        self.progress = None  # a long wait in progress (fanorona.progress.Progress)
+        self.error: Exception | None = None  # the last failure of the model or the computer
         self._redo: list = []
         self._listeners: list = []
         self.runner = ComputerRunner(self)
@@ -93,7 +121,8 @@ class Controller(Setup, ComputerSeat, Shows):
             self._needs_board("the computer")
             self.settings = self.settings.with_opponent(opponent)
 
-    # -- actions: each runs under the lock, keeps its sentence, tells the views, lets the computer move
+    # -- actions: each runs under the lock, keeps its sentence, tells the views, lets the computer
+    # move
 
     def observe(self, listener) -> None:
         """Call ``listener()`` after every change (from any thread, with the lock held)."""
@@ -107,10 +136,14 @@ class Controller(Setup, ComputerSeat, Shows):
         with self.lock:
             try:
                 reply = action()
-            except ModelFault as fault:   # a student's model that fails is a sentence naming the member
+            except (
+                ModelFault
+            ) as fault:  # a student's model that fails is a sentence naming the member
                 self.error = fault
                 self._settle()
-                reply = self._say(Action.ERROR, "model_error", member=fault.member, reason=fault.problem)
+                reply = self._say(
+                    Action.ERROR, "model_error", member=fault.member, reason=fault.problem
+                )
             self._tidy()
             self.said = reply.said
             self.changed()
@@ -118,7 +151,8 @@ class Controller(Setup, ComputerSeat, Shows):
         return reply
 
     def _tidy(self) -> None:
-        """What an undo may leave behind: a replay past the game's end, a pause for a side a person plays."""
+        """What an undo may leave behind: a replay past the game's end, a pause for a side a person
+        plays."""
         if self.shown is not None and self.shown >= len(self.game.turns):
             self.shown = None
         if self.settings.paused and not self.computer_to_move(live_only=False):
@@ -135,7 +169,8 @@ class Controller(Setup, ComputerSeat, Shows):
     # -- the click state machine ---------------------------------------------------------------
 
     def click(self, point: str) -> Reply:
-        """Act on a click at ``point``: select a stone, move it, or choose a capture; else say why not."""
+        """Act on a click at ``point``: select a stone, move it, or choose a capture; else say why
+        not."""
         if point not in self.game.points:
             raise ValueError(f"there is no point {point!r} on a {size_text(self.game.size)} board")
         return self._act(lambda: self._blocked() or self._react(point))
@@ -144,8 +179,12 @@ class Controller(Setup, ComputerSeat, Shows):
         """Settle a step that captures both ways: ``"approach"`` or ``"withdrawal"``."""
         if kind not in ("approach", "withdrawal"):
             raise ValueError(f"choose 'approach' or 'withdrawal'; got {kind!r}")
-        return self._act(lambda: self._blocked() or (self._choose(kind) if self.pending
-                                                     else self._say(Action.REFUSED, "no_choice")))
+        return self._act(
+            lambda: (
+                self._blocked()
+                or (self._choose(kind) if self.pending else self._say(Action.REFUSED, "no_choice"))
+            )
+        )
 
     def end_turn(self) -> Reply:
         """Stop the capture chain in progress here (where the rules let it stop)."""
@@ -183,7 +222,9 @@ class Controller(Setup, ComputerSeat, Shows):
         if game.chain_stone:
             if point == game.chain_stone:
                 return self._say(Action.REFUSED, "chain", point=point)
-            return self._say(Action.REFUSED, "illegal", reason=self._why_not(game.chain_stone, point))
+            return self._say(
+                Action.REFUSED, "illegal", reason=self._why_not(game.chain_stone, point)
+            )
         if point == self.selected:
             self.selected = None
             return self._say(Action.DESELECTED, "deselected")
@@ -191,7 +232,9 @@ class Controller(Setup, ComputerSeat, Shows):
             return self._say(Action.REFUSED, "illegal", reason=self._why_not(self.selected, point))
         stone = game.stone_at(point)
         if stone is None or stone != game.to_move:
-            return self._say(Action.REFUSED, "no_stone" if stone is None else "not_yours", point=point)
+            return self._say(
+                Action.REFUSED, "no_stone" if stone is None else "not_yours", point=point
+            )
         if not any(s.origin == point for s in steps):
             capturers = self.must_capture(steps)
             if capturers:
@@ -201,17 +244,23 @@ class Controller(Setup, ComputerSeat, Shows):
         return self._say(Action.SELECTED, "select", point=point)
 
     def _why_not(self, origin: str, point: str) -> str:
-        """The model's reason why origin-point is no legal step (a Board's error message), or a plain one."""
+        """The model's reason why origin-point is no legal step (a Board's error message), or a
+        plain one."""
         try:
             self.game.captures(Step(origin, point))
-        except ValueError as e:     # the rules package says why in its error message
+        except ValueError as e:  # the rules package says why in its error message
             return str(e)
         return f"{origin}-{point} is not a legal step"
 
     def _choose(self, kind: str) -> Reply:
         origin, destination = self.pending
-        return self._play(next(s for s in self.game.legal_steps()
-                               if (s.origin, s.destination, s.capture) == (origin, destination, kind)))
+        return self._play(
+            next(
+                s
+                for s in self.game.legal_steps()
+                if (s.origin, s.destination, s.capture) == (origin, destination, kind)
+            )
+        )
 
     def _play(self, step) -> Reply:
         self.game.push(step)
@@ -224,7 +273,9 @@ class Controller(Setup, ComputerSeat, Shows):
 
     def _end_chain(self) -> Reply:
         if not self.game.chain:
-            return self._say(Action.REFUSED, "illegal", reason="there is no capture chain in progress to end")
+            return self._say(
+                Action.REFUSED, "illegal", reason="there is no capture chain in progress to end"
+            )
         try:
             self.game.end_turn()
         except ValueError as e:
@@ -234,7 +285,8 @@ class Controller(Setup, ComputerSeat, Shows):
         return self._say(Action.ENDED, "turn_ended", move=str(self.game.turns[-1]))
 
     def _settle(self) -> None:
-        """After any change of the game: no choice waits, and only a chain's stone stays selected."""
+        """After any change of the game: no choice waits, and only a chain's stone stays
+        selected."""
         self.pending = None
         try:
             self.selected = self.game.chain_stone
@@ -248,15 +300,22 @@ class Controller(Setup, ComputerSeat, Shows):
         return bool(self.game.turns or self.game.chain)
 
     def undo(self) -> Reply:
-        """Take back a whole turn (the one in progress, else the last); against the computer, back to your turn."""
+        """Take back a whole turn (the one in progress, else the last); against the computer, back
+        to your turn."""
+
         def undo():
             if not self.can_undo():
                 return self._say(Action.REFUSED, "nothing_to_undo")
             self.runner.cancel()
             taken = self._undo_turn()
-            while self.settings.against_person() and self.computer_to_move(live_only=False) and self.game.turns:
+            while (
+                self.settings.against_person()
+                and self.computer_to_move(live_only=False)
+                and self.game.turns
+            ):
                 taken = self._undo_turn()
             return self._say(Action.UNDONE, "undone", move=taken)
+
         return self._act(undo)
 
     def _undo_turn(self) -> str:
@@ -281,6 +340,7 @@ class Controller(Setup, ComputerSeat, Shows):
 
     def undo_step(self) -> Reply:
         """Take back one step of a person's turn; the stone that made it is selected again."""
+
         def undo_step():
             if not self.can_undo():
                 return self._say(Action.REFUSED, "nothing_to_undo")
@@ -294,6 +354,7 @@ class Controller(Setup, ComputerSeat, Shows):
             if self.selected is None and self.game.stone_at(step.origin) == self.game.to_move:
                 self.selected = step.origin
             return self._say(Action.UNDONE, "step_undone", move=str(step))
+
         return self._act(undo_step)
 
     def can_redo(self) -> bool:
@@ -301,19 +362,26 @@ class Controller(Setup, ComputerSeat, Shows):
 
     def redo(self) -> Reply:
         """Play again a turn taken back by ``undo`` (and the computer's answer to it)."""
+
         def redo():
             if not self.can_redo():
                 return self._say(Action.REFUSED, "nothing_to_redo")
             self.runner.cancel()
             reply = self._redo_turn()
-            while reply.action == Action.REDONE and self._redo and self.settings.against_person() \
-                    and self.computer_to_move():
+            while (
+                reply.action == Action.REDONE
+                and self._redo
+                and self.settings.against_person()
+                and self.computer_to_move()
+            ):
                 reply = self._redo_turn()
             return reply
+
         return self._act(redo)
 
     def _redo_turn(self) -> Reply:
-        """Replay a taken-back turn step by step, so Undo step can take back its steps; all or nothing."""
+        """Replay a taken-back turn step by step, so Undo step can take back its steps; all or
+        nothing."""
         turn = self._redo.pop()
         pushed = 0
         try:
@@ -335,19 +403,36 @@ class Controller(Setup, ComputerSeat, Shows):
     # -- new games, positions and records ------------------------------------------------------
 
     def replay(self, turns: int | None) -> Reply:
-        """Show the position after the first ``turns`` turns (None or the game's length: the live game)."""
+        """Show the position after the first ``turns`` turns (None or the game's length: the live
+        game)."""
         if turns is not None:
             self._needs_board("the replay")
         total = len(self.game.turns)
-        if turns is not None and (isinstance(turns, bool) or not isinstance(turns, int) or not 0 <= turns <= total):
-            raise ValueError(f"the game has {total} turns; replay shows 0 to {total}; got {turns!r}")
+        if turns is not None and (
+            isinstance(turns, bool) or not isinstance(turns, int) or not 0 <= turns <= total
+        ):
+            raise ValueError(
+                f"the game has {total} turns; replay shows 0 to {total}; got {turns!r}"
+            )
 
         def replay():
             self.shown = None if turns is None or turns == total else turns
             self._settle()
             return self._say(Action.LIVE if self.shown is None else Action.REPLAYING)
+
         return self._act(replay)
 
 
-__all__ = ["Action", "COMPUTER_SIDES", "Controller", "LEVELS", "Model", "OVERLAYS", "Reply", "SIZES", "parse_size",
-           "size_text", "turn_text"]
+__all__ = [
+    "COMPUTER_SIDES",
+    "LEVELS",
+    "OVERLAYS",
+    "SIZES",
+    "Action",
+    "Controller",
+    "Model",
+    "Reply",
+    "parse_size",
+    "size_text",
+    "turn_text",
+]

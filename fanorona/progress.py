@@ -5,6 +5,7 @@ bars.  ``watching_bars`` reads the bars that open while some work runs, a few ti
 and hands each reading to a callback as a ``Progress``, so the board can show a bar of its own
 in its status area instead of a "please wait" that may be wrong by minutes.
 """
+
 from __future__ import annotations
 
 import threading
@@ -28,6 +29,7 @@ class Progress:
     def left(self) -> str:
         """The time left as tqdm writes it, e.g. "01:15"."""
         from tqdm.std import tqdm
+
         return "" if self.remaining is None else tqdm.format_interval(self.remaining)
 
 
@@ -40,11 +42,14 @@ def reading(bar) -> Progress | None:
     info["bar_format"] = "{percentage}|{remaining_s}"
     percent, remaining = bar.format_meter(**info).split("|")
     seconds = None if remaining in ("", "None") or info["n"] == 0 else float(remaining)
-    return Progress(str(info.get("prefix") or "").rstrip(": "), min(float(percent) / 100, 1.0), seconds)
+    return Progress(
+        str(info.get("prefix") or "").rstrip(": "), min(float(percent) / 100, 1.0), seconds
+    )
 
 
 def _open_bars() -> list:
     from tqdm.std import tqdm
+
     classes = [tqdm] + [cls for cls in tqdm.__subclasses__() if "_instances" in vars(cls)]
     return [bar for cls in classes for bar in list(getattr(cls, "_instances", ()))]
 
@@ -58,10 +63,15 @@ def watching_bars(report, every: float = EVERY):
 
     def watch():
         while not done.wait(every):
-            bars = [bar for bar in _open_bars() if id(bar) not in before and not getattr(bar, "disable", False)]
+            bars = [
+                bar
+                for bar in _open_bars()
+                if id(bar) not in before and not getattr(bar, "disable", False)
+            ]
             found = reading(max(bars, key=lambda bar: getattr(bar, "start_t", 0))) if bars else None
             if found is not None:
                 report(found)
+
     watcher = threading.Thread(target=watch, daemon=True, name="fanorona-progress")
     watcher.start()
     try:

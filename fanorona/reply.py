@@ -1,4 +1,5 @@
 """What an action of the board answers: an ``Action`` (what happened) and the sentence to show."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -16,7 +17,7 @@ class Action(str, Enum):
     def __str__(self) -> str:
         return self.value
 
-    def __repr__(self) -> str:      # a printed Reply reads as before: Reply(action='moved', ...)
+    def __repr__(self) -> str:  # a printed Reply reads as before: Reply(action='moved', ...)
         return repr(self.value)
 
 

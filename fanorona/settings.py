@@ -4,6 +4,7 @@
 methods, which check the new value and say what is wrong, so no half-set or misspelt setting
 can reach the thread that plays.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
@@ -46,11 +47,13 @@ class ComputerSettings:
         return frozenset(("white", "black") if self.side == "both" else (self.side,)) - {"nobody"}
 
     def against_person(self) -> bool:
-        """A person plays one side and the computer the other (undo and redo skip the computer's turns)."""
+        """A person plays one side and the computer the other (undo and redo skip the computer's
+        turns)."""
         return len(self.sides()) == 1
 
     def levels(self, perfect: bool) -> list:
-        """The levels offered: 1-5, 'perfect' where the solver answers, 'custom' if a player was given."""
+        """The levels offered: 1-5, 'perfect' where the solver answers, 'custom' if a player was
+        given."""
         offered = [n for n in LEVELS if n != "perfect" or perfect]
         return (["custom"] if self.custom is not None else []) + offered
 
@@ -59,27 +62,37 @@ class ComputerSettings:
             return side
         if self.level == "custom":
             return getattr(self.custom, "name", "computer")
-        return f"level {self.level}" if isinstance(self.level, int) else f"perfect {size[0]}x{size[1]}"
+        return (
+            f"level {self.level}" if isinstance(self.level, int) else f"perfect {size[0]}x{size[1]}"
+        )
 
-    def with_side(self, side: str) -> "ComputerSettings":
+    def with_side(self, side: str) -> ComputerSettings:
         if side not in COMPUTER_SIDES:
             raise ValueError(f"the computer plays one of {', '.join(COMPUTER_SIDES)}; got {side!r}")
         return replace(self, side=side, paused=False)
 
-    def with_level(self, level, perfect: bool) -> "ComputerSettings":
+    def with_level(self, level, perfect: bool) -> ComputerSettings:
         if level not in self.levels(perfect):
-            raise ValueError(f"the level is one of {', '.join(map(str, self.levels(perfect)))}; got {level!r}")
+            raise ValueError(
+                f"the level is one of {', '.join(map(str, self.levels(perfect)))}; got {level!r}"
+            )
         return replace(self, level=level, paused=False)
 
-    def with_delay(self, seconds: float) -> "ComputerSettings":
-        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not 0 <= seconds <= MAX_DELAY:
-            raise ValueError(f"the step delay is a number of seconds from 0 to {MAX_DELAY}; got {seconds!r}")
+    def with_delay(self, seconds: float) -> ComputerSettings:
+        if (
+            isinstance(seconds, bool)
+            or not isinstance(seconds, (int, float))
+            or not 0 <= seconds <= MAX_DELAY
+        ):
+            raise ValueError(
+                f"the step delay is a number of seconds from 0 to {MAX_DELAY}; got {seconds!r}"
+            )
         return replace(self, delay=float(seconds))
 
-    def with_paused(self, paused: bool) -> "ComputerSettings":
+    def with_paused(self, paused: bool) -> ComputerSettings:
         return replace(self, paused=bool(paused))
 
-    def with_opponent(self, opponent) -> "ComputerSettings":
+    def with_opponent(self, opponent) -> ComputerSettings:
         """A level 1-5 or a player with ``choose_turn(board)``, playing Black."""
         if isinstance(opponent, int) and not isinstance(opponent, bool):
             if opponent not in LEVELS:
@@ -87,7 +100,9 @@ class ComputerSettings:
             return replace(self, level=opponent, side="black")
         if callable(getattr(opponent, "choose_turn", None)):
             return replace(self, custom=opponent, level="custom", side="black")
-        raise ValueError(f"an opponent is a level 1-5 or a player with choose_turn(board); got {opponent!r}")
+        raise ValueError(
+            f"an opponent is a level 1-5 or a player with choose_turn(board); got {opponent!r}"
+        )
 
 
-__all__ = ["COMPUTER_SIDES", "ComputerSettings", "LEVELS", "STRONGEST", "perfect_offered"]
+__all__ = ["COMPUTER_SIDES", "LEVELS", "STRONGEST", "ComputerSettings", "perfect_offered"]

@@ -6,9 +6,10 @@ computer's side and level, the step delay, the overlays, the language).  Every s
 changed through a method that checks it first; the computer's settings are a frozen
 ``ComputerSettings``, so nothing is changed by writing an attribute.
 """
+
 from __future__ import annotations
 
-from .adapter import Game
+from .adapter import GameAdapter
 from .board import Board
 from .game import Game as GameRecord
 from .labels import labels
@@ -43,29 +44,44 @@ class Setup:
 
     def _needs_board(self, what: str) -> None:
         if not self.game.is_board:
-            raise ValueError(f"{what} needs a fanorona.Board; this board plays a {type(self.model).__name__}")
+            raise ValueError(
+                f"{what} needs a fanorona.Board; this board plays a {type(self.model).__name__}"
+            )
 
     def new_game(self, size=None, rules: Rules | str | None = None) -> Reply:
-        """Start again from the start position, keeping the size and rules unless new ones are given."""
+        """Start again from the start position, keeping the size and rules unless new ones are
+        given."""
         if not self.game.is_board:
             if size is not None or rules is not None:
                 self._needs_board("a new size or rule set")
             return self._act(self._back_to_start)
         size = self.game.size if size is None else parse_size(size)
-        rules = self.game.rules if rules is None else Rules.named(rules) if isinstance(rules, str) else rules
+        rules = (
+            self.game.rules
+            if rules is None
+            else Rules.named(rules)
+            if isinstance(rules, str)
+            else rules
+        )
         board = Board(size, rules)
-        return self._act(lambda: self._replace(board, ("new", {"size": size_text(size),
-                                                                "rules": rules_name(rules, self.language)})))
+        return self._act(
+            lambda: self._replace(
+                board, ("new", {"size": size_text(size), "rules": rules_name(rules, self.language)})
+            )
+        )
 
     def _back_to_start(self) -> Reply:
         self.runner.cancel()
         self._redo.clear()
         self.game.back_to_start()
         self._settle()
-        return self._say(Action.NEW, "new", size=size_text(self.game.size), rules=type(self.model).__name__)
+        return self._say(
+            Action.NEW, "new", size=size_text(self.game.size), rules=type(self.model).__name__
+        )
 
     def load_position(self, name_or_diagram: str) -> Reply:
-        """Set up a named teaching position (``positions.names()``), a diagram or a one-line position text.
+        """Set up a named teaching position (``positions.names()``), a diagram or a one-line
+        position text.
 
         A diagram has White to move and the current rules; a bad one raises ValueError saying why.
         If the computer plays the side to move, it waits for "Computer move".
@@ -85,15 +101,18 @@ class Setup:
         return GameRecord.from_board(board, **names).to_json()
 
     def import_game(self, text: str) -> Reply:
-        """Replace the game by a JSON game record; one that does not replay raises GameRecordError."""
+        """Replace the game by a JSON game record; one that does not replay raises
+        GameRecordError."""
         self._needs_board("a game record")
         board = GameRecord.from_json(text).board()
-        return self._act(lambda: self._replace(board, ("imported", {"n": len(board.turns)}), pause=True))
+        return self._act(
+            lambda: self._replace(board, ("imported", {"n": len(board.turns)}), pause=True)
+        )
 
     def _replace(self, board: Board, said: tuple, pause: bool = False) -> Reply:
         """A new game or position: the computer stops, selection, history and replay are cleared."""
         self.runner.cancel()
-        self.game = Game(board)
+        self.game = GameAdapter(board)
         self._redo.clear()
         self._settle()
         self.searched, self.shown, self.progress = (), None, None
@@ -104,7 +123,9 @@ class Setup:
         self.settings = self.settings.with_paused(pause and self.computer_to_move(live_only=False))
         if self.settings.paused:
             notes.append(("computer_paused", {"side": self.game.to_move}))
-        return Reply(Action.LOADED, ". ".join(self.sentence(k, **v) for k, v in notes), tuple(notes))
+        return Reply(
+            Action.LOADED, ". ".join(self.sentence(k, **v) for k, v in notes), tuple(notes)
+        )
 
     # -- settings, each through a method that checks it -----------------------------------------
 
@@ -116,7 +137,11 @@ class Setup:
 
     def set_level(self, level) -> Reply:
         """The computer's level: 1 to 5, 'perfect' (small boards, standard rules) or 'custom'."""
-        return self._act(lambda: self._computer_changed(self.settings.with_level(level, perfect_offered(self.game))))
+        return self._act(
+            lambda: self._computer_changed(
+                self.settings.with_level(level, perfect_offered(self.game))
+            )
+        )
 
     def _computer_changed(self, settings: ComputerSettings) -> Reply:
         self.runner.cancel()
@@ -133,7 +158,9 @@ class Setup:
         for name in overlays:
             if name not in OVERLAYS:
                 raise ValueError(f"no overlay called {name!r}; they are {', '.join(OVERLAYS)}")
-        self._change(overlays={**self.overlays, **{name: bool(on) for name, on in overlays.items()}})
+        self._change(
+            overlays={**self.overlays, **{name: bool(on) for name, on in overlays.items()}}
+        )
 
     def set_language(self, language: str) -> None:
         """The language of every label and sentence, the status line's included."""
@@ -149,17 +176,24 @@ class Setup:
 
     def computer_move(self) -> Reply:
         """Let a paused computer move now (after a position was loaded)."""
+
         def move():
             self.settings = self.settings.with_paused(False)
             if self.computer_to_move():
                 return self._say(Action.RESUMED)
             if self.shown is not None:
-                return self._say(Action.REFUSED, "replaying", n=self.shown, total=len(self.game.turns))
-            return self._say(Action.REFUSED, "game_over" if self.game.outcome() else "computer_nothing")
+                return self._say(
+                    Action.REFUSED, "replaying", n=self.shown, total=len(self.game.turns)
+                )
+            return self._say(
+                Action.REFUSED, "game_over" if self.game.outcome() else "computer_nothing"
+            )
+
         return self._act(move)
 
     def levels(self) -> list:
-        """The levels offered for this board: 1-5, 'perfect' where the solver answers, 'custom' if given."""
+        """The levels offered for this board: 1-5, 'perfect' where the solver answers, 'custom' if
+        given."""
         return self.settings.levels(perfect_offered(self.game))
 
 
@@ -169,15 +203,21 @@ def rules_name(rules: Rules, language: str) -> str:
 
 
 def position_from_text(text: str, rules: Rules) -> tuple[Board, str]:
-    """A named teaching position, a diagram or a one-line position text, and its name; ValueError if none."""
+    """A named teaching position, a diagram or a one-line position text, and its name; ValueError if
+    none."""
     from . import positions
+
     if text in positions.names():
         return positions.load(text), text
     try:
-        return (Board.from_fen(text, rules) if "/" in text else Board.from_diagram(text, rules=rules)), "diagram"
+        return (
+            Board.from_fen(text, rules) if "/" in text else Board.from_diagram(text, rules=rules)
+        ), "diagram"
     except (NotationError, ValueError) as e:
-        raise ValueError(f"{text!r} is neither a position name ({', '.join(positions.names())}) "
-                         f"nor a diagram: {e}") from None
+        raise ValueError(
+            f"{text!r} is neither a position name ({', '.join(positions.names())}) "
+            f"nor a diagram: {e}"
+        ) from None
 
 
 __all__ = ["OVERLAYS", "SIZES", "Setup", "parse_size", "size_text"]

@@ -1,8 +1,8 @@
 """The computer runner, driven by fake players that wait on events (no sleeps, no real search)."""
+
 import io
 import threading
 import time
-
 
 import fanorona as fa
 from fanorona.labels import say
@@ -12,6 +12,7 @@ CHAIN = "B....\n.....\n..B..\n....B\n..W.."
 
 class Gate:
     """Plays the first legal turn once the test opens the gate; says when it was asked."""
+
     name = "gate"
 
     def __init__(self, text=None):
@@ -66,7 +67,9 @@ def test_cancelling_wakes_the_pause_between_steps(made):
     c = made(fa.Board.from_diagram(CHAIN), opponent=player, delay=10)
     c.set_computer("white")
     assert player.asked.wait(10)
-    c.set_computer("nobody")    # cancels: the runner must not sit out its 10 s pause before the first step
+    c.set_computer(
+        "nobody"
+    )  # cancels: the runner must not sit out its 10 s pause before the first step
     c.runner.wait(timeout=10)
     assert not c.runner.busy()
     assert c.model == fa.Board.from_diagram(CHAIN)
@@ -101,9 +104,14 @@ def test_both_sides_play_to_the_end(made):
     c.runner.wait(60)
     assert c.model.is_game_over() and c.error is None
     outcome = c.model.outcome()
-    result = (say("en", "win", side=outcome.winner, reason=outcome.reason) if outcome.winner
-              else say("en", "draw", reason=outcome.reason))
-    assert c.status.rstrip(".").endswith(result.rstrip(".")), "the status ends with the game's own result"
+    result = (
+        say("en", "win", side=outcome.winner, reason=outcome.reason)
+        if outcome.winner
+        else say("en", "draw", reason=outcome.reason)
+    )
+    assert c.status.rstrip(".").endswith(result.rstrip(".")), (
+        "the status ends with the game's own result"
+    )
 
 
 def test_a_failing_player_is_reported_and_the_thread_ends(made):
@@ -112,6 +120,7 @@ def test_a_failing_player_is_reported_and_the_thread_ends(made):
 
         def choose_turn(self, board):
             raise ZeroDivisionError("no move")
+
     c = made(opponent=Failing())
     c.model.push("d3e3W")
     c.runner.kick()
@@ -123,6 +132,7 @@ def test_a_failing_player_is_reported_and_the_thread_ends(made):
 def test_the_status_says_so_while_the_compiled_search_is_prepared(made):
     """A player that is not ready (the compiled search or an endgame table not loaded yet) is
     prepared first, with its own sentence in the status line, and only then asked for a turn."""
+
     class Unprepared(Gate):
         def __init__(self):
             super().__init__()
@@ -134,6 +144,7 @@ def test_the_status_says_so_while_the_compiled_search_is_prepared(made):
         def prepare(self, board, progress):
             self.preparing.set()
             assert self.prepared.wait(30), "the test never finished preparing"
+
     player = Unprepared()
     c = made(opponent=player)
     c.model.push("d3e3W")
@@ -150,8 +161,11 @@ def test_the_status_says_so_while_the_compiled_search_is_prepared(made):
 
 # -- issue 18 ----------------------------------------------------------------------------------
 
+
 class Stoppable:
-    """A search that runs until it is told to stop (the ``stop`` event of ``fanorona.ai``'s players)."""
+    """A search that runs until it is told to stop (the ``stop`` event of ``fanorona.ai``'s
+    players)."""
+
     name = "stoppable"
 
     def __init__(self):
@@ -163,7 +177,7 @@ class Stoppable:
         try:
             if stop is not None and stop.wait(30):
                 raise RuntimeError("search cancelled")
-            time.sleep(3)            # a player that is never told keeps searching to its time limit
+            time.sleep(3)  # a player that is never told keeps searching to its time limit
             return board.legal_turns()[0]
         finally:
             self.ended.set()
@@ -186,6 +200,7 @@ def test_18_3_a_cancelled_search_is_told_to_stop_and_ends_at_once(made):
 
 class Forgetful:
     """Keeps its search state on itself, as the old search did: two searches at once would clash."""
+
     name = "forgetful"
 
     def __init__(self):
@@ -208,9 +223,9 @@ def test_18_3_a_cancelled_search_never_shares_its_player_with_the_next(made):
     player = Forgetful()
     c = made(opponent=player)
     c.click("d3"), c.click("e3"), c.choose("approach")
-    time.sleep(0.05)                 # the computer is thinking
+    time.sleep(0.05)  # the computer is thinking
     c.undo()
-    c.click("d2"), c.click("e3")     # a new move: a new search while the cancelled one still runs
+    c.click("d2"), c.click("e3")  # a new move: a new search while the cancelled one still runs
     c.runner.wait(10)
     assert player.most == 1, "two searches ran at once on one player"
     assert c.error is None, c.status
@@ -219,16 +234,20 @@ def test_18_3_a_cancelled_search_never_shares_its_player_with_the_next(made):
 
 def test_18_7_the_runner_keeps_a_bounded_cache_of_players(made):
     from fanorona.controller import SIZES
+
     runner = made().runner
     for size in SIZES:
         runner.player(2, fa.Board(size))
-    assert len(runner.players) == 2, "one player per size played would keep a 72 MB table each at level 5"
+    assert len(runner.players) == 2, (
+        "one player per size played would keep a 72 MB table each at level 5"
+    )
     last = fa.Board(SIZES[-1])
     assert runner.player(2, last) is runner.player(2, last)
 
 
 class Building(Gate):
-    """A player whose first turn waits for a table to be built, shown by a tqdm bar of four parts."""
+    """A player whose first turn waits for a table to be built, shown by a tqdm bar of four
+    parts."""
 
     def __init__(self):
         super().__init__()
@@ -239,6 +258,7 @@ class Building(Gate):
 
     def prepare(self, board, progress):
         from tqdm.std import tqdm
+
         with tqdm(total=4, desc="building a table", file=io.StringIO(), mininterval=0) as bar:
             for _ in range(4):
                 time.sleep(0.4)
@@ -257,11 +277,16 @@ def test_18_10_a_long_wait_reports_its_progress_and_time_left_as_state(made):
     c.runner.wait(20)
     readings = [(p, status) for p, status in seen if p is not None]
     assert readings, "the bar was read while the table was built"
-    middle = [(p, status) for p, status in readings if 0 < p.fraction < 1 and p.remaining is not None]
+    middle = [
+        (p, status) for p, status in readings if 0 < p.fraction < 1 and p.remaining is not None
+    ]
     assert middle and all(p.what == "building a table" for p, _ in middle)
     progress, status = middle[-1]
     assert 0 < progress.remaining < 5
-    assert f"Building a table: {round(100 * progress.fraction)}% done, about {progress.left} left" in status
+    assert (
+        f"Building a table: {round(100 * progress.fraction)}% done, about {progress.left} left"
+        in status
+    )
     assert c.progress is None and len(c.model.turns) == 2 and c.error is None
 
 
@@ -270,13 +295,17 @@ def test_18_12_the_search_line_says_a_table_answered_instead_of_depth_99(made):
 
     class Tabled(Gate):
         last_search = SearchInfo(99, 1234, 0.01, 0.0, ["a1b1"])
+
     player = Tabled()
     player.go.set()
     c = made(opponent=player)
     c.model.push("d3e3W")
     c.runner.kick()
     c.runner.wait()
-    assert c.search_line == "Looked up in the endgame table: 1,234 nodes in 0.01 s (123,400/s), score +0, line a1b1"
+    assert (
+        c.search_line
+        == "Looked up in the endgame table: 1,234 nodes in 0.01 s (123,400/s), score +0, line a1b1"
+    )
     assert "depth" not in c.search
 
 

@@ -1,20 +1,20 @@
 """The controller driven by random interleavings of everything a person can do, with the computer
 played by a fake slow player in its thread: after every action the state must be consistent and
 the scene must show the game's stones (the fuzzing run of issue 18, kept as a seeded test)."""
+
 import random
 import threading
 import time
 
 import pytest
+from test_controller import SimpleGame
 
 import fanorona as fa
 from fanorona import positions
 from fanorona.controller import OVERLAYS, SIZES, Action, Reply
 from fanorona.labels import LANGUAGES
 
-from test_controller import SimpleGame
-
-ACTIONS = 1500         # per seed
+ACTIONS = 1500  # per seed
 SEEDS = range(6)
 SMALL = [size for size in SIZES if size[0] * size[1] <= 25]
 
@@ -25,6 +25,7 @@ class Cancelled(Exception):
 
 class SlowPlayer:
     """Thinks for a few milliseconds (or until told to stop), then plays a random legal turn."""
+
     name = "slow"
 
     def __init__(self, seed):
@@ -52,10 +53,11 @@ def stones(board) -> dict:
 
 
 def expected_position(c):
-    """The position the picture must show, replayed independently from the model's first position."""
+    """The position the picture must show, replayed independently from the model's first
+    position."""
     model = c.model
     board = model.root()
-    turns = model.turns if c.shown is None else model.turns[:c.shown]
+    turns = model.turns if c.shown is None else model.turns[: c.shown]
     for turn in turns:
         board.push(turn)
     if c.shown is None:
@@ -66,26 +68,38 @@ def expected_position(c):
 
 def check(c, reply):
     """Everything that must hold after any action, read with the lock held (the computer paused)."""
-    assert isinstance(reply, Reply) and isinstance(reply.action, Action) and isinstance(reply.message, str)
+    assert (
+        isinstance(reply, Reply)
+        and isinstance(reply.action, Action)
+        and isinstance(reply.message, str)
+    )
     assert c.lock.acquire(timeout=5), "the controller's lock is held for ever"
     try:
         model, turns = c.model, len(c.model.turns)
         assert c.error is None, c.status
         assert c.shown is None or 0 <= c.shown < turns, (c.shown, turns)
         scene = c.scene()
-        assert stones(scene["board"]) == stones(expected_position(c)), "the picture is not the game's"
+        assert stones(scene["board"]) == stones(expected_position(c)), (
+            "the picture is not the game's"
+        )
         status, lines = c.status, c.move_lines()
         assert status.endswith(".") and "Traceback" not in status
         texts = turns + bool(model.chain) + (model.root().to_move == "black")
         assert len(lines) == (texts + 1) // 2
-        legal = model.legal_steps() if c.shown is None and (model.chain or model.outcome() is None) else []
+        legal = (
+            model.legal_steps()
+            if c.shown is None and (model.chain or model.outcome() is None)
+            else []
+        )
         pairs = [(s.origin, s.destination) for s in legal]
         if c.pending:
             assert pairs.count(c.pending) == 2 and c.selected in (None, c.pending[0])
         if model.chain:
             assert c.selected == model.chain_stone
         elif c.selected is not None and not c.pending:
-            assert model.stone_at(c.selected) == model.to_move and any(o == c.selected for o, _ in pairs)
+            assert model.stone_at(c.selected) == model.to_move and any(
+                o == c.selected for o, _ in pairs
+            )
             assert set(scene["targets"]) == {d for o, d in pairs if o == c.selected}
         assert not c.paused or c.computer_to_move(live_only=False)
         assert not c.can_redo() or (c.shown is None and not model.chain)
@@ -97,7 +111,8 @@ def check(c, reply):
 
 
 def random_click(c, rng):
-    """Mostly a click that means something now (a target, a stone that can move, a string to choose)."""
+    """Mostly a click that means something now (a target, a stone that can move, a string to
+    choose)."""
     with c.lock:
         scene = c.scene()
         pool = scene["targets"] + scene["must"] + scene["approach"] + scene["withdrawal"]
@@ -156,7 +171,9 @@ def test_random_interleavings_keep_the_board_consistent(made, seed):
     for _ in range(ACTIONS):
         reply = random_action(c, rng, record)
         if rng.random() < 0.2:
-            time.sleep(rng.choice((0.0005, 0.002, 0.01)))     # let the computer's thread race the next action
+            time.sleep(
+                rng.choice((0.0005, 0.002, 0.01))
+            )  # let the computer's thread race the next action
         check(c, reply)
     c.runner.wait(30)
     check(c, Reply(Action.SETTINGS, ""))

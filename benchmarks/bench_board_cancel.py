@@ -6,16 +6,19 @@ takes no ``stop`` runs on to its time limit and is measured so), then does the s
 board: the computer thinks, Undo, and the time until its thread has ended.  The goal (issue 18)
 is 50 ms.  Figures are medians (and the worst) of several trials.
 """
+
 from __future__ import annotations
 
 import argparse
+import contextlib
 import random
+import sys
 import threading
 import time
 from statistics import median
 
 import fanorona as fa
-from fanorona import ai
+from fanorona import ai, compiled
 from fanorona.computer import takes_stop
 from fanorona.controller import Controller
 
@@ -31,7 +34,8 @@ def middle_game(seed: int = 1, turns: int = 8) -> fa.Board:
 
 
 def player_stop_ms(level: int, board: fa.Board, after: float) -> tuple[float, bool]:
-    """Milliseconds from setting ``stop`` until ``choose_turn`` returned or raised; whether it took ``stop``."""
+    """Milliseconds from setting ``stop`` until ``choose_turn`` returned or raised; whether it took
+    ``stop``."""
     player = ai.level(level)
     if hasattr(player, "prepare"):
         player.prepare(board, progress=False)
@@ -39,18 +43,19 @@ def player_stop_ms(level: int, board: fa.Board, after: float) -> tuple[float, bo
     took = takes_stop(player)
 
     def search():
-        try:
+        with contextlib.suppress(
+            Exception
+        ):  # SearchCancelled, or whatever a cancelled search raises
             player.choose_turn(board, stop=stop) if took else player.choose_turn(board)
-        except Exception:      # SearchCancelled, or whatever a cancelled search raises
-            pass
         ended.append(time.perf_counter())
+
     thread = threading.Thread(target=search)
     thread.start()
     time.sleep(after)
     stopped = time.perf_counter()
     stop.set()
     thread.join()
-    return (ended[0] - stopped) * 1000, took       # negative: the search had ended before the stop
+    return (ended[0] - stopped) * 1000, took  # negative: the search had ended before the stop
 
 
 def board_undo_ms(level: int, after: float) -> float:
@@ -67,13 +72,19 @@ def board_undo_ms(level: int, after: float) -> float:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Print the figures; ``argv``: the command line's options (none when run by ``make bench``)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--trials", type=int, default=5)
-    parser.add_argument("--after", type=float, default=0.3, help="seconds of search before the stop")
-    args = parser.parse_args(argv)
+    parser.add_argument(
+        "--after", type=float, default=0.3, help="seconds of search before the stop"
+    )
+    args = parser.parse_args([] if argv is None else argv)
     board = middle_game()
-    print(f"cancel latency, {args.trials} trials, stop after {args.after} s of search (goal {GOAL_MS} ms); "
-          f"compiled search: {ai.fast.available()}")
+    print(
+        f"cancel latency, {args.trials} trials, stop after {args.after} s of search "
+        f"(goal {GOAL_MS} ms); "
+        f"compiled search: {compiled.available()}"
+    )
     for level in (3, 4, 5):
         runs = [player_stop_ms(level, board, args.after) for _ in range(args.trials)]
         times, took = [ms for ms, _ in runs if ms >= 0], runs[0][1]
@@ -81,13 +92,19 @@ def main(argv: list[str] | None = None) -> int:
         if not times:
             print(f"  level {level} search: ended within {args.after} s, before any stop")
             continue
-        print(f"  level {level} search: median {median(times):7.1f} ms, worst {max(times):7.1f} ms{note}")
+        print(
+            f"  level {level} search: median {median(times):7.1f} ms, "
+            f"worst {max(times):7.1f} ms{note}"
+        )
     for level in (4, 5):
         times = [board_undo_ms(level, args.after) for _ in range(args.trials)]
-        print(f"  board, level {level}: Undo while it thinks -> thread ended in median {median(times):7.1f} ms, "
-              f"worst {max(times):7.1f} ms")
+        print(
+            f"  board, level {level}: Undo while it thinks -> thread ended in median "
+            f"{median(times):7.1f} ms, "
+            f"worst {max(times):7.1f} ms"
+        )
     return 0
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(main(sys.argv[1:]))
