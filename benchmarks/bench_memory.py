@@ -63,7 +63,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--turns", type=int, default=60, help="turns of the level-5 game at most")
     args = parser.parse_args([] if argv is None else argv)
     started = time.perf_counter()
-    out = subprocess.run([sys.executable, "-c", CHILD, str(args.turns)], capture_output=True, text=True)
+    out = subprocess.run(
+        [sys.executable, "-c", CHILD, str(args.turns)], capture_output=True, text=True
+    )
     if out.returncode:
         raise RuntimeError(f"the measuring process failed:\n{out.stderr}")
     result = json.loads(out.stdout.strip().splitlines()[-1])
