@@ -141,8 +141,11 @@ class ComputerRunner:
         self, generation: int, stop: threading.Event, previous: threading.Thread | None
     ) -> None:
         c = self.controller
-        if previous is not None:
-            previous.join()  # a cancelled search ends first: the two never share a player
+        if previous is not None and previous.is_alive():  # a cancelled search ends first: the two
+            with c.lock:  # never share a player; meanwhile the board says the computer is at it
+                if generation == self.generation and c.computer_should_move():
+                    c.report("thinking", name=c.player_name(c.model.to_move))
+            previous.join()
         try:
             while True:
                 with c.lock:

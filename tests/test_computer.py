@@ -325,3 +325,20 @@ def test_18_10_a_new_game_during_the_wait_drops_its_progress(made):
     c.runner.wait(20)
     assert c.progress is None and all(p is None for p in later), "a cancelled wait shows no bar"
     assert len(c.model.turns) == 1 and not player.asked.is_set(), "and its turn is not searched"
+
+
+def test_18_3_while_a_cancelled_search_ends_the_next_turn_already_says_thinking(made):
+    player = Gate()
+    c = made(opponent=player)
+    c.click("d3"), c.click("e3"), c.choose("approach")
+    assert player.asked.wait(10)
+    c.undo()  # the gate stays shut: the cancelled search runs on
+    c.click("d2"), c.click("e3")
+    deadline = time.monotonic() + 10
+    while not c.status.startswith("Gate is thinking"):
+        assert time.monotonic() < deadline, c.status
+        time.sleep(0.01)
+    assert len(player.boards) == 1, "the new search waits for the cancelled one"
+    player.go.set()
+    c.runner.wait(10)
+    assert len(player.boards) == 2 and len(c.model.turns) == 2 and c.error is None
