@@ -56,13 +56,10 @@ class Setup:
                 self._needs_board("a new size or rule set")
             return self._act(self._back_to_start)
         size = self.game.size if size is None else parse_size(size)
-        rules = (
-            self.game.rules
-            if rules is None
-            else Rules.named(rules)
-            if isinstance(rules, str)
-            else rules
-        )
+        if rules is None:
+            rules = self.game.rules
+        elif isinstance(rules, str):
+            rules = Rules.named(rules)
         board = Board(size, rules)
         return self._act(
             lambda: self._replace(
@@ -151,7 +148,8 @@ class Setup:
 
     def set_delay(self, seconds: float) -> None:
         """Seconds between the computer's animated steps (0 for tests)."""
-        self._change(settings=self.settings.with_delay(seconds))
+        with self.lock:
+            self._change(settings=self.settings.with_delay(seconds))
 
     def set_overlays(self, **overlays: bool) -> None:
         """Switch overlays: strings, legal, names, strong, large (for a projector)."""
