@@ -17,6 +17,7 @@ click is tested here without ipywidgets or matplotlib.
 
 from __future__ import annotations
 
+import functools
 import threading
 from typing import Protocol, runtime_checkable
 
@@ -70,6 +71,20 @@ class Model(Protocol):
     def pop(self): ...  # undo the last push or end_turn
     def end_turn(self) -> None: ...  # stop a chain
     def outcome(self): ...  # None, or an object with winner and reason
+
+
+def no_on_fault(question):
+    """A yes-or-no question a view asks (may this button act?) answers no while the model fails,
+    rather than raising into the view's redraw."""
+
+    @functools.wraps(question)
+    def asked(self) -> bool:
+        try:
+            return question(self)
+        except ModelFault:
+            return False
+
+    return asked
 
 
 def other(side: str) -> str:
@@ -295,6 +310,7 @@ class Controller(Setup, ComputerSeat, Shows):
 
     # -- undo and redo -------------------------------------------------------------------------
 
+    @no_on_fault
     def can_undo(self) -> bool:
         """There is a turn (or a turn in progress) to take back."""
         return bool(self.game.turns or self.game.chain)
@@ -329,6 +345,7 @@ class Controller(Setup, ComputerSeat, Shows):
         self._settle()
         return taken
 
+    @no_on_fault
     def can_undo_step(self) -> bool:
         """A step of a person's can be taken back: of the turn in progress, or of the last turn
         (never while the computer plays its chain, never one of its turns)."""
@@ -357,6 +374,7 @@ class Controller(Setup, ComputerSeat, Shows):
 
         return self._act(undo_step)
 
+    @no_on_fault
     def can_redo(self) -> bool:
         return bool(self._redo) and not self.game.chain and self.shown is None
 

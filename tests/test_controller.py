@@ -978,3 +978,28 @@ def test_18_entering_the_replay_clears_the_selection(made):
     assert c.click(c.model.legal_steps()[0].origin).action == "selected"
     c.replay(0)
     assert c.selected is None and c.pending is None
+
+
+def test_18_9_what_may_act_is_answered_while_the_model_fails(made):
+    class Forgetful(SimpleGame):
+        broken = False
+
+        @property
+        def chain(self):
+            if self.broken:
+                raise RuntimeError("no chain today")
+            return ()
+
+        @chain.setter
+        def chain(self, value):
+            pass
+
+    game = Forgetful()
+    c = made(game)
+    step = one_way_step(game)
+    clicks(c, step.origin, step.destination)
+    game.broken = True
+    assert not c.can_undo_step() and not c.can_redo() and c.can_undo(), "asked, none raises"
+    assert c.scene()["title"] == "The model's chain failed: RuntimeError: no chain today"
+    game.broken = False
+    assert c.can_undo() and c.undo().action == "undone"
