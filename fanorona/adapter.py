@@ -10,7 +10,9 @@ what it answers is checked, so a fault becomes a ``ModelFault`` that names the m
 
 from __future__ import annotations
 
-from .board import Board
+from typing import Protocol, runtime_checkable
+
+from .board import Board, Step
 from .geometry import point_name
 from .notation import CAPTURE_LETTER
 
@@ -18,6 +20,60 @@ SIDES = ("white", "black")
 #: Calls of ``pop()`` allowed beyond a turn's own steps before the model is said never to shorten
 #: ``turns`` (one more for an End turn, one to spare).
 POP_SLACK = 2
+
+
+MEMBERS = (
+    "size",
+    "points",
+    "to_move",
+    "turns",
+    "chain",
+    "chain_stone",
+    "stone_at",
+    "legal_steps",
+    "captures",
+    "push",
+    "pop",
+    "end_turn",
+    "outcome",
+)
+
+
+@runtime_checkable
+class Model(Protocol):
+    """What the controller needs of a game; ``fanorona.Board`` is one, and so can a student's
+    class be.
+
+    Points are names like ``"c3"``; a step has ``origin``, ``destination`` and ``capture``
+    (``"approach"``, ``"withdrawal"`` or None); a turn has ``steps`` and prints as turn text.
+    """
+
+    # fmt: off
+    size: tuple[int, int]          # (width, height)
+    points: tuple[str, ...]         # every point's name
+    to_move: str                    # "white" or "black"
+    turns: list                     # the whole turns played, oldest first
+    chain: tuple                    # the steps of the turn in progress (empty between turns)
+    chain_stone: str | None         # the point of the stone that is capturing in a chain
+
+    def stone_at(self, point: str) -> str | None: ...      # "white", "black" or None
+    def legal_steps(self) -> list: ...                      # the steps allowed now
+    def captures(self, step) -> list[str]: ...              # what a legal step would capture
+    def push(self, step) -> None: ...                       # play a legal step
+    def pop(self): ...                                      # undo the last push or end_turn
+    def end_turn(self) -> None: ...                         # stop a chain
+    def outcome(self): ...                                  # None, or a result: winner, reason
+    # fmt: on
+
+
+def check_model(model) -> None:
+    """A ValueError naming what a model lacks of ``Model``."""
+    if not isinstance(model, Model):
+        missing = [name for name in MEMBERS if not hasattr(model, name)]
+        raise ValueError(
+            f"a board model needs {', '.join(missing)} (see fanorona.controller.Model); "
+            f"{type(model).__name__} lacks them"
+        )
 
 
 class ModelFault(Exception):
@@ -109,6 +165,23 @@ class GameAdapter:
         through."""
         return list(self._call("captures", step, passes=(ValueError,)))
 
+    def why_not(self, origin: str, point: str) -> str:
+        """Why origin-point is no legal step: the model's own reason (a Board's error message),
+        or a plain one."""
+        try:
+            self.captures(Step(origin, point))
+        except ValueError as e:
+            return str(e)
+        return f"{origin}-{point} is not a legal step"
+
+    def step(self, origin: str, destination: str, capture: str):
+        """The model's legal step from origin to destination capturing that way."""
+        return next(
+            s
+            for s in self.legal_steps()
+            if (s.origin, s.destination, s.capture) == (origin, destination, capture)
+        )
+
     def outcome(self):
         result = self._call("outcome")
         if result is not None and (
@@ -144,6 +217,22 @@ class GameAdapter:
         if self._progress() == before and popped != "end_turn":
             raise ModelFault("pop()", f"returned {popped} but neither turns nor chain got shorter")
         return popped
+
+    def replay_turn(self, turn) -> None:
+        """Play a whole turn again step by step (so its steps can be taken back one by one); all
+        or nothing: a step the model refuses (ValueError) takes back the ones played."""
+        pushed = 0
+        try:
+            for step in turn.steps:
+                self.push(step, passes=(ValueError,))
+                pushed += 1
+            if self.chain:
+                self.end_turn()
+                pushed += 1
+        except ValueError:
+            for _ in range(pushed):
+                self.pop()
+            raise
 
     def undo_chain(self) -> str:
         """Take back the chain in progress; its text, ending in '…'."""
@@ -230,4 +319,4 @@ def strings(board) -> list[tuple[str, ...]]:
     return board.strings("white", 2) + board.strings("black", 2)
 
 
-__all__ = ["GameAdapter", "ModelFault", "turn_text"]
+__all__ = ["GameAdapter", "Model", "ModelFault", "check_model", "turn_text"]

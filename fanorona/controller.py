@@ -19,10 +19,9 @@ from __future__ import annotations
 
 import functools
 import threading
-from typing import Protocol, runtime_checkable
 
-from .adapter import GameAdapter, ModelFault, turn_text
-from .board import Board, Step
+from .adapter import GameAdapter, Model, ModelFault, check_model, turn_text
+from .board import Board
 from .computer import ComputerRunner, ComputerSeat
 from .labels import labels, say
 from .reply import Action, Reply
@@ -30,47 +29,6 @@ from .rules import Rules
 from .scene import Shows
 from .settings import COMPUTER_SIDES, LEVELS, ComputerSettings
 from .setup import OVERLAYS, SIZES, Setup, parse_size, size_text
-
-MEMBERS = (
-    "size",
-    "points",
-    "to_move",
-    "turns",
-    "chain",
-    "chain_stone",
-    "stone_at",
-    "legal_steps",
-    "captures",
-    "push",
-    "pop",
-    "end_turn",
-    "outcome",
-)
-
-
-@runtime_checkable
-class Model(Protocol):
-    """What the controller needs of a game; ``fanorona.Board`` is one, and so can a student's
-    class be.
-
-    Points are names like ``"c3"``; a step has ``origin``, ``destination`` and ``capture``
-    (``"approach"``, ``"withdrawal"`` or None); a turn has ``steps`` and prints as turn text.
-    """
-
-    size: tuple[int, int]  # (width, height)
-    points: tuple[str, ...]  # every point's name
-    to_move: str  # "white" or "black"
-    turns: list  # the whole turns played, oldest first
-    chain: tuple  # the steps of the turn in progress (empty between turns)
-    chain_stone: str | None  # the point of the stone that is capturing in a chain
-
-    def stone_at(self, point: str) -> str | None: ...  # "white", "black" or None
-    def legal_steps(self) -> list: ...  # the steps allowed now
-    def captures(self, step) -> list[str]: ...  # what a legal step would capture
-    def push(self, step) -> None: ...  # play a legal step
-    def pop(self): ...  # undo the last push or end_turn
-    def end_turn(self) -> None: ...  # stop a chain
-    def outcome(self): ...  # None, or an object with winner and reason
 
 
 def no_on_fault(question):
@@ -100,28 +58,16 @@ class Controller(Setup, ComputerSeat, Shows):
     """
 
     def __init__(
-        self,
-        model=None,
-        *,
-        size=(9, 5),
-        rules: Rules | None = None,
-        opponent=None,
-        language: str = "en",
+        self, model=None, *, size=(9, 5), rules: Rules | None = None, opponent=None, language="en"
     ):
         labels(language)
-        if model is not None and not isinstance(model, Model):
-            missing = [name for name in MEMBERS if not hasattr(model, name)]
-            raise ValueError(
-                f"a board model needs {', '.join(missing)} (see fanorona.controller.Model); "
-                f"{type(model).__name__} lacks them"
-            )
+        if model is not None:
+            check_model(model)
         self.lock = threading.RLock()
         self.game = GameAdapter(model if model is not None else Board(parse_size(size), rules))
         self.language = language
         self.selected: str | None = None
-        self.pending: tuple[str, str] | None = (
-            None  # a step that captures two ways, awaiting a choice
-        )
+        self.pending: tuple[str, str] | None = None  # a two-way capture awaiting its choice
         self.said: tuple = ()  # the last sentence, as (template key, values) parts
         self.searched: tuple = ()  # the computer's last search line, the same way
         self.overlays = dict.fromkeys(OVERLAYS, False)
@@ -136,8 +82,7 @@ class Controller(Setup, ComputerSeat, Shows):
             self._needs_board("the computer")
             self.settings = self.settings.with_opponent(opponent)
 
-    # -- actions: each runs under the lock, keeps its sentence, tells the views, lets the computer
-    # move
+    # -- each action runs under the lock, keeps its sentence, tells the views, kicks the computer
 
     def observe(self, listener) -> None:
         """Call ``listener()`` after every change (from any thread, with the lock held)."""
@@ -151,9 +96,7 @@ class Controller(Setup, ComputerSeat, Shows):
         with self.lock:
             try:
                 reply = action()
-            except (
-                ModelFault
-            ) as fault:  # a student's model that fails is a sentence naming the member
+            except ModelFault as fault:  # a model that fails: a sentence naming the member
                 self.error = fault
                 self._settle()
                 reply = self._say(
@@ -184,8 +127,7 @@ class Controller(Setup, ComputerSeat, Shows):
     # -- the click state machine ---------------------------------------------------------------
 
     def click(self, point: str) -> Reply:
-        """Act on a click at ``point``: select a stone, move it, or choose a capture; else say why
-        not."""
+        """A click at ``point``: select a stone, move it, choose a capture, or say why not."""
         if point not in self.game.points:
             raise ValueError(f"there is no point {point!r} on a {size_text(self.game.size)} board")
         return self._act(lambda: self._blocked() or self._react(point))
@@ -194,12 +136,7 @@ class Controller(Setup, ComputerSeat, Shows):
         """Settle a step that captures both ways: ``"approach"`` or ``"withdrawal"``."""
         if kind not in ("approach", "withdrawal"):
             raise ValueError(f"choose 'approach' or 'withdrawal'; got {kind!r}")
-        return self._act(
-            lambda: (
-                self._blocked()
-                or (self._choose(kind) if self.pending else self._say(Action.REFUSED, "no_choice"))
-            )
-        )
+        return self._act(lambda: self._blocked() or self._choose(kind))
 
     def end_turn(self) -> Reply:
         """Stop the capture chain in progress here (where the rules let it stop)."""
@@ -238,13 +175,13 @@ class Controller(Setup, ComputerSeat, Shows):
             if point == game.chain_stone:
                 return self._say(Action.REFUSED, "chain", point=point)
             return self._say(
-                Action.REFUSED, "illegal", reason=self._why_not(game.chain_stone, point)
+                Action.REFUSED, "illegal", reason=game.why_not(game.chain_stone, point)
             )
         if point == self.selected:
             self.selected = None
             return self._say(Action.DESELECTED, "deselected")
         if self.selected and game.stone_at(point) is None:
-            return self._say(Action.REFUSED, "illegal", reason=self._why_not(self.selected, point))
+            return self._say(Action.REFUSED, "illegal", reason=game.why_not(self.selected, point))
         stone = game.stone_at(point)
         if stone is None or stone != game.to_move:
             return self._say(
@@ -258,24 +195,10 @@ class Controller(Setup, ComputerSeat, Shows):
         self.selected = point
         return self._say(Action.SELECTED, "select", point=point)
 
-    def _why_not(self, origin: str, point: str) -> str:
-        """The model's reason why origin-point is no legal step (a Board's error message), or a
-        plain one."""
-        try:
-            self.game.captures(Step(origin, point))
-        except ValueError as e:  # the rules package says why in its error message
-            return str(e)
-        return f"{origin}-{point} is not a legal step"
-
     def _choose(self, kind: str) -> Reply:
-        origin, destination = self.pending
-        return self._play(
-            next(
-                s
-                for s in self.game.legal_steps()
-                if (s.origin, s.destination, s.capture) == (origin, destination, kind)
-            )
-        )
+        if not self.pending:
+            return self._say(Action.REFUSED, "no_choice")
+        return self._play(self.game.step(*self.pending, kind))
 
     def _play(self, step) -> Reply:
         self.game.push(step)
@@ -385,14 +308,11 @@ class Controller(Setup, ComputerSeat, Shows):
             if not self.can_redo():
                 return self._say(Action.REFUSED, "nothing_to_redo")
             self.runner.cancel()
-            reply = self._redo_turn()
+            reply, answers = self._redo_turn(), self.settings.against_person()
             while (
-                reply.action == Action.REDONE
-                and self._redo
-                and self.settings.against_person()
-                and self.computer_to_move()
+                reply.action == Action.REDONE and answers and self._redo and self.computer_to_move()
             ):
-                reply = self._redo_turn()
+                reply = self._redo_turn()  # and the computer's answer
             return reply
 
         return self._act(redo)
@@ -401,37 +321,26 @@ class Controller(Setup, ComputerSeat, Shows):
         """Replay a taken-back turn step by step, so Undo step can take back its steps; all or
         nothing."""
         turn = self._redo.pop()
-        pushed = 0
         try:
-            for step in turn.steps:
-                self.game.push(step, passes=(ValueError,))
-                pushed += 1
-            if self.game.chain:
-                self.game.end_turn()
-                pushed += 1
+            self.game.replay_turn(turn)
         except ValueError as e:
-            for _ in range(pushed):
-                self.game.pop()
             self._redo.clear()
-            self._settle()
             return self._say(Action.REFUSED, "redo_failed", move=str(turn), reason=str(e))
-        self._settle()
+        finally:
+            self._settle()
         return self._say(Action.REDONE, "redone", move=str(turn))
 
-    # -- new games, positions and records ------------------------------------------------------
+    # -- the replay slider -----------------------------------------------------------------------
 
     def replay(self, turns: int | None) -> Reply:
-        """Show the position after the first ``turns`` turns (None or the game's length: the live
-        game)."""
+        """Show the position after the first ``turns`` turns (None or all: the live game)."""
+        total = len(self.game.turns)
         if turns is not None:
             self._needs_board("the replay")
-        total = len(self.game.turns)
-        if turns is not None and (
-            isinstance(turns, bool) or not isinstance(turns, int) or not 0 <= turns <= total
-        ):
-            raise ValueError(
-                f"the game has {total} turns; replay shows 0 to {total}; got {turns!r}"
-            )
+            if isinstance(turns, bool) or not isinstance(turns, int) or not 0 <= turns <= total:
+                raise ValueError(
+                    f"the game has {total} turns; replay shows 0 to {total}; got {turns!r}"
+                )
 
         def replay():
             self.shown = None if turns is None or turns == total else turns
