@@ -16,6 +16,7 @@ from collections import OrderedDict
 
 from .board import Turn
 from .progress import watching_bars
+from .state import BoardState
 
 #: The level that stands in when the perfect player's table lacks a position.
 FALLBACK_LEVEL = 5
@@ -184,7 +185,7 @@ class ComputerRunner:
         """The steps to play, the sentence parts to show after them, and the search line."""
         if board.chain:
             return self._finish_chain(board, name)
-        notes = []
+        notes: list[tuple[str, dict]] = []
         player = self.player(level, board)
         if hasattr(player, "ready") and not player.ready(board):
             self._prepare(player, board, name, generation)
@@ -241,7 +242,7 @@ class ComputerRunner:
         return True
 
 
-class ComputerSeat:
+class ComputerSeat(BoardState):
     """The controller's side of the runner: what the runner may ask and do, with the lock held
     (see ``fanorona.controller.Controller``)."""
 

@@ -166,7 +166,7 @@ class Controller(Setup, ComputerSeat, Shows):
             return self._say(Action.REFUSED, "choose", step="-".join(self.pending))
         steps = game.legal_steps()
         options = [s for s in steps if (s.origin, s.destination) == (self.selected, point)]
-        if len(options) > 1:
+        if len(options) > 1 and self.selected:
             self.pending = (self.selected, point)
             return self._say(Action.CHOOSE, "choose", step=f"{self.selected}-{point}")
         if options:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from .adapter import ModelFault, strings, turn_text
 from .labels import say
+from .state import BoardState
 
 #: The scene's marks, each with one meaning (see ``fanorona.draw``).
 MARKS = (
@@ -203,7 +204,7 @@ def _path(steps) -> list[tuple[str, str]]:
     return [(s.origin, s.destination) for s in steps]
 
 
-class Shows:
+class Shows(BoardState):
     """What views read of a controller, each derived by the functions above (see ``Controller``)."""
 
     model = property(lambda self: self.game.model, doc="The model being played.")

@@ -17,6 +17,7 @@ from .notation import NotationError
 from .reply import Action, Reply
 from .rules import PRESETS, Rules
 from .settings import COMPUTER_SIDES, STRONGEST, ComputerSettings, perfect_offered
+from .state import BoardState
 
 #: Board sizes offered by the size chooser, (width, height).
 SIZES = ((9, 5), (5, 5), (3, 3), (5, 3), (3, 5), (7, 3), (3, 7))
@@ -39,7 +40,7 @@ def size_text(size) -> str:
     return f"{size[0]}x{size[1]}"
 
 
-class Setup:
+class Setup(BoardState):
     """The controller's actions that replace the game or change a setting (see ``Controller``)."""
 
     def _needs_board(self, what: str) -> None:
@@ -56,16 +57,12 @@ class Setup:
                 self._needs_board("a new size or rule set")
             return self._act(self._back_to_start)
         size = self.game.size if size is None else parse_size(size)
-        if rules is None:
-            rules = self.game.rules
-        elif isinstance(rules, str):
-            rules = Rules.named(rules)
-        board = Board(size, rules)
-        return self._act(
-            lambda: self._replace(
-                board, ("new", {"size": size_text(size), "rules": rules_name(rules, self.language)})
-            )
-        )
+        chosen = self.game.rules if rules is None else rules
+        if isinstance(chosen, str):
+            chosen = Rules.named(chosen)
+        board = Board(size, chosen)
+        said = ("new", {"size": size_text(size), "rules": rules_name(chosen, self.language)})
+        return self._act(lambda: self._replace(board, said))
 
     def _back_to_start(self) -> Reply:
         self.runner.cancel()
