@@ -91,8 +91,8 @@ class Setup(BoardState):
             board = self.model.copy()
             while board.chain:
                 board.pop()
-            names = {side: self.player_name(side) for side in ("white", "black")}
-        return GameRecord.from_board(board, **names).to_json()
+            white, black = self.player_name("white"), self.player_name("black")
+        return GameRecord.from_board(board, white=white, black=black).to_json()
 
     def import_game(self, text: str) -> Reply:
         """Replace the game by a JSON game record; one that does not replay raises
