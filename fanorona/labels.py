@@ -40,7 +40,7 @@ LABELS = {
                   "or a blue stone to capture by withdrawal",
         "chain": "{point} may capture again: click a teal dot, or End turn",
         "played": "played {move}", "thinking": "{name} is thinking",
-        "preparing": "{name} is getting ready (the first time only: about half a minute)",
+        "preparing": "{name} is getting ready (the first time only)",
         "playing": "{name} is playing {move}", "computer_played": "{name} played {move}",
         "busy": "wait: the computer is moving",
         "replaying": "showing the position after {n} of {total} turns: move the slider to the end to play on",
@@ -62,7 +62,9 @@ LABELS = {
         "level_changed": "the perfect player needs a small board under the standard rules: level {level} "
                          "plays instead",
         "perfect_fallback": "this position is not in the perfect player's table: level {level} plays instead",
-        "model_error": "the model failed: {reason}",
+        "model_error": "the model's {member} failed: {reason}",
+        "search_table": "looked up in the endgame table: {info}",
+        "progress": "{what}: {percent}% done", "progress_left": ", about {left} left",
     },
     "da": {
         "undo": "Fortryd træk", "undo_step": "Fortryd skridt", "redo": "Gentag", "new_game": "Nyt spil",
@@ -90,7 +92,7 @@ LABELS = {
                   "eller på en blå brik for at slå ved tilbagetrækning",
         "chain": "{point} kan slå igen: klik på en turkis prik, eller Afslut træk",
         "played": "spillede {move}", "thinking": "{name} tænker",
-        "preparing": "{name} gør sig klar (kun første gang: cirka et halvt minut)",
+        "preparing": "{name} gør sig klar (kun første gang)",
         "playing": "{name} spiller {move}", "computer_played": "{name} spillede {move}",
         "busy": "vent: computeren trækker",
         "replaying": "viser stillingen efter {n} af {total} træk: flyt skyderen til enden for at spille videre",
@@ -112,7 +114,9 @@ LABELS = {
         "level_changed": "den perfekte spiller kræver et lille bræt med standardregler: niveau {level} "
                          "spiller i stedet",
         "perfect_fallback": "stillingen findes ikke i den perfekte spillers tabel: niveau {level} spiller i stedet",
-        "model_error": "modellen fejlede: {reason}",
+        "model_error": "modellens {member} fejlede: {reason}",
+        "search_table": "slået op i slutspilstabellen: {info}",
+        "progress": "{what}: {percent}% færdig", "progress_left": ", cirka {left} tilbage",
     },
     "de": {
         "undo": "Zug zurück", "undo_step": "Schritt zurück", "redo": "Wiederholen", "new_game": "Neues Spiel",
@@ -140,7 +144,7 @@ LABELS = {
                   "oder auf einen blauen Stein für Rückzug",
         "chain": "{point} kann erneut schlagen: klicke auf einen türkisen Punkt oder auf Zug beenden",
         "played": "gespielt: {move}", "thinking": "{name} denkt nach",
-        "preparing": "{name} macht sich bereit (nur beim ersten Mal: etwa eine halbe Minute)",
+        "preparing": "{name} macht sich bereit (nur beim ersten Mal)",
         "playing": "{name} spielt {move}", "computer_played": "{name} spielte {move}",
         "busy": "bitte warten: der Computer zieht",
         "replaying": "Stellung nach {n} von {total} Zügen: schiebe den Regler ans Ende, um weiterzuspielen",
@@ -163,7 +167,9 @@ LABELS = {
                          "spielt stattdessen",
         "perfect_fallback": "diese Stellung fehlt in der Tabelle des perfekten Spielers: Stufe {level} "
                             "spielt stattdessen",
-        "model_error": "das Modell ist gescheitert: {reason}",
+        "model_error": "{member} des Modells ist gescheitert: {reason}",
+        "search_table": "in der Endspieltabelle nachgeschlagen: {info}",
+        "progress": "{what}: {percent}% erledigt", "progress_left": ", noch etwa {left}",
     },
     "cs": {
         "undo": "Vrátit tah", "undo_step": "Vrátit krok", "redo": "Znovu", "new_game": "Nová hra",
@@ -191,7 +197,7 @@ LABELS = {
                   "nebo na modrý kámen pro odstoupení",
         "chain": "{point} může brát znovu: klikněte na tyrkysovou tečku, nebo Ukončit tah",
         "played": "zahráno {move}", "thinking": "{name} přemýšlí",
-        "preparing": "{name} se připravuje (jen poprvé: asi půl minuty)",
+        "preparing": "{name} se připravuje (jen poprvé)",
         "playing": "{name} hraje {move}", "computer_played": "{name} zahrál {move}",
         "busy": "počkejte: počítač táhne",
         "replaying": "pozice po {n} z {total} tahů: posuňte jezdec na konec a hrajte dál",
@@ -213,7 +219,9 @@ LABELS = {
         "level_changed": "dokonalý hráč potřebuje malou desku se standardními pravidly: místo něj hraje "
                          "úroveň {level}",
         "perfect_fallback": "tato pozice není v tabulce dokonalého hráče: místo něj hraje úroveň {level}",
-        "model_error": "model selhal: {reason}",
+        "model_error": "{member} modelu selhal: {reason}",
+        "search_table": "vyhledáno v tabulce koncovek: {info}",
+        "progress": "{what}: hotovo {percent} %", "progress_left": ", zbývá asi {left}",
     },
 }
 

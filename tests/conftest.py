@@ -53,7 +53,7 @@ def made():
 
     def make(*args, delay=0, **kwargs):
         c = Controller(*args, **kwargs)
-        c.delay = delay
+        c.set_delay(delay)
         controllers.append(c)
         return c
 

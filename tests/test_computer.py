@@ -1,14 +1,18 @@
 """The computer runner, driven by fake players that wait on events (no sleeps, no real search)."""
-import threading
 
+import io
+import threading
+import time
 
 import fanorona as fa
+from fanorona.labels import say
 
 CHAIN = "B....\n.....\n..B..\n....B\n..W.."
 
 
 class Gate:
     """Plays the first legal turn once the test opens the gate; says when it was asked."""
+
     name = "gate"
 
     def __init__(self, text=None):
@@ -60,10 +64,12 @@ def test_a_turn_that_stops_a_chain_early_ends_it(made):
 def test_cancelling_wakes_the_pause_between_steps(made):
     player = Gate("c1c2Ad2A")
     player.go.set()
-    c = made(fa.Board.from_diagram(CHAIN), opponent=player, delay=60)
+    c = made(fa.Board.from_diagram(CHAIN), opponent=player, delay=10)
     c.set_computer("white")
     assert player.asked.wait(10)
-    c.set_computer("nobody")    # cancels: the runner must not sit out its 60 s pause before the first step
+    c.set_computer(
+        "nobody"
+    )  # cancels: the runner must not sit out its 10 s pause before the first step
     c.runner.wait(timeout=10)
     assert not c.runner.busy()
     assert c.model == fa.Board.from_diagram(CHAIN)
@@ -97,7 +103,15 @@ def test_both_sides_play_to_the_end(made):
     c.set_computer("both")
     c.runner.wait(60)
     assert c.model.is_game_over() and c.error is None
-    assert "wins" in c.status or "Draw" in c.status
+    outcome = c.model.outcome()
+    result = (
+        say("en", "win", side=outcome.winner, reason=outcome.reason)
+        if outcome.winner
+        else say("en", "draw", reason=outcome.reason)
+    )
+    assert c.status.rstrip(".").endswith(result.rstrip(".")), (
+        "the status ends with the game's own result"
+    )
 
 
 def test_a_failing_player_is_reported_and_the_thread_ends(made):
@@ -106,6 +120,7 @@ def test_a_failing_player_is_reported_and_the_thread_ends(made):
 
         def choose_turn(self, board):
             raise ZeroDivisionError("no move")
+
     c = made(opponent=Failing())
     c.model.push("d3e3W")
     c.runner.kick()
@@ -117,6 +132,7 @@ def test_a_failing_player_is_reported_and_the_thread_ends(made):
 def test_the_status_says_so_while_the_compiled_search_is_prepared(made):
     """A player that is not ready (the compiled search or an endgame table not loaded yet) is
     prepared first, with its own sentence in the status line, and only then asked for a turn."""
+
     class Unprepared(Gate):
         def __init__(self):
             super().__init__()
@@ -128,6 +144,7 @@ def test_the_status_says_so_while_the_compiled_search_is_prepared(made):
         def prepare(self, board, progress):
             self.preparing.set()
             assert self.prepared.wait(30), "the test never finished preparing"
+
     player = Unprepared()
     c = made(opponent=player)
     c.model.push("d3e3W")
@@ -140,3 +157,188 @@ def test_the_status_says_so_while_the_compiled_search_is_prepared(made):
     player.go.set()
     c.runner.wait()
     assert len(c.model.turns) == 2 and c.error is None
+
+
+# -- issue 18 ----------------------------------------------------------------------------------
+
+
+class Stoppable:
+    """A search that runs until it is told to stop (the ``stop`` event of ``fanorona.ai``'s
+    players)."""
+
+    name = "stoppable"
+
+    def __init__(self):
+        self.asked, self.stops, self.ended = threading.Event(), [], threading.Event()
+
+    def choose_turn(self, board, stop=None):
+        self.stops.append(stop)
+        self.asked.set()
+        try:
+            if stop is not None and stop.wait(30):
+                raise RuntimeError("search cancelled")
+            time.sleep(3)  # a player that is never told keeps searching to its time limit
+            return board.legal_turns()[0]
+        finally:
+            self.ended.set()
+
+
+def test_18_3_a_cancelled_search_is_told_to_stop_and_ends_at_once(made):
+    player = Stoppable()
+    c = made(opponent=player)
+    clicks = ("d3", "e3")
+    for point in clicks:
+        c.click(point)
+    c.choose("approach")
+    assert player.asked.wait(10)
+    c.undo()
+    assert isinstance(player.stops[0], threading.Event) and player.stops[0].is_set()
+    assert player.ended.wait(1.0), "the search ended when told, not at its time limit"
+    c.runner.wait(10)
+    assert c.error is None and c.model == fa.Board() and "failed" not in c.status
+
+
+class Forgetful:
+    """Keeps its search state on itself, as the old search did: two searches at once would clash."""
+
+    name = "forgetful"
+
+    def __init__(self):
+        self.board, self.running, self.most, self.count = None, 0, 0, threading.Lock()
+
+    def choose_turn(self, board):
+        with self.count:
+            self.running += 1
+            self.most = max(self.most, self.running)
+        self.board = board
+        time.sleep(0.3)
+        turn = self.board.legal_turns()[0]
+        self.board = None
+        with self.count:
+            self.running -= 1
+        return turn
+
+
+def test_18_3_a_cancelled_search_never_shares_its_player_with_the_next(made):
+    player = Forgetful()
+    c = made(opponent=player)
+    c.click("d3"), c.click("e3"), c.choose("approach")
+    time.sleep(0.05)  # the computer is thinking
+    c.undo()
+    c.click("d2"), c.click("e3")  # a new move: a new search while the cancelled one still runs
+    c.runner.wait(10)
+    assert player.most == 1, "two searches ran at once on one player"
+    assert c.error is None, c.status
+    assert [str(t) for t in c.model.turns][:1] == ["d2e3A"] and len(c.model.turns) == 2
+
+
+def test_18_7_the_runner_keeps_a_bounded_cache_of_players(made):
+    from fanorona.controller import SIZES
+
+    runner = made().runner
+    for size in SIZES:
+        runner.player(2, fa.Board(size))
+    assert len(runner.players) == 2, (
+        "one player per size played would keep a 72 MB table each at level 5"
+    )
+    last = fa.Board(SIZES[-1])
+    assert runner.player(2, last) is runner.player(2, last)
+
+
+class Building(Gate):
+    """A player whose first turn waits for a table to be built, shown by a tqdm bar of four
+    parts."""
+
+    def __init__(self):
+        super().__init__()
+        self.built = False
+
+    def ready(self, board):
+        return self.built
+
+    def prepare(self, board, progress):
+        from tqdm.std import tqdm
+
+        with tqdm(total=4, desc="building a table", file=io.StringIO(), mininterval=0) as bar:
+            for _ in range(4):
+                time.sleep(0.4)
+                bar.update(1)
+        self.built = True
+
+
+def test_18_10_a_long_wait_reports_its_progress_and_time_left_as_state(made):
+    player = Building()
+    player.go.set()
+    c = made(opponent=player)
+    seen = []
+    c.observe(lambda: seen.append((c.progress, c.status)))
+    c.model.push("d3e3W")
+    c.runner.kick()
+    c.runner.wait(20)
+    readings = [(p, status) for p, status in seen if p is not None]
+    assert readings, "the bar was read while the table was built"
+    middle = [
+        (p, status) for p, status in readings if 0 < p.fraction < 1 and p.remaining is not None
+    ]
+    assert middle and all(p.what == "building a table" for p, _ in middle)
+    progress, status = middle[-1]
+    assert 0 < progress.remaining < 5
+    assert (
+        f"Building a table: {round(100 * progress.fraction)}% done, about {progress.left} left"
+        in status
+    )
+    assert c.progress is None and len(c.model.turns) == 2 and c.error is None
+
+
+def test_18_12_the_search_line_says_a_table_answered_instead_of_depth_99(made):
+    from fanorona.ai import SearchInfo
+
+    class Tabled(Gate):
+        last_search = SearchInfo(99, 1234, 0.01, 0.0, ["a1b1"])
+
+    player = Tabled()
+    player.go.set()
+    c = made(opponent=player)
+    c.model.push("d3e3W")
+    c.runner.kick()
+    c.runner.wait()
+    assert (
+        c.search_line
+        == "Looked up in the endgame table: 1,234 nodes in 0.01 s (123,400/s), score +0, line a1b1"
+    )
+    assert "depth" not in c.search
+
+
+def test_18_10_a_new_game_during_the_wait_drops_its_progress(made):
+    player = Building()
+    player.go.set()
+    c = made(opponent=player)
+    c.model.push("d3e3W")
+    c.runner.kick()
+    deadline = time.monotonic() + 10
+    while c.progress is None:
+        assert time.monotonic() < deadline, "no progress was shown"
+        time.sleep(0.02)
+    c.set_computer("nobody")
+    later = []
+    c.observe(lambda: later.append(c.progress))
+    c.runner.wait(20)
+    assert c.progress is None and all(p is None for p in later), "a cancelled wait shows no bar"
+    assert len(c.model.turns) == 1 and not player.asked.is_set(), "and its turn is not searched"
+
+
+def test_18_3_while_a_cancelled_search_ends_the_next_turn_already_says_thinking(made):
+    player = Gate()
+    c = made(opponent=player)
+    c.click("d3"), c.click("e3"), c.choose("approach")
+    assert player.asked.wait(10)
+    c.undo()  # the gate stays shut: the cancelled search runs on
+    c.click("d2"), c.click("e3")
+    deadline = time.monotonic() + 10
+    while not c.status.startswith("Gate is thinking"):
+        assert time.monotonic() < deadline, c.status
+        time.sleep(0.01)
+    assert len(player.boards) == 1, "the new search waits for the cancelled one"
+    player.go.set()
+    c.runner.wait(10)
+    assert len(player.boards) == 2 and len(c.model.turns) == 2 and c.error is None

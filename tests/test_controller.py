@@ -3,9 +3,11 @@
 Each finding of the classroom try-out (issue letters a-l) and of the fuzzing run (W1-W4) has a
 test here, driven exactly as its reproduction describes.
 """
+
 import random
 import sys
 import threading
+import time
 
 import pytest
 
@@ -28,6 +30,7 @@ def clicks(c, *points):
 
 class Scripted:
     """A player that plays given turn texts in order."""
+
     name = "scripted"
 
     def __init__(self, *texts):
@@ -39,6 +42,7 @@ class Scripted:
 
 class Gate:
     """A player that holds its answer until the test lets it go, and says when it has started."""
+
     name = "gate"
 
     def __init__(self):
@@ -52,9 +56,15 @@ class Gate:
 
 def test_the_controller_imports_no_gui_library():
     import subprocess
-    code = ("import sys, fanorona.controller, fanorona.computer, fanorona.labels; "
-            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('ipywidgets', 'matplotlib', 'ipympl')))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+
+    code = (
+        "import sys, fanorona.controller, fanorona.computer, fanorona.labels; "
+        "print(sorted(m for m in sys.modules "
+        "if m.split('.')[0] in ('ipywidgets', 'matplotlib', 'ipympl')))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
     assert out.strip() == "[]"
 
 
@@ -74,7 +84,9 @@ def test_refusals_explain_and_change_nothing(made):
     assert "no stone on b4" in c.click("b4").message
     c.click("c1")
     assert "c1 and a1 are not neighbours" in c.click("a1").message
-    assert c.click("b1").message == "Not allowed: capture is compulsory, and white can capture: c1c2A"
+    assert (
+        c.click("b1").message == "Not allowed: capture is compulsory, and white can capture: c1c2A"
+    )
     assert c.model == start and c.model.turns == []
 
 
@@ -82,7 +94,10 @@ def test_compulsory_capture_names_the_stones_with_orange_dots(made):
     c = made()
     reply = c.click("a2")
     capturers = sorted({t.start for t in fa.Board().legal_turns()})
-    assert reply.message == f"Capture is compulsory: move a stone with an orange dot ({', '.join(capturers)})"
+    assert (
+        reply.message
+        == f"Capture is compulsory: move a stone with an orange dot ({', '.join(capturers)})"
+    )
     assert c.scene()["must"] == capturers and c.selected is None
 
 
@@ -115,7 +130,9 @@ def test_c_before_the_destination_click_each_capture_is_marked_by_its_kind(made)
     c.click("d3")
     scene = c.scene()
     assert scene["targets"] == ["e3"]
-    assert scene["approach"] == ["f3"] and scene["withdrawal"] == ["c3"], "one stone each way at the start"
+    assert scene["approach"] == ["f3"] and scene["withdrawal"] == ["c3"], (
+        "one stone each way at the start"
+    )
     c.click("d3")
     c.click("d2")
     scene = c.scene()
@@ -150,8 +167,8 @@ def test_a_undo_step_in_the_middle_of_a_chain_keeps_the_chain(made):
     assert c.selected == "c1" and c.model.chain_stone == "c1"
     assert "d2" in c.scene()["targets"], "c1 has its marks again"
     reply = c.click("d2")
-    assert reply.action in ("chain", "moved") and c.model.stone_at("d2") == "white"
-    assert [str(s) for s in c.model.chain][:2] == ["b2c1W", "c1d2A"] or str(c.model.turns[-1]).startswith("b2c1Wd2A")
+    assert reply == Reply("chain", "d2 may capture again: click a teal dot, or End turn")
+    assert [str(s) for s in c.model.chain] == ["b2c1W", "c1d2A"] and c.model.turns == []
 
 
 def test_a_undo_step_of_a_first_step_selects_the_stone_again(made):
@@ -266,8 +283,11 @@ def test_w1_end_turn_while_a_choice_waits_in_a_chain(made):
     assert c.pending == ("f4", "e4")
     assert c.end_turn().action == "ended"
     assert c.pending is None and c.model.to_move == "black"
-    assert c.click("a5").action == "selected" or c.click("a5").action == "refused"
-    assert c.error is None
+    reply = c.click("a5")
+    assert reply == Reply(
+        "refused", "Capture is compulsory: move a stone with an orange dot (d4, f3, g4, h3, h4)"
+    )
+    assert c.selected is None and c.error is None
 
 
 def test_w3_the_computer_switched_on_mid_chain_finishes_it(made):
@@ -312,6 +332,7 @@ def test_whatever_fails_in_the_computer_reaches_the_status_and_the_board_stays_u
 
         def choose_turn(self, board):
             raise RuntimeError("out of ideas")
+
     c = made(opponent=Broken())
     clicks(c, "d2", "e3")
     c.runner.wait()
@@ -363,11 +384,15 @@ def test_e_the_replay_shows_the_position_shown_and_forgets_its_sentence_at_the_e
     assert c.model.count("black") == 1
     c.replay(0)
     assert c.details.startswith("Stones: white 1, black 3")
-    assert c.status == "Showing the position after 0 of 1 turns: move the slider to the end to play on. White to move."
+    assert (
+        c.status
+        == "Showing the position after 0 of 1 turns: move the slider to the end to play on. "
+        "White to move."
+    )
     assert c.click("a5").action == "refused"
     c.replay(1)
     assert c.shown is None
-    assert c.status == "White wins: black has no legal turn." or "Showing" not in c.status
+    assert c.status == "Black to move."
     assert c.details.startswith("Stones: white 1, black 1")
 
 
@@ -469,12 +494,17 @@ def test_a_game_record_goes_out_and_comes_back(made):
 
 # -- a model of one's own ---------------------------------------------------------------------
 
+
 class PlainStep:
     def __init__(self, origin, destination, capture=None):
         self.origin, self.destination, self.capture = origin, destination, capture
 
     def __str__(self):
-        return self.origin + self.destination + {"approach": "A", "withdrawal": "W", None: ""}[self.capture]
+        return (
+            self.origin
+            + self.destination
+            + {"approach": "A", "withdrawal": "W", None: ""}[self.capture]
+        )
 
 
 class PlainTurn:
@@ -537,10 +567,16 @@ class SimpleGame:
                 continue
             approach = self._run(tx + dx, ty + dy, dx, dy)
             withdrawal = self._run(x - dx, y - dy, -dx, -dy)
-            kinds = [k for k, run in (("approach", approach), ("withdrawal", withdrawal)) if run] or [None]
-            found += [(PlainStep(point, self._name((tx, ty)), k), {"approach": approach,
-                                                                    "withdrawal": withdrawal}.get(k, []))
-                      for k in kinds]
+            kinds = [
+                k for k, run in (("approach", approach), ("withdrawal", withdrawal)) if run
+            ] or [None]
+            found += [
+                (
+                    PlainStep(point, self._name((tx, ty)), k),
+                    {"approach": approach, "withdrawal": withdrawal}.get(k, []),
+                )
+                for k in kinds
+            ]
         return found
 
     def legal_steps(self):
@@ -575,9 +611,11 @@ class SimpleGame:
     def outcome(self):
         mine = [xy for xy, s in self.stones.items() if s == self.to_move]
         if not any(self._options(self._name(xy)) for xy in mine):
+
             class Result:
                 winner = "black" if self.to_move == "white" else "white"
                 reason = f"{self.to_move} cannot move"
+
             return Result()
         return None
 
@@ -626,12 +664,342 @@ def test_a_model_that_fails_is_shown_as_a_sentence(made):
     class Faulty(SimpleGame):
         def push(self, step):
             raise KeyError("oops")
+
     c = made(Faulty())
     steps = c.model.legal_steps()
-    step = next(s for s in steps
-                if [(t.origin, t.destination) for t in steps].count((s.origin, s.destination)) == 1)
+    step = next(
+        s
+        for s in steps
+        if [(t.origin, t.destination) for t in steps].count((s.origin, s.destination)) == 1
+    )
     assert c.click(step.origin).action == "selected"
     reply = c.click(step.destination)
-    assert reply.action == "error" and reply.message.startswith("The model failed: KeyError: 'oops'")
-    assert c.selected is None and c.pending is None and isinstance(c.error, KeyError)
+    assert (
+        reply.action == "error" and reply.message == "The model's push() failed: KeyError: 'oops'"
+    )
+    assert c.selected is None and c.pending is None and isinstance(c.error.__cause__, KeyError)
     assert c.click(step.origin).action == "selected", "the board is still usable"
+
+
+# -- issue 18: the fuzzing run's and the classroom try-out's findings ------------------------------
+
+
+def in_thread(action, timeout=10.0):
+    """Run ``action`` in a daemon thread; its result, or a failed assertion if it is still running
+    (a hang must fail the test, not the suite)."""
+    result = {}
+    thread = threading.Thread(target=lambda: result.setdefault("value", action()), daemon=True)
+    thread.start()
+    thread.join(timeout)
+    assert not thread.is_alive(), f"still running after {timeout} s"
+    return result["value"]
+
+
+def one_way_step(game):
+    """A step whose destination click plays it at once (it does not capture two ways)."""
+    steps = game.legal_steps()
+    return next(
+        s
+        for s in steps
+        if [(t.origin, t.destination) for t in steps].count((s.origin, s.destination)) == 1
+    )
+
+
+class NeverShorter(SimpleGame):
+    """A plausible student bug: pop() restores the stones but forgets to shorten ``turns``."""
+
+    def pop(self):
+        self.stones = self.history[-1] if self.history else self.stones
+        return self.turns[-1].steps[0]
+
+
+def lock_is_free(c) -> bool:
+    if c.lock.acquire(timeout=2):
+        c.lock.release()
+        return True
+    return False
+
+
+@pytest.mark.parametrize("action", ["undo", "new_game"])
+def test_18_2_a_model_whose_pop_never_shortens_turns_is_caught_not_waited_for(action):
+    game = NeverShorter()
+    c = Controller(game)  # not the `made` fixture: on a hang its clean-up would wait for the lock
+    step = one_way_step(game)
+    clicks(c, step.origin, step.destination)
+    reply = in_thread(getattr(c, action))
+    assert reply == Reply(
+        "error",
+        f"The model's pop() failed: returned {step} but neither turns nor chain got shorter",
+    )
+    assert lock_is_free(c)
+    assert c.click("a1").action in ("selected", "refused"), "the board still answers clicks"
+
+
+def test_18_2_a_pop_that_fidgets_without_shortening_turns_is_stopped_after_bounded_calls():
+    class Fidgety(SimpleGame):
+        pops = 0
+
+        def pop(self):
+            self.pops += 1
+            self.chain = () if self.chain else (self.turns[-1].steps[0],)
+            return self.turns[-1].steps[0]
+
+    game = Fidgety()
+    c = Controller(game)
+    step = one_way_step(game)
+    clicks(c, step.origin, step.destination)
+    reply = in_thread(c.undo)
+    assert reply == Reply(
+        "error", "The model's pop() failed: 3 calls did not shorten turns (still 1 long)"
+    )
+    assert game.pops == 3 and lock_is_free(c)
+
+
+def test_18_2_a_pop_that_takes_back_nothing_at_all_is_named():
+    class Stuck(SimpleGame):
+        def pop(self):
+            return PlainStep("a1", "b1")
+
+    game = Stuck()
+    c = Controller(game)
+    step = one_way_step(game)
+    clicks(c, step.origin, step.destination)
+    reply = in_thread(c.undo_step)
+    assert reply == Reply(
+        "error", "The model's pop() failed: returned a1b1 but neither turns nor chain got shorter"
+    )
+    assert lock_is_free(c)
+
+
+def test_18_4_undo_turn_with_the_replay_moved_back_does_not_wedge_the_board(made):
+    c = made()
+    clicks(c, "d2", "e3")
+    c.replay(0)
+    reply = c.undo()
+    assert reply.action == "undone" and c.model.turns == []
+    assert c.shown is None, "the replay is kept within the game: no 'after 0 of 0 turns'"
+    assert "Showing" not in c.status
+    assert c.click("d2").action == "selected", "clicks play again"
+    assert c.can_redo() and c.redo().action == "redone" and str(c.model.turns[-1]) == "d2e3A"
+
+
+def test_18_4_the_replay_never_points_past_the_games_end(made):
+    c = made()
+    clicks(c, "d3", "e3")
+    c.choose("withdrawal")
+    second = c.model.legal_turns()[0]
+    c.model.push(second)
+    c.replay(1)
+    c.undo()
+    assert len(c.model.turns) == 1 and c.shown is None
+    assert c.moves == "1. d3e3W"
+    c.undo()
+    assert c.moves == "" and c.shown is None
+
+
+def test_18_5_undo_step_after_a_whole_turn_pushed_as_text(made):
+    board = fa.Board()
+    board.push("d2e3A")
+    c = made(board)
+    reply = c.undo_step()
+    assert reply == Reply("undone", "Took back the step d2e3A")
+    assert c.model.turns == [] and c.selected == "d2" and c.error is None
+
+
+def test_18_5_undo_step_of_a_chain_pushed_as_text_keeps_its_first_steps(made):
+    board = fa.Board.from_diagram(CHAIN)
+    board.push("c1c2Ad2A")
+    c = made(board)
+    assert c.undo_step() == Reply("undone", "Took back the step c2d2A")
+    assert [str(s) for s in c.model.chain] == ["c1c2A"] and c.selected == "c2"
+    assert c.click("d2").action == "moved" and str(c.model.turns[-1]) == "c1c2Ad2A"
+
+
+def test_18_6_undo_step_is_refused_while_the_computer_animates_its_chain(made):
+    c = made(fa.Board.from_diagram(CHAIN), opponent=Scripted("c1c2Ad2A"), delay=1.0)
+    c.set_computer("white")
+    deadline = time.monotonic() + 10
+    while len(c.model.chain) != 1:
+        assert time.monotonic() < deadline, "the computer never played its first step"
+        time.sleep(0.01)
+    assert not c.can_undo_step()
+    assert c.undo_step() == Reply("refused", "Wait: the computer is moving")
+    assert [str(s) for s in c.model.chain] == ["c1c2A"]
+    c.runner.wait()
+    assert [str(t) for t in c.model.turns] == ["c1c2Ad2A"], "the computer played the turn it chose"
+
+
+class Moody(SimpleGame):
+    """A model with one fault switched on by the test (``broken`` names the member); its own
+    methods still work, so the fault shows only where the board reads the member."""
+
+    broken = None
+
+    @property
+    def to_move(self):
+        if self.broken == "to_move" and not self._inside:
+            raise RuntimeError("lost track")
+        return self._to_move
+
+    @to_move.setter
+    def to_move(self, side):
+        self._to_move = side
+
+    _inside = False
+
+    def _own(self, method, *args):
+        inside, self._inside = self._inside, True
+        try:
+            return method(*args)
+        finally:
+            self._inside = inside
+
+    def legal_steps(self):
+        return self._own(super().legal_steps)
+
+    def captures(self, step):
+        return self._own(super().captures, step)
+
+    def push(self, step):
+        if self.broken != "push":
+            self._own(super().push, step)
+
+    def outcome(self):
+        return "white wins" if self.broken == "outcome" else self._own(super().outcome)
+
+
+@pytest.mark.parametrize(
+    "member, sentence",
+    [
+        ("to_move", "The model's to_move failed: RuntimeError: lost track"),
+        ("push", "The model's push() failed: played STEP but neither turns nor chain changed"),
+        (
+            "outcome",
+            "The model's outcome() failed: answered 'white wins'; "
+            "it should be None or have a winner "
+            "('white', 'black' or None) and a reason (text)",
+        ),
+    ],
+)
+def test_18_9_every_model_fault_is_a_sentence_naming_the_member(made, member, sentence):
+    game = Moody()
+    c = made(game)
+    step = one_way_step(game)
+    game.broken = member
+    sentence = sentence.replace("STEP", str(step))
+    reply = c.click(step.origin)
+    if member == "push":
+        assert reply.action == "selected"
+        reply = c.click(step.destination)
+    assert reply == Reply("error", sentence)
+    assert c.status.startswith(sentence) and c.error.member.startswith(member)
+    for read in (c.scene, lambda: c.details, lambda: c.moves, c.can_undo_step, c.can_redo):
+        read()  # what the view reads never raises
+    game.broken = None
+    assert c.click(step.origin).action == "selected", "the board is usable once the model behaves"
+
+
+def test_18_9_a_click_does_not_raise_when_to_move_fails_after_the_move(made):
+    game = Moody()
+    c = made(game)
+    step = one_way_step(game)
+    c.click(step.origin)
+    game.broken = "to_move"
+    reply = c.click(step.destination)
+    assert reply == Reply("moved", f"Played {step}")
+    assert c.status == f"Played {step}. The model's to_move failed: RuntimeError: lost track."
+
+
+def test_18_9_a_scene_of_a_failing_model_says_so_in_its_title(made):
+    game = Moody()
+    c = made(game)
+    game.broken = "to_move"
+    scene = c.scene()
+    assert scene["title"] == "The model's to_move failed: RuntimeError: lost track"
+    assert scene["board"].diagram() == ".....\n.....\n....."
+
+
+def test_18_12_a_click_while_the_computer_is_paused_says_how_to_let_it_move(made):
+    c = made()
+    c.set_computer("white")
+    c.runner.wait()
+    c.load_position("long-chain")
+    assert c.paused
+    reply = c.click("b2")
+    assert reply == Reply(
+        "refused", "The computer plays white: press Computer move when it should move"
+    )
+
+
+def test_18_12_a_language_switch_says_the_status_again_in_the_new_language(made):
+    c = made()
+    c.click("d2")
+    assert c.status == "d2 selected: click a teal dot to move there. White to move."
+    c.set_language("de")
+    assert (
+        c.status
+        == "d2 gewählt: klicke auf einen türkisen Punkt, um dorthin zu ziehen. Weiß ist am Zug."
+    )
+
+
+def test_18_12_undo_turn_is_unavailable_on_a_fresh_board(made):
+    c = made()
+    assert not c.can_undo()
+    clicks(c, "d2", "e3")
+    assert c.can_undo()
+
+
+def test_18_12_reply_action_is_an_enum(made):
+    from fanorona.controller import Action
+
+    reply = made().click("d2")
+    assert (
+        reply.action is Action.SELECTED
+        and reply.action == "selected"
+        and str(reply.action) == "selected"
+    )
+
+
+def test_18_an_undo_after_a_paused_load_leaves_no_pause_for_a_persons_side(made):
+    c = made()
+    clicks(c, "d2", "e3")
+    record = c.export_game()
+    c.set_computer("black")
+    c.runner.wait()
+    c.import_game(record)
+    assert c.paused and c.model.to_move == "black"
+    c.undo()
+    assert c.model.turns == [] and not c.paused, "no Computer move button while a person is to move"
+
+
+def test_18_entering_the_replay_clears_the_selection(made):
+    c = made()
+    clicks(c, "d2", "e3")
+    assert c.click(c.model.legal_steps()[0].origin).action == "selected"
+    c.replay(0)
+    assert c.selected is None and c.pending is None
+
+
+def test_18_9_what_may_act_is_answered_while_the_model_fails(made):
+    class Forgetful(SimpleGame):
+        broken = False
+
+        @property
+        def chain(self):
+            if self.broken:
+                raise RuntimeError("no chain today")
+            return ()
+
+        @chain.setter
+        def chain(self, value):
+            pass
+
+    game = Forgetful()
+    c = made(game)
+    step = one_way_step(game)
+    clicks(c, step.origin, step.destination)
+    game.broken = True
+    assert not c.can_undo_step() and not c.can_redo() and c.can_undo(), "asked, none raises"
+    assert c.scene()["title"] == "The model's chain failed: RuntimeError: no chain today"
+    game.broken = False
+    assert c.can_undo() and c.undo().action == "undone"

@@ -1,4 +1,5 @@
 """The board's words: every language has every key, the same fields, and every key is used."""
+
 import re
 from pathlib import Path
 from string import Formatter
@@ -8,7 +9,16 @@ import pytest
 from fanorona.labels import LABELS, LANGUAGES, labels, say
 
 PACKAGE = Path(__file__).resolve().parent.parent / "fanorona"
-USERS = ("controller.py", "computer.py", "widget.py", "draw.py")
+USERS = (
+    "controller.py",
+    "computer.py",
+    "widget.py",
+    "draw.py",
+    "scene.py",
+    "adapter.py",
+    "settings.py",
+    "setup.py",
+)
 
 
 def fields(template):
@@ -29,7 +39,8 @@ def test_every_language_has_every_label_and_template():
 
 def test_every_sentence_the_code_asks_for_exists():
     source = "\n".join((PACKAGE / name).read_text() for name in USERS)
-    asked = set(re.findall(r'(?:sentence|report|say)\(\s*"(\w+)"', source))
+    asked = set(re.findall(r'(?:sentence|report|say)\((?:[^"()]*?,\s*)?"(\w+)"', source))
+    asked |= set(re.findall(r'\(\s*"(\w+)",\s*\{', source))  # a sentence kept as (key, values)
     asked |= set(re.findall(r'"(legend_\w+)"', source))
     assert {"select", "chain", "thinking", "legend_must"} <= asked, "the scan finds the calls"
     assert asked <= set(LABELS["en"]), asked - set(LABELS["en"])
@@ -47,12 +58,24 @@ def test_sentences_capitalise_except_after_a_point_name():
     assert say("en", "nothing_to_undo") == "Nothing to undo"
     assert say("en", "select", point="d3").startswith("d3 selected")
     assert say("de", "turn", side="white") == "Weiß ist am Zug"
-    with pytest.raises(ValueError, match="language must be one of 'en', 'da', 'de', 'cs'; got 'fr'"):
+    with pytest.raises(
+        ValueError, match="language must be one of 'en', 'da', 'de', 'cs'; got 'fr'"
+    ):
         labels("fr")
 
 
-@pytest.mark.parametrize("query, language", [("lang=da", "da"), ("x=1&lang=CS", "cs"), ("", "en"), (None, "en"),
-                                             ("lang=fr", "en"), ("lang=de&lang=da", "da")])
+@pytest.mark.parametrize(
+    "query, language",
+    [
+        ("lang=da", "da"),
+        ("x=1&lang=CS", "cs"),
+        ("", "en"),
+        (None, "en"),
+        ("lang=fr", "en"),
+        ("lang=de&lang=da", "da"),
+    ],
+)
 def test_a_page_starts_in_the_language_its_address_asks_for(query, language):
     from fanorona.labels import page_language
+
     assert page_language(query) == language
