@@ -42,6 +42,13 @@ LAYERS = {
     },
     "board UI": {
         "fanorona.labels",
+        "fanorona.reply",
+        "fanorona.progress",
+        "fanorona.state",
+        "fanorona.settings",
+        "fanorona.adapter",
+        "fanorona.scene",
+        "fanorona.setup",
         "fanorona.draw",
         "fanorona.computer",
         "fanorona.controller",
