@@ -289,8 +289,9 @@ class Guard:
     them within ``check_limit``, printed output captured, and every way out that is not an answer
     (a timeout, Ctrl-C or an interrupted kernel, ``exit()``) turned into one sentence naming the call."""
 
-    def __init__(self, call_limit: float = CALL_LIMIT, check_limit: float = CHECK_LIMIT):
-        self.call_limit, self.check_limit = call_limit, check_limit
+    def __init__(self, call_limit: float | None = None, check_limit: float | None = None):
+        self.call_limit = CALL_LIMIT if call_limit is None else call_limit
+        self.check_limit = CHECK_LIMIT if check_limit is None else check_limit
         self.used, self.calls = 0.0, 0
         self.output = CappedText()
 

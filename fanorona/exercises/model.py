@@ -141,7 +141,7 @@ def _capture_read(answer, call: str) -> dict:
                                         "each a set of points (empty when none)")
     for kind in CAPTURE_KINDS:
         if isinstance(answer[kind], str) or not iterable(answer[kind]):
-            raise TypeError(f"{call} returned {answer[kind]!r} for {kind!r}: give a set of points, an empty "
+            raise TypeError(f"{call} returned {short_repr(answer[kind])} for {kind!r}: give a set of points, an empty "
                             f"set() when the step captures nothing that way (or did a helper function forget "
                             f"`return`?).")
     return {kind: set(answer[kind]) for kind in CAPTURE_KINDS}
@@ -341,7 +341,7 @@ def _winner(board):
 
 def _winner_read(answer, call: str):
     if answer is not None and str(answer) not in ("white", "black"):
-        raise TypeError(f"{call} should return 'white', 'black' or None (the game goes on); got {answer!r}")
+        raise TypeError(f"{call} should return 'white', 'black' or None (the game goes on); got {short_repr(answer)}")
     return None if answer is None else str(answer)
 
 
