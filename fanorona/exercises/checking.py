@@ -360,18 +360,21 @@ class Guard:
 
 
 def board_state(board: Board) -> tuple:
-    """What a student's function must leave as it was on a board it is given."""
-    return board.fen(), board.rules, tuple(str(t) for t in board.turns), tuple(str(s) for s in board.chain)
+    """What a student's function must leave as it was on a board it is given (cheap: it is taken
+    around every call)."""
+    return board.key(), board.rules, board.size, tuple(board.turns), len(board._history)
 
 
-def unchanged(args: tuple, before: list, call: str) -> None:
-    """Fail with a sentence if the student's call changed a board it was given."""
+def unchanged(args: tuple, before: list, call) -> None:
+    """Fail with a sentence if the student's call changed a board it was given (``call``: the
+    call's text, or a function giving it)."""
     for arg, was in zip(args, before):
         if isinstance(arg, Board) and board_state(arg) != was:
             now = board_state(arg)
             what = ("its position" if now[0] != was[0] else "its rules" if now[1] != was[1] else
-                    "its turns" if now[2] != was[2] else "its chain")
-            raise ExerciseFailed(cut(f"{call} changed the board it was given ({what}; afterwards "
+                    "its turns" if now[3] != was[3] else "its history")
+            text = call() if callable(call) else call
+            raise ExerciseFailed(cut(f"{text} changed the board it was given ({what}; afterwards "
                                      f"{board_code(arg)}): leave the board as it was and return the answer "
                                      f"(build a new dict or board instead).", 900))
 
@@ -426,16 +429,20 @@ class Checker:
         wrong shape, show the input first, then let the student's own error through."""
         args = tuple(a.copy() if isinstance(a, Board) else a for a in case.args)
         before = [board_state(a) if isinstance(a, Board) else None for a in args]
-        call = self.call_text(case)
+        call = lambda: self.call_text(case)   # noqa: E731 - worked out only when something is wrong
 
         def went_wrong():
             show(case.board, f"your function went wrong on {self.short(case)}", **case.drawing)
-            print(f"Input: {call}")
+            print(f"Input: {call()}")
         with guard.running(call, went_wrong):
             answer = fn(*args)
         unchanged(args, before, call)
         try:
-            return self.read(answer, call)
+            return self.read(answer, "")
+        except Exception:      # read it again to say what is wrong with the call's text in the message
+            pass
+        try:
+            return self.read(answer, call())
         except Exception:
             went_wrong()
             raise

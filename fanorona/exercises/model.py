@@ -152,12 +152,16 @@ def _simple(board: Board) -> Board:
 
 
 def _captures(board, origin, destination):
+    table = board.__dict__.get("_exercise_captures")
+    if table is None:       # worked out once per sample board (a board the student never gets)
+        table = board.__dict__["_exercise_captures"] = _capture_table(board)
+    return {kind: set(table.get((origin, destination, kind), ())) for kind in CAPTURE_KINDS}
+
+
+def _capture_table(board) -> dict:
+    """{(origin, destination, kind): points} of every capturing step under the simplified rules."""
     simple = _simple(board)
-    found = {kind: set() for kind in CAPTURE_KINDS}
-    for step in simple.legal_steps():
-        if (step.origin, step.destination) == (origin, destination) and step.capture:
-            found[step.capture] = set(simple.captures(step))
-    return found
+    return {(s.origin, s.destination, s.capture): frozenset(simple.captures(s)) for s in simple.legal_steps() if s.capture}
 
 
 def _capture_cases():
