@@ -416,29 +416,40 @@ def winner_by_counting(board):
     return None if steps_of(board, mover) else other_side(mover)
 
 
-def draw_with_nan_separated_lines_and_a_colour_map(board, ax):
-    """One plot for every line, NaN between the pieces; one scatter for the stones, coloured through
-    the gray colour map; small black dots on the empty points; a point at infinity that draws nothing."""
-    w, h = board.size
-    xs, ys = [], []
-    for col in range(w):
-        for row in range(h):
-            for dc, dr in ((1, 0), (0, 1), (1, 1), (-1, 1)):
-                if dc and dr and (col + row) % 2:
-                    continue
-                if 0 <= col + dc < w and 0 <= row + dr < h:
-                    xs += [col, col + dc, np.nan]
-                    ys += [row, row + dr, np.nan]
-    ax.plot(xs, ys, color="saddlebrown", zorder=1)
-    stones = [(column_row(p), 1.0 if board.stone_at(p) == "white" else 0.0) for p in board.points if board.stone_at(p)]
-    if stones:
-        (px, py), shade = zip(*[s[0] for s in stones]), [s[1] for s in stones]
-        ax.scatter(list(px) + [math.inf], list(py) + [math.inf], c=shade + [0.5], cmap="gray", vmin=0, vmax=1,
-                   s=250, edgecolors="black", zorder=3)
-    empty = [column_row(p) for p in board.points if board.stone_at(p) is None]
-    if empty:
-        ax.plot(*zip(*empty), "o", color="black", markersize=3, linestyle="None", zorder=2)
-    ax.set_aspect("equal")
+def drawing(nan=False, colour_map=False, dots=False, infinity=False):
+    """A correct drawing made another way: every line in one plot with NaN between the pieces; the
+    stones in one scatter coloured through the gray colour map; small black dots on the empty
+    points; a point at infinity that draws nothing."""
+    def draw(board, ax):
+        w, h = board.size
+        xs, ys = [], []
+        for col in range(w):
+            for row in range(h):
+                for dc, dr in ((1, 0), (0, 1), (1, 1), (-1, 1)):
+                    if dc and dr and (col + row) % 2 or not (0 <= col + dc < w and 0 <= row + dr < h):
+                        continue
+                    if nan:
+                        xs += [col, col + dc, np.nan]
+                        ys += [row, row + dr, np.nan]
+                    else:
+                        ax.plot([col, col + dc], [row, row + dr], color="saddlebrown", zorder=1)
+        if nan:
+            ax.plot(xs, ys, color="saddlebrown", zorder=1)
+        stones = [(column_row(p), str(board.stone_at(p))) for p in board.points if board.stone_at(p)]
+        if infinity:
+            stones.append(((math.inf, -math.inf), "white"))
+        if stones and colour_map:
+            (px, py), shade = zip(*[s[0] for s in stones]), [1.0 if s[1] == "white" else 0.0 for s in stones]
+            ax.scatter(px, py, c=shade, cmap="gray", vmin=0, vmax=1, s=250, edgecolors="black", zorder=3)
+        elif stones:
+            for (x, y), colour in stones:
+                ax.scatter([x], [y], color=colour, s=250, edgecolors="black", zorder=3)
+        empty = [column_row(p) for p in board.points if board.stone_at(p) is None]
+        if empty and dots:
+            ax.plot(*zip(*empty), "o", color="black", markersize=3, linestyle="None", zorder=2)
+        ax.set_aspect("equal")
+    draw.__name__ = "draw_position_" + "_".join(k for k, v in locals().items() if v is True) or "plain"
+    return draw
 
 
 class GameOnABoard:
@@ -459,13 +470,17 @@ CORRECT = [
     ("check_winner", winner_by_counting),
     ("check_captures", lambda board, o, d: {k: sorted(v) for k, v in captures(board, o, d).items()}),
     ("check_strings_through", lambda board, point: [list(s) for s in strings_through(board, point)]),
-    ("check_view", draw_with_nan_separated_lines_and_a_colour_map),
+    ("check_view", drawing(nan=True)),
+    ("check_view", drawing(colour_map=True)),
+    ("check_view", drawing(dots=True)),
+    ("check_view", drawing(infinity=True)),
+    ("check_view", drawing(nan=True, colour_map=True, dots=True, infinity=True)),
     ("check_model", GameOnABoard),
     ("check_control", Clicks),
 ]
 
 
-@pytest.mark.parametrize("checker, solution", CORRECT, ids=[c for c, _ in CORRECT])
+@pytest.mark.parametrize("checker, solution", CORRECT, ids=[f"{c}-{getattr(s, '__name__', '')}" for c, s in CORRECT])
 def test_a_correct_solution_written_another_way_passes(checker, solution, capsys):
     assert getattr(exercises, checker)(solution) >= 25
 

@@ -15,6 +15,8 @@ import io
 import math
 import sys
 
+import numpy as np
+
 from ..board import Board
 from ..rules import Rules
 from .checking import (ExerciseFailed, Guard, board_code, board_state, checked, cut, fmt, in_notebook,
@@ -74,7 +76,7 @@ def _marks(board: Board, ax):
     for n, artist in enumerate(ax.get_children()):
         if isinstance(artist, PathCollection):
             faces, sizes = artist.get_facecolors(), artist.get_sizes()
-            for i, (x, y) in enumerate(artist.get_offsets()):
+            for i, (x, y) in enumerate(np.ma.filled(np.ma.asarray(artist.get_offsets(), dtype=float), np.nan)):
                 if len(faces):
                     width = math.sqrt(sizes[i % len(sizes)]) if len(sizes) else 6.0
                     yield (artist.get_zorder(), n, _on_point(board, x, y), stone_color(faces[i % len(faces)]), width)
