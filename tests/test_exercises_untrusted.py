@@ -544,3 +544,18 @@ def test_changed_code_and_a_swapped_module_are_found_and_put_back(forget_tamperi
 def test_the_untouched_package_is_not_taken_for_tampered():
     assert seal.tampering() == ""
     assert len(seal.SEAL.entries) > 500
+
+
+def test_a_class_patched_before_the_checkers_are_imported_gives_no_points():
+    """A solution cell may run before the first checker cell imports fanorona.exercises: the seal
+    then finds code from outside the package on the package's class."""
+    import subprocess
+    code = ("import fanorona as fa\n"
+            "fa.Board.outcome = lambda self: None\n"
+            "from fanorona.exercises import check_winner, ExerciseFailed\n"
+            "try:\n"
+            "    check_winner(lambda board: None)\n"
+            "except ExerciseFailed as e:\n"
+            "    print(e)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.stdout.strip() == TAMPERED.format(what="fanorona.board.Board.outcome is not the package's own code")

@@ -14,6 +14,7 @@ after (``seal``), the student's output is summed up, and an unfinished stub gets
 """
 from __future__ import annotations
 
+import inspect
 import io
 import reprlib
 import signal
@@ -519,4 +520,6 @@ def checked(run: Callable):
     @wraps(run)
     def check(student) -> int:
         return sealed_check(lambda guard: run(student, guard))
+    signature = inspect.signature(run)
+    check.__signature__ = signature.replace(parameters=list(signature.parameters.values())[:1])
     return check

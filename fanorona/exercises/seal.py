@@ -84,7 +84,8 @@ class Seal:
                     self._note(vars(module), key, value, label)
         for key in BUILTINS:
             self._note(vars(builtins), key, getattr(builtins, key), f"builtins.{key}")
-        self.changed += [label for _fn, _code, _d, _k, label in self.codes if not _own(_fn, label)]
+        self.changed += [f"{label} is not the package's own code" for _fn, _code, _d, _k, label in self.codes
+                         if not _own(_fn, label)]
         return self
 
     def _seal_class(self, cls, label: str) -> None:

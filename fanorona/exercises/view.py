@@ -226,10 +226,11 @@ def _show_difference(fn, board: Board, wrong_points, title: str) -> None:
 def _pyplot_marks() -> dict:
     """{Axes: number of artists} of pyplot's figures, if pyplot is in use (a drawing that went to
     ``plt.gca()`` instead of ``ax`` shows up there)."""
-    plt = sys.modules.get("matplotlib.pyplot")
-    if plt is None:
+    if "matplotlib.pyplot" not in sys.modules:
         return {}
-    return {ax: len(ax.get_children()) for num in plt.get_fignums() for ax in plt.figure(num).axes}
+    from matplotlib._pylab_helpers import Gcf       # pyplot's figures, without making one current
+    return {ax: len(ax.get_children()) for manager in Gcf.get_all_fig_managers()
+            for ax in manager.canvas.figure.axes}
 
 
 def _drawn_on(ax) -> bool:
@@ -241,11 +242,12 @@ def _elsewhere(before: dict, ax) -> str:
     plt = sys.modules.get("matplotlib.pyplot")
     if plt is None:
         return ""
+    from matplotlib._pylab_helpers import Gcf
     after = _pyplot_marks()
     grew = [a for a, n in after.items() if n > before.get(a, 0)]
-    for num in plt.get_fignums():
-        if all(a not in before for a in plt.figure(num).axes):
-            plt.close(num)
+    for manager in Gcf.get_all_fig_managers():
+        if all(a not in before for a in manager.canvas.figure.axes):
+            plt.close(manager.canvas.figure)
     if grew and not _drawn_on(ax):
         return ("drew nothing on `ax`, but something on another Axes (pyplot's current one, from plt.plot or "
                 "plt.scatter): draw with ax.plot, ax.scatter, ax.add_patch.")
