@@ -559,3 +559,89 @@ def test_a_class_patched_before_the_checkers_are_imported_gives_no_points():
             "    print(e)\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.stdout.strip() == TAMPERED.format(what="fanorona.board.Board.outcome is not the package's own code")
+
+
+# -- more plausible mistakes: each fails, with a sentence that does not blame another mistake -------
+
+def neighbours_wrapping_round(width, height, point):
+    """Treats the board as if its edges joined (a torus)."""
+    col, row = parse(point)
+    return {name((col + dc) % width, (row + dr) % height) for dc, dr in
+            [(1, 0), (-1, 0), (0, 1), (0, -1)] + ([(1, 1), (1, -1), (-1, 1), (-1, -1)] if (col + row) % 2 == 0 else [])}
+
+
+def captures_first_stone_only(board, origin, destination):
+    return {kind: set(sorted(points, key=lambda p: abs(parse(p)[0] - parse(destination)[0])
+                             + abs(parse(p)[1] - parse(destination)[1]))[:1])
+            for kind, points in captures(board, origin, destination).items()}
+
+
+def strings_with_the_point_twice(board, point):
+    return [s + (point,) for s in strings_through(board, point)]
+
+
+def simple_steps_of_the_other_side(board):
+    other = fa.Board.from_fen(board.fen().rsplit(" ", 1)[0] + " " + other_side(board.to_move)[0], fa.Rules.simple())
+    return simple_steps(other)
+
+
+def turns_as_flat_steps(board):
+    return [step for turn in turns(board) for step in turn]
+
+
+class MyGameNotSwitchingSides(MyGame):
+    def push(self, step):
+        super().push(step)
+        self.to_move = self.to_move.other
+
+
+class ClicksChoosingTheOtherKind(Clicks):
+    def choose(self, kind):
+        super().choose({"approach": "withdrawal", "withdrawal": "approach"}[kind])
+
+
+def draw_transposed(board, ax):
+    class Transposed:
+        size, points = board.size, board.points
+
+        def stone_at(self, p):
+            col, row = parse(p)
+            return board.stone_at(name(row, col)) if row < board.size[0] and col < board.size[1] else None
+    draw_position(Transposed(), ax)
+
+
+MORE_WRONG = [
+    ("check_neighbours", neighbours_wrapping_round, "The neighbours are the points one step away"),
+    ("check_captures", captures_first_stone_only, "misses"),
+    ("check_strings_through", strings_with_the_point_twice, "A string runs along one line"),
+    ("check_simple_steps", simple_steps_of_the_other_side, "These are black's steps, but it is white's turn"),
+    ("check_turns", turns_as_flat_steps, "each step of a turn should be (origin, destination, capture)"),
+    ("check_model", MyGameNotSwitchingSides, "differs from the rules in to_move"),
+    ("check_control", ClicksChoosingTheOtherKind, "these differ from the board's controller"),
+    ("check_view", draw_transposed, "The stones drawn for"),
+]
+
+
+@pytest.mark.parametrize("checker, mistake, words", MORE_WRONG, ids=[c for c, _, _ in MORE_WRONG])
+def test_more_plausible_mistakes_fail_with_a_sentence(checker, mistake, words, capsys):
+    message = verdict(checker, mistake)
+    assert words in message and "\n" not in message, message
+    own = {w for c, _, w, _ in WRONG if c == checker}
+    assert not any(w in message for w in own), message      # no hint meant for another mistake
+
+
+def test_an_endless_loop_in_a_class_is_stopped_with_the_script_that_led_there(short_limits):
+    class ClicksLooping(Clicks):
+        def choose(self, kind):
+            while True:
+                pass
+    with pytest.raises(ExerciseFailed, match=r"^c = Clicks\(fa\.Board\.from_fen\(.*c\.choose\('(approach|withdrawal)'\) "
+                                             r"took longer than 0\.3 s, the time limit for one call"):
+        exercises.check_control(ClicksLooping)
+
+    class MyGameLooping(MyGame):
+        def outcome(self):
+            while True:
+                pass
+    with pytest.raises(ExerciseFailed, match=r"^m = MyGameLooping\(5, 3\); m\.outcome\(\) took longer than 0\.3 s"):
+        exercises.check_model(MyGameLooping)

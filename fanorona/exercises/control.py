@@ -240,13 +240,24 @@ def _turn_texts(model, call: str) -> list:
     return [str(t) for t in model.turns]
 
 
-def _model_state(model, call: str) -> dict:
-    outcome = _outcome_of(model, call)
-    return {"to_move": str(model.to_move),
-            "stones": {p: str(s) for p in model.points if (s := model.stone_at(p)) is not None},
-            "legal_steps": {tuple(getattr(s, part) for part in STEP_PARTS) for s in _steps_of(model, call)},
+def _model_state(model, call: str, run=lambda what, f: f()) -> dict:
+    """What the board reads off a model; ``run(what, f)`` runs each part (the student's code) as ``what``."""
+    outcome = run("outcome()", lambda: _outcome_of(model, call))
+    return {"to_move": run("to_move", lambda: str(model.to_move)),
+            "stones": run("stone_at(point) for each point",
+                          lambda: {p: str(s) for p in model.points if (s := model.stone_at(p)) is not None}),
+            "legal_steps": run("legal_steps()", lambda: {tuple(getattr(s, part) for part in STEP_PARTS)
+                                                         for s in _steps_of(model, call)}),
             "winner": None if outcome is None else outcome.winner,
-            "turns": _turn_texts(model, call)}
+            "turns": run("turns", lambda: _turn_texts(model, call))}
+
+
+def _calling(guard: Guard, script):
+    """``run(what, f)`` for ``_model_state``: each part under the guard, named after the script."""
+    def run(what, f):
+        with guard.running(lambda: f"{script()}; m.{what}"):
+            return f()
+    return run
 
 
 @checked
@@ -264,7 +275,7 @@ def check_model(make, guard: Guard) -> int:
 def _random_game(make, guard: Guard, size, rng) -> int:
     board, played = Board(size, Rules.simple()), []
     name = getattr(make, "__name__", "MyGame")
-    script = lambda: f"m = {name}{size}; " + "; ".join(f"m.{p}" for p in played)  # noqa: E731
+    script = lambda: f"m = {name}{size}" + "".join(f"; m.{p}" for p in played)  # noqa: E731
     with guard.running(script):
         model = make(*size)
         _missing(model, MODEL_MEMBERS, "a model for the board (fanorona.controller.Model)")
@@ -275,8 +286,7 @@ def _random_game(make, guard: Guard, size, rng) -> int:
                              f"{short_repr(model.size)}.")
     n = 0
     while True:
-        with guard.running(script):
-            actual = _model_state(model, "m")
+        actual = _model_state(model, "m", _calling(guard, script))
         expected = _model_state(board, "board")
         n += 1
         if actual != expected:
@@ -292,7 +302,7 @@ def _random_game(make, guard: Guard, size, rng) -> int:
             return n
         if board.turns and rng.random() < 0.15:
             taken = board.pop()
-            with guard.running(script):
+            with guard.running(lambda: f"{script()}; m.pop()"):
                 back = model.pop()
             played.append("pop()")
             if not (all(hasattr(back, part) for part in STEP_PARTS)
@@ -301,7 +311,7 @@ def _random_game(make, guard: Guard, size, rng) -> int:
                                      f"{taken!r} (the board's Undo step needs it); got {short_repr(back)}.")
             continue
         step = rng.choice(board.legal_steps())
-        with guard.running(script):
+        with guard.running(lambda: f"{script()}; m.captures({step!r})"):
             theirs = next(s for s in _steps_of(model, "m")
                           if tuple(getattr(s, part) for part in STEP_PARTS) == (step.origin, step.destination, step.capture))
             caught = model.captures(theirs)

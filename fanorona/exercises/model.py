@@ -62,8 +62,10 @@ def _neighbours_hint(case, expected, actual):
     if len(point) > 2 and point[:2] in g.index and actual == set(_neighbours(width, height, point[:2])):
         return (f"{differences(expected, actual)} These are the neighbours of {point[:2]}: the row number of "
                 f"{point} has two digits, so read it as int(point[1:]).")
-    diagonal = {p for p in expected ^ actual if p in g.index and p[0] != point[0] and p[1:] != point[1:]}
-    if diagonal:
+    col, row = g.coordinates(g.index[point])
+    diagonal = {p for p in expected ^ actual if p in g.index
+                and {abs(a - b) for a, b in zip(g.coordinates(g.index[p]), (col, row))} == {1}}
+    if diagonal and not (actual - expected - diagonal):
         kind = "strong point" if g.strong[g.index[point]] else "weak point, without diagonals"
         return f"{differences(expected, actual)} {point} is a {kind}."
     return (f"{differences(expected, actual)} The neighbours are the points one step away along a line: left, "
@@ -229,7 +231,7 @@ def _steps_hint(case, expected, actual):
     ways = {}
     for origin, destination, capture in expected:
         ways.setdefault((origin, destination), set()).add(capture)
-    if any(len(ways[s[:2]]) == 2 for s in expected - actual):
+    if any(len(ways[s[:2]]) == 2 and any(a[:2] == s[:2] for a in actual) for s in expected - actual):
         return (f"{differences(expected, actual)} A step that can capture both ways counts once for each way, "
                 f"once with 'approach' and once with 'withdrawal'.")
     if any(s[2] is None for s in actual - expected) and capturing and case.args[0].rules.mandatory_capture:
@@ -238,6 +240,11 @@ def _steps_hint(case, expected, actual):
     if any(s[2] is None for s in expected - actual) and not case.args[0].rules.mandatory_capture:
         return (f"{differences(expected, actual)} Capturing is not compulsory in the simple game: every quiet "
                 f"step is allowed too.")
+    board = case.args[0]
+    other = Board.from_fen(board.fen().rsplit(" ", 1)[0] + " " + board.to_move.other.value[0], board.rules)
+    if actual and actual == set(_steps_of(other)):
+        return (f"{differences(expected, actual)} These are {other.to_move}'s steps, but it is {board.to_move}'s turn "
+                f"(board.to_move).")
     return (f"{differences(expected, actual)} Every stone of the side to move may step to any empty "
             f"neighbour along a line.")
 
