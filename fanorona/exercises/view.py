@@ -32,7 +32,7 @@ SMALLEST_STONE = 0.15
 #: How far (in the distance between points) a coordinate may be from a point or the board's edge.
 NEAR = 0.05
 #: Seconds one drawing may take (the first one lays out fonts, which can be slow).
-VIEW_CALL_LIMIT = 10.0
+VIEW_CALL_LIMIT = 20.0
 
 
 def luminance(rgba) -> float:
