@@ -19,7 +19,7 @@ from tqdm import tqdm
 matplotlib.use("Agg")
 
 from fanorona import exercises  # noqa: E402
-from fanorona.exercises import checking  # noqa: E402
+from fanorona.exercises import guard  # noqa: E402
 from fanorona.exercises.view import VIEW_CALL_LIMIT  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -66,11 +66,11 @@ def main() -> None:
         except exercises.ExerciseFailed as e:
             verdict = f"fails: {str(e)[:60]}"
         total = time.perf_counter() - started
-        limit = VIEW_CALL_LIMIT if check == "check_view" else checking.CALL_LIMIT
+        limit = VIEW_CALL_LIMIT if check == "check_view" else guard.CALL_LIMIT
         spent, slowest = sum(calls), max(calls, default=0.0)
         rows.append((check, verdict, total, spent, slowest, limit / slowest if slowest else float("inf"),
-                     checking.CHECK_LIMIT / (spent or total)))
-    print(f"CALL_LIMIT {checking.CALL_LIMIT:g} s (a drawing {VIEW_CALL_LIMIT:g} s), CHECK_LIMIT {checking.CHECK_LIMIT:g} s")
+                     guard.CHECK_LIMIT / (spent or total)))
+    print(f"CALL_LIMIT {guard.CALL_LIMIT:g} s (a drawing {VIEW_CALL_LIMIT:g} s), CHECK_LIMIT {guard.CHECK_LIMIT:g} s")
     print(f"{'checker':24} {'verdict':10} {'check s':>8} {'solution s':>10} {'slowest call ms':>15} "
           f"{'room (call)':>11} {'room (check)':>12}")
     for check, verdict, total, spent, slowest, room_call, room_check in rows:

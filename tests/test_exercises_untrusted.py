@@ -18,7 +18,7 @@ import pytest
 
 import fanorona as fa
 from fanorona import exercises
-from fanorona.exercises import ExerciseFailed, TAMPERED, checking, seal
+from fanorona.exercises import ExerciseFailed, TAMPERED, guard, seal
 from test_exercises import (Clicks, MyGame, apply_step, captures, column_row, compulsory_steps, draw_position,
                             neighbours, name, parse, simple_steps, strings_through, turns, winner)
 
@@ -26,8 +26,8 @@ from test_exercises import (Clicks, MyGame, apply_step, captures, column_row, co
 @pytest.fixture
 def short_limits(monkeypatch):
     """Time limits short enough for a test; the checkers read them when a check starts."""
-    monkeypatch.setattr(checking, "CALL_LIMIT", 0.3)
-    monkeypatch.setattr(checking, "CHECK_LIMIT", 2.0)
+    monkeypatch.setattr(guard, "CALL_LIMIT", 0.3)
+    monkeypatch.setattr(guard, "CHECK_LIMIT", 2.0)
 
 
 @pytest.fixture
@@ -87,8 +87,8 @@ def test_off_the_main_thread_a_watchdog_stops_the_loop(short_limits):
 
 
 def test_the_whole_check_has_a_time_limit_too(monkeypatch):
-    monkeypatch.setattr(checking, "CALL_LIMIT", 1.0)
-    monkeypatch.setattr(checking, "CHECK_LIMIT", 0.5)
+    monkeypatch.setattr(guard, "CALL_LIMIT", 1.0)
+    monkeypatch.setattr(guard, "CHECK_LIMIT", 0.5)
 
     def slow(width, height, point):
         time.sleep(0.01)

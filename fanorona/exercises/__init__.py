@@ -16,7 +16,8 @@ checker replaced or a class of the package patched gives no points and says so (
 ``Checker`` is how a course author writes a new one (see the README); ``python -m
 fanorona.exercises SRC_DIR OUT_DIR`` writes student copies through nbgrader.
 """
-from .checking import CALL_LIMIT, CHECK_LIMIT, UNFINISHED, Case, Checker, ExerciseFailed, Guard
+from .checking import Case, Checker
+from .guard import CALL_LIMIT, CHECK_LIMIT, UNFINISHED, ExerciseFailed, Guard
 from .model import (check_apply_step, check_captures, check_compulsory_steps, check_neighbours,
                     check_simple_steps, check_strings_through, check_turns, check_winner, stones_of)
 from .control import check_control, check_model

@@ -8,7 +8,7 @@ from collections import Counter
 from ..board import Board, Step, Turn
 from ..geometry import DIRECTION_NAMES, LINE_DIRECTIONS, geometry, opposite
 from ..rules import Rules
-from .checking import (Case, Checker, Guard, checked, differences, fmt, iterable, order, plain_text,
+from .checking import (Case, Checker, Guard, differences, fmt, iterable, order, plain_text,
                        point_set, sealed_check, short_repr, wrong_shape)
 from .samples import NEIGHBOUR_SIZES, ended_game_fens, sample_boards
 
