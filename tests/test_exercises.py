@@ -614,7 +614,8 @@ def test_a_class_with_one_method_still_the_stub_is_unfinished():
             getattr(exercises, checker)(half)
 
 
-@pytest.mark.parametrize("checker, mistake, words", [
+#: (checker, plausible wrong solution, words its hint must hold).
+MISTAKES = [
     ("check_neighbours", neighbours_with_diagonals_everywhere, "weak point"),
     ("check_neighbours", neighbours_one_digit_row, "the row number of a10 has two digits"),
     ("check_neighbours", neighbours_past_the_top_edge, "a4 is off the 3x3 board (a1 to c3)"),
@@ -650,7 +651,10 @@ def test_a_class_with_one_method_still_the_stub_is_unfinished():
     ("check_control", ClicksNeverDeselecting, "Clicking the selected stone again deselects it"),
     ("check_model", MyGameWithoutUndo, "differs from the rules in"),
     ("check_model", MyGameNeverEnding, "differs from the rules in winner"),
-])
+]
+
+
+@pytest.mark.parametrize("checker, mistake, words", MISTAKES)
 def test_each_checker_rejects_a_plausible_mistake_showing_input_expected_and_actual(checker, mistake, words, capsys):
     with pytest.raises(ExerciseFailed) as info:
         getattr(exercises, checker)(mistake)

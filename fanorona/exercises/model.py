@@ -313,6 +313,10 @@ def _apply_hint(case, expected, actual):
     if kept:
         return f"{fmt(set(kept))} should still be on the board: only the chosen string goes, nothing else changes."
     left = sorted((p for p in actual if p not in expected), key=str)
+    taken = _captures(board, origin, destination).get(capture, set()) if capture else set()
+    if taken and taken <= set(left):
+        return (f"Nothing was captured: the {capture} takes {fmt(taken)} off the board; remove those stones "
+                f"and return what is left.")
     if left:
         return (f"{fmt(set(left))} should be gone: the {capture} takes the whole string, "
                 f"however long it is." if capture else f"{fmt(set(left))} should not be on the board.")
