@@ -653,3 +653,23 @@ def test_an_endless_loop_in_a_class_is_stopped_with_the_script_that_led_there(sh
                 pass
     with pytest.raises(ExerciseFailed, match=r"^m = MyGameLooping\(5, 3\); m\.outcome\(\) took longer than 0\.3 s"):
         exercises.check_model(MyGameLooping)
+
+
+def test_the_whole_package_in_use_is_not_taken_for_tampered():
+    """Every module of the package imported before the checkers (methods that other libraries make or
+    wrap, as matplotlib does for the board widget's figure), then the package used: no change seen."""
+    import subprocess
+    code = ("import importlib, pkgutil, fanorona as fa\n"
+            "for m in pkgutil.iter_modules(fa.__path__):\n"
+            "    if m.name != 'exercises':\n"
+            "        importlib.import_module('fanorona.' + m.name)\n"
+            "from fanorona.exercises import seal\n"
+            "from fanorona import ai, solve\n"
+            "board = fa.Board((5, 3))\n"
+            "board.push(ai.level(2).choose_turn(board))\n"
+            "solve.solve((3, 3))\n"
+            "widget = fa.BoardWidget(fa.Board((5, 5)))\n"
+            "widget.click('b3'); widget.click('c3')\n"
+            "print(seal.tampering() or 'sealed')\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert done.stdout.strip().splitlines()[-1] == "sealed", done.stdout + done.stderr

@@ -23,7 +23,10 @@ TAMPERED = ("The fanorona package was changed in this kernel ({what}), so this c
             "Restart the kernel and run the notebook without changing the package.")
 
 PACKAGE_DIR = str(Path(__file__).resolve().parent.parent)
-STDLIB_DIR = str(Path(sysconfig.get_paths()["stdlib"]).resolve())
+#: Where the package's own code comes from: the package, the standard library, installed libraries
+#: (a decorator or a base class of another library wraps or makes some of its methods).
+TRUSTED_DIRS = tuple(sorted({PACKAGE_DIR} | {str(Path(sysconfig.get_paths()[key]).resolve())
+                                             for key in ("stdlib", "platstdlib", "purelib", "platlib")}))
 #: Builtins the checkers rely on.
 BUILTINS = ("isinstance", "len", "set", "frozenset", "dict", "list", "tuple", "str", "repr", "sorted", "iter",
             "next", "any", "all", "max", "min", "getattr", "hasattr", "type", "range", "enumerate", "zip", "map",
@@ -44,10 +47,10 @@ def _functions_of(value):
 
 
 def _own(function, where: str) -> bool:
-    """Whether a function's code is the package's (or the standard library's, or dataclass-made for
+    """Whether a function's code is the package's (or an installed library's, or dataclass-made for
     the class it sits on), rather than code written in a notebook."""
     filename = function.__code__.co_filename
-    if filename.startswith(PACKAGE_DIR) or filename.startswith(STDLIB_DIR):
+    if filename.startswith(TRUSTED_DIRS):
         return True
     return filename == "<string>" and where.endswith(function.__qualname__)
 
