@@ -537,6 +537,13 @@ def test_a_patch_made_by_the_students_function_during_the_check_gives_no_points(
         exercises.check_winner(patching)
 
 
+def test_a_method_added_over_an_inherited_one_is_found_and_taken_away(forget_tampering):
+    fa.Color.__eq__ = lambda self, other: True
+    with pytest.raises(ExerciseFailed, match=r"fanorona\.board\.Color\.__eq__ was added\), so this check gives no points"):
+        exercises.check_winner(winner)
+    assert "__eq__" not in vars(fa.Color)
+
+
 def test_changed_code_and_a_swapped_module_are_found_and_put_back(forget_tampering):
     code = fa.Board.legal_steps.__code__
     fa.Board.legal_steps.__code__ = (lambda self: []).__code__

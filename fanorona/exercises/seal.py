@@ -32,6 +32,9 @@ BUILTINS = ("isinstance", "len", "set", "frozenset", "dict", "list", "tuple", "s
             "next", "any", "all", "max", "min", "getattr", "hasattr", "type", "range", "enumerate", "zip", "map",
             "sum", "round", "abs", "int", "float", "bool", "print", "hash", "id", "callable", "object", "vars")
 DESCRIPTORS = (types.FunctionType, property, classmethod, staticmethod)
+#: Names Python itself may add to a class after it is made (typing's protocol checks cache them).
+MACHINERY = frozenset(("__protocol_attrs__", "__non_callable_proto_members__", "__callable_proto_members_only__",
+                       "_is_protocol", "__abstractmethods__", "_abc_impl"))
 
 
 def _functions_of(value):
@@ -58,12 +61,13 @@ def _own(function, where: str) -> bool:
 class Seal:
     """The package's objects as imported; ``verify`` lists what changed since and puts it back."""
 
-    __slots__ = ("entries", "codes", "modules", "changed")
+    __slots__ = ("entries", "codes", "modules", "classes", "changed")
 
     def __init__(self):
         self.entries: list = []     # (owner: a namespace dict or a class, key, original, label)
         self.codes: list = []       # (function, code, defaults, kwdefaults, label)
         self.modules: dict = {}     # module name -> (module, its class)
+        self.classes: dict = {}     # label -> (class, the names in its own namespace)
         self.changed: list = []     # labels of every change seen, in order
 
     def take(self) -> "Seal":
@@ -92,6 +96,7 @@ class Seal:
         return self
 
     def _seal_class(self, cls, label: str) -> None:
+        self.classes[label] = (cls, frozenset(vars(cls)))
         for key, value in list(vars(cls).items()):
             if isinstance(value, DESCRIPTORS) or _functions_of(value):
                 self._note(cls, key, value, f"{label}.{key}")
@@ -119,6 +124,10 @@ class Seal:
                     owner[key] = value
                 else:
                     type.__setattr__(owner, key, value)
+        for label, (cls, names) in self.classes.items():
+            for key in set(vars(cls)) - names - MACHINERY:   # e.g. an __eq__ on a class that inherited it
+                found.append(f"{label}.{key} was added")
+                type.__delattr__(cls, key)
         for f, code, defaults, kwdefaults, label in self.codes:
             if f.__code__ is not code or f.__defaults__ is not defaults or f.__kwdefaults__ is not kwdefaults:
                 found.append(f"the code of {label} was changed")
