@@ -86,6 +86,14 @@ def test_off_the_main_thread_a_watchdog_stops_the_loop(short_limits):
     assert caught and caught[0].startswith("neighbours(3, 3, 'a1') took longer than 0.3 s")
 
 
+def test_an_endless_generator_is_stopped_too(short_limits):
+    def every_turn_forever(board):
+        while True:
+            yield from turns(board)
+    with pytest.raises(ExerciseFailed, match=r"^turns\(fa\.Board\.from_fen\(.*\)\) took longer than 0\.3 s"):
+        exercises.check_turns(every_turn_forever)
+
+
 def test_the_whole_check_has_a_time_limit_too(monkeypatch):
     monkeypatch.setattr(guard, "CALL_LIMIT", 1.0)
     monkeypatch.setattr(guard, "CHECK_LIMIT", 0.5)
@@ -473,6 +481,7 @@ class GameOnABoard:
 CORRECT = [
     ("check_neighbours", neighbours_as_a_list),
     ("check_simple_steps", simple_steps_as_step_objects),
+    ("check_simple_steps", lambda board: (step for step in simple_steps(board))),
     ("check_compulsory_steps", lambda board: [fa.Step(*s) for s in compulsory_steps(board)]),
     ("check_turns", turns_as_turn_objects),
     ("check_winner", winner_by_counting),

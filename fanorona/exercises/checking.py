@@ -18,7 +18,7 @@ import reprlib
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import wraps
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Iterator
 
 from ..board import Board
 from .guard import UNFINISHED, ExerciseFailed, Guard, _Unfinished, cut  # noqa: F401 - re-exported
@@ -255,6 +255,8 @@ class Checker:
             print(f"Input: {call()}")
         with guard.running(call, went_wrong):
             answer = fn(*args)
+            if isinstance(answer, Iterator):     # a generator's code runs under the time limit too
+                answer = list(answer)
         unchanged(args, before, call)
         try:
             return self.read(answer, "")

@@ -357,7 +357,7 @@ def _winner(board):
 def _winner_read(answer, call: str):
     if answer is not None and str(answer) not in ("white", "black"):
         raise TypeError(f"{call} should return 'white', 'black' or None (the game goes on); got {short_repr(answer)}")
-    return None if answer is None else str(answer)
+    return None if answer is None else plain_text(str(answer))
 
 
 def _diagonal(step) -> bool:
