@@ -19,7 +19,7 @@ import pytest
 import fanorona as fa
 from fanorona import exercises
 from fanorona.exercises import ExerciseFailed, TAMPERED, guard, seal
-from test_exercises import (MISTAKES, Clicks, MyGame, apply_step, captures, column_row, compulsory_steps, draw_position,
+from test_exercises import (MISTAKES, Clicks, MyGame, draw_with_patches, apply_step, captures, column_row, compulsory_steps, draw_position,
                             neighbours, name, parse, simple_steps, strings_through, turns, winner)
 
 
@@ -487,6 +487,7 @@ CORRECT = [
     ("check_winner", winner_by_counting),
     ("check_captures", lambda board, o, d: {k: sorted(v) for k, v in captures(board, o, d).items()}),
     ("check_strings_through", lambda board, point: [list(s) for s in strings_through(board, point)]),
+    ("check_view", draw_with_patches),
     ("check_view", drawing(nan=True)),
     ("check_view", drawing(colour_map=True)),
     ("check_view", drawing(dots=True)),
