@@ -614,7 +614,8 @@ def test_a_class_with_one_method_still_the_stub_is_unfinished():
             getattr(exercises, checker)(half)
 
 
-@pytest.mark.parametrize("checker, mistake, words", [
+#: (checker, plausible wrong solution, words its hint must hold).
+MISTAKES = [
     ("check_neighbours", neighbours_with_diagonals_everywhere, "weak point"),
     ("check_neighbours", neighbours_one_digit_row, "the row number of a10 has two digits"),
     ("check_neighbours", neighbours_past_the_top_edge, "a4 is off the 3x3 board (a1 to c3)"),
@@ -634,7 +635,7 @@ def test_a_class_with_one_method_still_the_stub_is_unfinished():
     ("check_apply_step", apply_step_copying_the_stone, "The stone must leave"),
     ("check_apply_step", apply_step_taking_both, "only the chosen string goes"),
     ("check_apply_step", apply_step_first_stone_only, "takes the whole string"),
-    ("check_winner", winner_counting_stones_only, "has stones but no empty point to step to"),
+    ("check_winner", winner_counting_stones_only, "has stones, but none of them can step"),
     ("check_winner", winner_the_side_to_move, "The player who cannot move loses"),
     ("check_turns", turns_revisiting, "a chain never returns to a point"),
     ("check_turns", turns_only_the_longest, "a chain may stop after every capture"),
@@ -650,7 +651,10 @@ def test_a_class_with_one_method_still_the_stub_is_unfinished():
     ("check_control", ClicksNeverDeselecting, "Clicking the selected stone again deselects it"),
     ("check_model", MyGameWithoutUndo, "differs from the rules in"),
     ("check_model", MyGameNeverEnding, "differs from the rules in winner"),
-])
+]
+
+
+@pytest.mark.parametrize("checker, mistake, words", MISTAKES)
 def test_each_checker_rejects_a_plausible_mistake_showing_input_expected_and_actual(checker, mistake, words, capsys):
     with pytest.raises(ExerciseFailed) as info:
         getattr(exercises, checker)(mistake)
@@ -778,12 +782,14 @@ def test_an_error_in_the_students_function_keeps_its_own_traceback_after_the_inp
     assert info.traceback[-1].name == "<lambda>"
 
 
-def test_a_student_function_that_changes_the_board_cannot_spoil_later_cases():
+def test_a_student_function_that_changes_the_board_it_is_given_fails_with_a_sentence():
     def destructive(board, origin, destination):
         answer = captures(board, origin, destination)
         board.push(board.legal_turns()[0])
         return answer
-    assert exercises.check_captures(destructive) > 0
+    with pytest.raises(ExerciseFailed, match=r"^captures\(fa\.Board\.from_fen\(.*\) changed the board it was given "
+                                             r"\(its position; afterwards fa\.Board\.from_fen\("):
+        exercises.check_captures(destructive)
 
 
 # -- what the samples cover -------------------------------------------------------------------------

@@ -8,18 +8,27 @@ marked, prints the input (as code to paste into a cell that imported ``fanorona 
 expected and the actual answer, and stops with ``ExerciseFailed``, shown as one sentence that
 names the mistake where it can.  When all agree it prints ``All N cases agree.`` and returns N.
 
+The student's code is untrusted: every call runs under a time limit (``CALL_LIMIT`` seconds a
+call, ``CHECK_LIMIT`` a check), its prints are captured, and it must leave what it is given as it
+was.  The package is sealed when this module is imported (``seal``): a checker that finds a
+checker replaced or a class of the package patched gives no points and says so (``TAMPERED``).
+
 ``Checker`` is how a course author writes a new one (see the README); ``python -m
 fanorona.exercises SRC_DIR OUT_DIR`` writes student copies through nbgrader.
 """
-from .checking import UNFINISHED, Case, Checker, ExerciseFailed
+from .checking import Case, Checker
+from .guard import CALL_LIMIT, CHECK_LIMIT, UNFINISHED, ExerciseFailed, Guard
 from .model import (check_apply_step, check_captures, check_compulsory_steps, check_neighbours,
                     check_simple_steps, check_strings_through, check_turns, check_winner, stones_of)
 from .control import check_control, check_model
 from .samples import sample_boards
 from .view import check_view
 from .student import ReleaseError, make_student_copies
+from .seal import TAMPERED, seal_package
 
-__all__ = ["Case", "Checker", "ExerciseFailed", "ReleaseError", "UNFINISHED", "check_apply_step", "check_captures",
+__all__ = ["CALL_LIMIT", "CHECK_LIMIT", "Case", "Checker", "Guard", "TAMPERED", "ExerciseFailed", "ReleaseError", "UNFINISHED", "check_apply_step", "check_captures",
            "check_compulsory_steps", "check_control", "check_model", "check_neighbours", "check_simple_steps",
            "check_strings_through", "check_turns", "check_view", "check_winner", "make_student_copies",
            "sample_boards", "stones_of"]
+
+seal_package(__name__)

@@ -2,13 +2,14 @@
 
 ``check_control(Clicks)`` drives a student's click logic and the board's own ``Controller`` with
 the same scripted actions (select, step, the two-way choice by clicking a stone of a string or by
-``choose``, a chain continued or stopped with ``end_turn``, refusals) and compares the position,
-the turns, ``selected`` and ``pending`` after every action.
+``choose``, a chain continued or stopped with ``end_turn``, also while a choice waits, refusals)
+and compares the position, the turns, ``selected`` and ``pending`` after every action.
 
-``check_model(MyGame)`` plays seeded random games of the simplified rules on a student's model
-class and on the package's board side by side, comparing everything the interactive board asks
-of a model (``fanorona.controller.Model``), undoing now and then, and finally plays one game on
-the student's model through the board's controller by clicks.
+``check_model(MyGame)`` first checks the members and their types (a sentence names a missing or
+wrong one), then plays seeded random games of the simplified rules on a student's model class and
+on the package's board side by side, comparing everything the interactive board asks of a model
+(``fanorona.controller.Model``), undoing now and then; finally it plays on the student's model
+through the board's controller by clicks, with Undo step, Undo and Redo, as the board does.
 """
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from .. import positions
 from ..board import Board
 from ..controller import Controller
 from ..rules import Rules
-from .checking import ExerciseFailed, board_code, checked_unfinished, fmt, show, unfinished_guard, _Unfinished
+from .checking import ExerciseFailed, Guard, board_code, checked, cut, fmt, short_repr, show
 from .samples import random_game_fens
 
 ACTIONS_PER_SCRIPT = 30
@@ -49,9 +50,11 @@ def _next_action(c: Controller, rng: random.Random):
         strings = [p for stones in c.choice_strings().values() for p in stones]
         if roll < 0.35:
             return ("click", rng.choice(strings))
-        if roll < 0.6:
+        if roll < 0.55:
             return ("choose", rng.choice(("approach", "withdrawal")))
-        return ("click", c.pending[0]) if roll < 0.75 else anywhere
+        if roll < 0.65:
+            return ("end_turn",)
+        return ("click", c.pending[0]) if roll < 0.8 else anywhere
     if c.selected:
         targets = sorted({s.destination for s in steps if s.origin == c.selected})
         doubles = [d for o, d in two_way if o == c.selected]
@@ -76,12 +79,21 @@ def _next_action(c: Controller, rng: random.Random):
     return anywhere
 
 
+def _pending(value):
+    """A student's ``pending`` as a tuple when it is a pair, else as it is (to be shown as wrong)."""
+    if value is None or isinstance(value, str):
+        return value
+    try:
+        return tuple(value)
+    except TypeError:
+        return value
+
+
 def _state(obj) -> dict:
     model = obj.model
-    pending = getattr(obj, "pending", None)
     return {"position": model.fen(), "chain": tuple(str(s) for s in model.chain),
             "turns": tuple(str(t) for t in model.turns), "selected": getattr(obj, "selected", None),
-            "pending": None if pending is None else tuple(pending)}
+            "pending": _pending(getattr(obj, "pending", None))}
 
 
 def _act(obj, action) -> None:
@@ -96,6 +108,9 @@ def _script_code(board: Board, actions) -> str:
 
 def _control_hint(before: dict, action, expected: dict, actual: dict) -> str:
     name, *args = action
+    if name == "end_turn" and before["pending"] and expected["pending"] is None and actual["pending"]:
+        return ("end_turn() while a choice waits ends the chain there, so nothing waits any more: set pending "
+                "to None too.")
     if expected["pending"] and not actual["pending"] and actual["position"] != before["position"]:
         o, d = expected["pending"]
         return (f"{o}-{d} captures both ways: keep the step waiting in `pending` = ({o!r}, {d!r}) until the "
@@ -118,19 +133,37 @@ def _control_hint(before: dict, action, expected: dict, actual: dict) -> str:
     return "After every action the position, the turns, `selected` and `pending` should match the board's controller."
 
 
-@checked_unfinished
-def check_control(make) -> int:
+CLICKS_MEMBERS = ("model", "selected", "pending", "click", "choose", "end_turn")
+
+
+def _missing(obj, members, kind: str) -> None:
+    """Fail with a sentence naming the first member ``obj`` lacks."""
+    for member in members:
+        if not hasattr(obj, member):
+            raise ExerciseFailed(f"{type(obj).__name__} has no `{member}`: {kind} needs "
+                                 f"{', '.join(f'`{m}`' for m in members)}.")
+
+
+def _stop(controller: Controller) -> None:
+    with controller.lock:
+        controller.runner.cancel()
+
+
+@checked
+def check_control(make, guard: Guard) -> int:
     """Check a click-logic class ``make(model)`` with ``click(point)``, ``choose(kind)`` and
     ``end_turn()`` and the attributes ``model``, ``selected`` and ``pending`` against the board's
     own controller, on seeded scripts of actions from positions with two-way captures and chains."""
-    make = unfinished_guard(make)
     n = 0
     for number, start in enumerate(_control_starts() * SCRIPTS_PER_START):
         rng = random.Random(number)
         reference = Controller(start.copy())
         try:
-            student = make(start.copy())
             actions = []
+            script = lambda: _script_code(start, actions)  # noqa: E731 - the text, worked out only when needed
+            with guard.running(lambda: f"Clicks({board_code(start)})"):
+                student = make(start.copy())
+                _missing(student, CLICKS_MEMBERS, "a click-logic class")
             for _ in range(ACTIONS_PER_SCRIPT):
                 if reference.model.outcome() is not None:
                     break
@@ -138,118 +171,208 @@ def check_control(make) -> int:
                 before, picture = _state(reference), reference.model.copy()
                 actions.append(action)
                 _act(reference, action)
-                try:
-                    _act(student, action)
-                except (_Unfinished, ExerciseFailed):
-                    raise
-                except NotImplementedError:
-                    raise _Unfinished() from None
-                except Exception:
+
+                def went_wrong():
                     show(picture, "your class went wrong here", highlight=[p for p in [before["selected"]] if p])
-                    print(f"Input: {_script_code(start, actions)}")
-                    raise
+                    print(f"Input: {script()}")
+                with guard.running(script, went_wrong):
+                    _act(student, action)
+                    actual = _state(student)
                 n += 1
-                expected, actual = _state(reference), _state(student)
+                expected = _state(reference)
                 if actual != expected:
                     keys = [k for k in expected if expected[k] != actual[k]]
                     show(picture, f"before c.{action[0]}({', '.join(map(repr, action[1:]))})",
                          highlight=[p for p in [before["selected"]] if p],
                          arrows=[tuple(before["pending"])] if before["pending"] else [])
-                    print(f"Input:       {_script_code(start, actions)}")
-                    print(f"Expected:    {fmt({k: expected[k] for k in keys})}")
-                    print(f"Your answer: {fmt({k: actual[k] for k in keys})}")
+                    print(f"Input:       {cut(script())}")
+                    print(f"Expected:    {cut(fmt({k: expected[k] for k in keys}))}")
+                    print(f"Your answer: {cut(fmt({k: actual[k] for k in keys}))}")
                     raise ExerciseFailed(f"After {_script_code(start, actions[-1:]).split('; ', 1)[1]} "
                                          f"(action {len(actions)} of the script from {start.fen()!r}) these differ from "
                                          f"the board's controller: {', '.join(keys)}. "
                                          f"{_control_hint(before, action, expected, actual)}")
         finally:
-            with reference.lock:
-                reference.runner.cancel()
-    print(f"All {n} cases agree.")
+            _stop(reference)
     return n
 
 
 # -- the student's model ----------------------------------------------------------------------------
 
 MODEL_SIZES = ((5, 3), (5, 5), (9, 5), (3, 3), (5, 11))
+MODEL_MEMBERS = ("size", "points", "to_move", "turns", "chain", "chain_stone", "stone_at", "legal_steps",
+                 "captures", "push", "pop", "end_turn", "outcome")
+STEP_PARTS = ("origin", "destination", "capture")
 
 
-def _model_state(model) -> dict:
+def _steps_of(model, call: str) -> list:
+    """The model's legal steps, each checked to be a step object, none listed twice."""
+    steps = model.legal_steps()
+    if isinstance(steps, str) or not hasattr(steps, "__iter__"):
+        raise ExerciseFailed(f"{call}.legal_steps() should return a list of fa.Step objects; got {short_repr(steps)}.")
+    steps = list(steps)
+    for step in steps:
+        if not all(hasattr(step, part) for part in STEP_PARTS):
+            raise ExerciseFailed(f"{call}.legal_steps() should give fa.Step objects (with origin, destination and "
+                                 f"capture), such as fa.Step('b3', 'c3', 'withdrawal'); got {short_repr(step)}.")
+    keys = [tuple(getattr(s, part) for part in STEP_PARTS) for s in steps]
+    again = next((k for i, k in enumerate(keys) if k in keys[:i]), None)
+    if again:
+        raise ExerciseFailed(f"{call}.legal_steps() lists the step {fmt(again)} twice: each legal step belongs in the "
+                             f"list once (the board would then ask for a choice between a step and itself).")
+    return steps
+
+
+def _outcome_of(model, call: str):
     outcome = model.outcome()
-    return {"to_move": str(model.to_move),
-            "stones": {p: str(s) for p in model.points if (s := model.stone_at(p)) is not None},
-            "legal_steps": {(s.origin, s.destination, s.capture) for s in model.legal_steps()},
+    if outcome is not None and not (hasattr(outcome, "winner") and hasattr(outcome, "reason")):
+        raise ExerciseFailed(f"{call}.outcome() should return None while the game goes on, else an object with "
+                             f"`winner` and `reason` such as fa.Outcome('black', 'white cannot move'); got "
+                             f"{short_repr(outcome)}.")
+    return outcome
+
+
+def _turn_texts(model, call: str) -> list:
+    for turn in model.turns:
+        if not hasattr(turn, "steps"):
+            raise ExerciseFailed(f"{call}.turns should hold whole turns, such as fa.Turn((step,)), each with its "
+                                 f"`steps`; got {short_repr(turn)}.")
+    return [str(t) for t in model.turns]
+
+
+def _model_state(model, call: str, run=lambda what, f: f()) -> dict:
+    """What the board reads off a model; ``run(what, f)`` runs each part (the student's code) as ``what``."""
+    outcome = run("outcome()", lambda: _outcome_of(model, call))
+    return {"to_move": run("to_move", lambda: str(model.to_move)),
+            "stones": run("stone_at(point) for each point",
+                          lambda: {p: str(s) for p in model.points if (s := model.stone_at(p)) is not None}),
+            "legal_steps": run("legal_steps()", lambda: {tuple(getattr(s, part) for part in STEP_PARTS)
+                                                         for s in _steps_of(model, call)}),
             "winner": None if outcome is None else outcome.winner,
-            "turns": [str(t) for t in model.turns]}
+            "turns": run("turns", lambda: _turn_texts(model, call))}
 
 
-@checked_unfinished
-def check_model(make) -> int:
+def _calling(guard: Guard, script):
+    """``run(what, f)`` for ``_model_state``: each part under the guard, named after the script."""
+    def run(what, f):
+        with guard.running(lambda: f"{script()}; m.{what}"):
+            return f()
+    return run
+
+
+@checked
+def check_model(make, guard: Guard) -> int:
     """Check a model class ``make(width, height)`` of the simplified game, started from the start
     position, that follows ``fanorona.controller.Model``: random games on it and on the package's
-    board side by side, with undo; then one game played on it through the board's controller."""
-    try:
-        n = _check_model(make)
-    except NotImplementedError:          # a method of the student's class is still the stub
-        raise _Unfinished() from None
-    print(f"All {n} cases agree.")
-    return n
-
-
-def _check_model(make) -> int:
+    board side by side, with undo; then games played on it through the board's controller, with
+    Undo step, Undo and Redo."""
     n = 0
     for number, size in enumerate(MODEL_SIZES):
-        rng = random.Random(number)
-        model, board = make(*size), Board(size, Rules.simple())
-        if tuple(model.size) != size or tuple(model.points) != board.points:
-            raise ExerciseFailed(f"{type(model).__name__}{size} should have size {size} and the points "
-                                 f"{board.points[0]} to {board.points[-1]} in the package's order (row by row "
-                                 f"from a1); got size {model.size!r}.")
-        played = []
-        while True:
-            expected, actual = _model_state(board), _model_state(model)
-            n += 1
-            if actual != expected:
-                keys = [k for k in expected if expected[k] != actual[k]]
-                show(board, f"The rules' board after {len(played)} actions: your {type(model).__name__} differs")
-                print(f"Input:       m = {type(model).__name__}{size}; " + "; ".join(f"m.{p}" for p in played))
-                print(f"Expected:    {fmt({k: expected[k] for k in keys})}")
-                print(f"Your answer: {fmt({k: actual[k] for k in keys})}")
-                raise ExerciseFailed(f"Your model differs from the rules in {', '.join(keys)} after "
-                                     f"{len(played)} actions on {size[0]}x{size[1]}. Every step of the simplified "
-                                     f"game is one turn; the player who cannot move loses.")
-            if board.outcome() is not None or len(board.turns) > 40:
-                break
-            if board.turns and rng.random() < 0.15:
-                board.pop()
-                model.pop()
-                played.append("pop()")
-                continue
-            step = rng.choice(board.legal_steps())
-            theirs = next(s for s in model.legal_steps()
-                          if (s.origin, s.destination, s.capture) == (step.origin, step.destination, step.capture))
-            if set(model.captures(theirs)) != set(board.captures(step)):
-                raise ExerciseFailed(f"model.captures({step}) gives {fmt(set(model.captures(theirs)))}; the rules "
-                                     f"take {fmt(set(board.captures(step)))}.")
-            board.push(step)
+        n += _random_game(make, guard, size, random.Random(number))
+    return n + _play_by_clicks(make, guard)
+
+
+def _random_game(make, guard: Guard, size, rng) -> int:
+    board, played = Board(size, Rules.simple()), []
+    name = getattr(make, "__name__", "MyGame")
+    script = lambda: f"m = {name}{size}" + "".join(f"; m.{p}" for p in played)  # noqa: E731
+    with guard.running(script):
+        model = make(*size)
+        _missing(model, MODEL_MEMBERS, "a model for the board (fanorona.controller.Model)")
+        shape = (tuple(model.size), tuple(model.points))
+    if shape != (size, board.points):
+        raise ExerciseFailed(f"{name}{size} should have size {size} and the points {board.points[0]} to "
+                             f"{board.points[-1]} in the package's order (row by row from a1); got size "
+                             f"{short_repr(model.size)}.")
+    n = 0
+    while True:
+        actual = _model_state(model, "m", _calling(guard, script))
+        expected = _model_state(board, "board")
+        n += 1
+        if actual != expected:
+            keys = [k for k in expected if expected[k] != actual[k]]
+            show(board, f"The rules' board after {len(played)} actions: your {name} differs")
+            print(f"Input:       {cut(script())}")
+            print(f"Expected:    {cut(fmt({k: expected[k] for k in keys}))}")
+            print(f"Your answer: {cut(fmt({k: actual[k] for k in keys}))}")
+            raise ExerciseFailed(f"Your model differs from the rules in {', '.join(keys)} after "
+                                 f"{len(played)} actions on {size[0]}x{size[1]}. Every step of the simplified "
+                                 f"game is one turn; the player who cannot move loses.")
+        if board.outcome() is not None or len(board.turns) > 40:
+            return n
+        if board.turns and rng.random() < 0.15:
+            taken = board.pop()
+            with guard.running(lambda: f"{script()}; m.pop()"):
+                back = model.pop()
+            played.append("pop()")
+            if not (all(hasattr(back, part) for part in STEP_PARTS)
+                    and tuple(getattr(back, part) for part in STEP_PARTS) == tuple(getattr(taken, part) for part in STEP_PARTS)):
+                raise ExerciseFailed(f"After {cut(script(), 400)}: pop() should return the step it took back, "
+                                     f"{taken!r} (the board's Undo step needs it); got {short_repr(back)}.")
+            continue
+        step = rng.choice(board.legal_steps())
+        with guard.running(lambda: f"{script()}; m.captures({step!r})"):
+            theirs = next(s for s in _steps_of(model, "m")
+                          if tuple(getattr(s, part) for part in STEP_PARTS) == (step.origin, step.destination, step.capture))
+            caught = model.captures(theirs)
+            caught = None if isinstance(caught, str) or not hasattr(caught, "__iter__") else set(caught)
+        if caught != set(board.captures(step)):
+            raise ExerciseFailed(f"m.captures({step!r}) gives {cut(fmt(caught), 300)}; the rules take "
+                                 f"{fmt(set(board.captures(step)))} (after {cut(script(), 300)}).")
+        board.push(step)
+        played.append(f"push(fa.Step({step.origin!r}, {step.destination!r}, {step.capture!r}))")
+        with guard.running(script):
             model.push(theirs)
-            played.append(f"push(fa.Step({step.origin!r}, {step.destination!r}, {step.capture!r}))")
-    return n + _play_by_clicks(make)
 
 
-def _play_by_clicks(make) -> int:
-    """One seeded game on the student's model through the board's controller, as the board plays it."""
+#: What the board's buttons do on the student's model in the clicked game, after each turn in turn.
+BUTTONS = ("undo_step", "redo", "undo", "redo", "undo_step", "undo", "redo")
+
+
+def _play_by_clicks(make, guard: Guard) -> int:
+    """One seeded game on the student's model through the board's controller, as the board plays it,
+    side by side with the same game on the package's board; after some turns, Undo step, Undo and
+    Redo as the board's buttons do them."""
     rng = random.Random(7)
-    model = make(5, 5)
-    c = Controller(model)
-    turns = 0
-    while model.outcome() is None and turns < 60:
-        step = rng.choice(model.legal_steps())
-        c.click(step.origin)
-        reply = c.click(step.destination)
-        if reply.action == "choose":
-            reply = c.choose(step.capture)
-        if reply.action != "moved":
-            raise ExerciseFailed(f"Played through the board's controller, {step} was not played: {reply.message}")
-        turns += 1
-    return turns
+    done = []
+    script = lambda: "c = Controller(MyGame(5, 5)); " + "; ".join(done)  # noqa: E731
+    with guard.running(script):
+        model = make(5, 5)
+    theirs, ours = Controller(model), Controller(Board((5, 5), Rules.simple()))
+    try:
+        turns = 0
+        while ours.model.outcome() is None and turns < 60:
+            if turns % 4 == 3:
+                actions = [(name,) for name in BUTTONS]
+            else:
+                step = rng.choice(ours.model.legal_steps())
+                actions = [("click", step.origin), ("click", step.destination), ("choose", step.capture)]
+            for name, *args in actions:
+                if name == "choose" and not ours.pending:
+                    continue
+                done.append(f"c.{name}({', '.join(map(repr, args))})")
+                expected = getattr(ours, name)(*args)
+                with guard.running(script):
+                    reply = getattr(theirs, name)(*args)
+                    state = _model_state(theirs.model, "MyGame") if reply.action != "error" else None
+                if reply.action == "error":
+                    raise ExerciseFailed(cut(f"The board's {name.replace('_', ' ')} went wrong on your model after "
+                                             f"{script()}: {type(theirs.error).__name__}: {theirs.error}. "
+                                             f"{_button_hint(name, theirs.error)}", 900))
+                if (reply.action, state) != (expected.action, _model_state(ours.model, "board")):
+                    raise ExerciseFailed(cut(f"Played through the board's controller ({script()}), your model "
+                                             f"answered {reply.action!r} ({reply.message}) where the rules' board "
+                                             f"answered {expected.action!r} ({expected.message}).", 900))
+            turns += 1
+        return turns
+    finally:
+        _stop(theirs)
+        _stop(ours)
+
+
+def _button_hint(name: str, error: Exception) -> str:
+    if name == "undo_step":
+        return "Undo step calls pop(), which should return the step it took back."
+    if name == "redo":
+        return "Redo plays the steps of model.turns[-1] again: turns should hold fa.Turn objects."
+    return "Undo calls pop() until the last turn is gone from model.turns."

@@ -3,12 +3,13 @@ step, the end of the simple game, and the two extensions of the course assignmen
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 from ..board import Board, Step, Turn
 from ..geometry import DIRECTION_NAMES, LINE_DIRECTIONS, geometry, opposite
 from ..rules import Rules
-from .checking import (Case, Checker, checked_unfinished, differences, fmt,
-                       iterable, point_set, unfinished_guard, wrong_shape)
+from .checking import (Case, Checker, Guard, differences, fmt, iterable, order, plain_text,
+                       point_set, sealed_check, short_repr, wrong_shape)
 from .samples import NEIGHBOUR_SIZES, ended_game_fens, sample_boards
 
 CAPTURE_KINDS = ("approach", "withdrawal")
@@ -36,21 +37,39 @@ def _neighbour_cases():
 
 def _neighbours(width, height, point):
     g = geometry(width, height)
-    return {g.names[q] for q in g.neighbour[g.index[point]] if q >= 0}
+    return Counter(g.names[q] for q in g.neighbour[g.index[point]] if q >= 0)
+
+
+POINT_NAME = re.compile(r"[a-z][1-9][0-9]*")
 
 
 def _neighbours_hint(case, expected, actual):
     width, height, point = case.args
     g = geometry(width, height)
-    off = sorted((p for p in actual - expected if p not in g.index), key=str)
+    odd = sorted((p for p in actual - expected if not (isinstance(p, str) and POINT_NAME.fullmatch(p))), key=str)
+    if odd:
+        lower = isinstance(odd[0], str) and POINT_NAME.fullmatch(odd[0].lower())
+        why = (f"{odd[0]!r} should be written in lower case, {odd[0].lower()!r}" if lower else
+               f"{short_repr(odd[0])} is not a point name")
+        return (f"{differences(expected, actual)} Give each neighbour as its point name, a column letter and a "
+                f"row number from 1, such as 'b2': {why}.")
+    if point in actual:
+        return f"{differences(expected, actual)} A point is not its own neighbour: leave {point} out."
+    off = sorted((p for p in actual - expected if p not in g.index), key=order)
     if off:
         return (f"{differences(expected, actual)} {off[0]} is off the {width}x{height} board "
                 f"(a1 to {g.names[-1]}).")
-    if len(point) > 2 and point[:2] in g.index and actual == _neighbours(width, height, point[:2]):
+    if len(point) > 2 and point[:2] in g.index and actual == set(_neighbours(width, height, point[:2])):
         return (f"{differences(expected, actual)} These are the neighbours of {point[:2]}: the row number of "
                 f"{point} has two digits, so read it as int(point[1:]).")
-    kind = "strong point" if g.strong[g.index[point]] else "weak point, without diagonals"
-    return f"{differences(expected, actual)} {point} is a {kind}."
+    col, row = g.coordinates(g.index[point])
+    diagonal = {p for p in expected ^ actual if p in g.index
+                and {abs(a - b) for a, b in zip(g.coordinates(g.index[p]), (col, row))} == {1}}
+    if diagonal and not (actual - expected - diagonal):
+        kind = "strong point" if g.strong[g.index[point]] else "weak point, without diagonals"
+        return f"{differences(expected, actual)} {point} is a {kind}."
+    return (f"{differences(expected, actual)} The neighbours are the points one step away along a line: left, "
+            f"right, up, down, and the diagonals of a strong point.")
 
 
 check_neighbours = Checker(
@@ -64,17 +83,22 @@ def _strings_read(answer, call: str) -> set:
     """A student's strings as a set of frozensets of point names."""
     if isinstance(answer, str) or not iterable(answer):
         raise wrong_shape(call, answer, "a collection of strings, each a tuple of point names")
-    out = set()
+    out = Counter()
     for string in answer:
         if isinstance(string, str) or not iterable(string):
             raise TypeError(f"{call}: each string should be a tuple of point names such as ('c3', 'd3'); "
-                            f"got {string!r}")
-        out.add(frozenset(string))
+                            f"got {short_repr(string)}")
+        out[_string(string)] += 1
     return out
 
 
+def _string(points) -> tuple:
+    """A string as its points in a fixed order (a point listed twice stays twice)."""
+    return tuple(sorted((plain_text(p) if isinstance(p, str) else p for p in points), key=order))
+
+
 def _strings_through(board, point):
-    return {frozenset(s) for s in board.strings(board.stone_at(point)) if point in s}
+    return Counter(_string(s) for s in board.strings(board.stone_at(point)) if point in s)
 
 
 def _string_cases():
@@ -95,7 +119,7 @@ def _strings_hint(case, expected, actual):
     """Why the strings through the point differ; names the trap of a lone stone on a line that isn't there."""
     board, point = case.args
     missing = _missing_lines(board, point)
-    if frozenset([point]) not in actual - expected or not missing:
+    if (point,) not in actual - expected or not missing:
         return (f"{differences(expected, actual)} A string runs along one line and stops at the first "
                 f"point that is empty, holds the other colour or is off the board.")
     col, row = board.geometry.coordinates(board.geometry.index[point])
@@ -108,7 +132,7 @@ def _strings_hint(case, expected, actual):
 
 check_strings_through = Checker(
     "strings_through", _strings_through, _string_cases, read=_strings_read, hint=_strings_hint,
-    show_difference=lambda case, e, a: dict(strings=[tuple(sorted(s)) for s in e]), what="The strings")
+    show_difference=lambda case, e, a: dict(strings=sorted(e)), what="The strings")
 
 
 # -- captures --------------------------------------------------------------------------------------
@@ -119,7 +143,7 @@ def _capture_read(answer, call: str) -> dict:
                                         "each a set of points (empty when none)")
     for kind in CAPTURE_KINDS:
         if isinstance(answer[kind], str) or not iterable(answer[kind]):
-            raise TypeError(f"{call} returned {answer[kind]!r} for {kind!r}: give a set of points, an empty "
+            raise TypeError(f"{call} returned {short_repr(answer[kind])} for {kind!r}: give a set of points, an empty "
                             f"set() when the step captures nothing that way (or did a helper function forget "
                             f"`return`?).")
     return {kind: set(answer[kind]) for kind in CAPTURE_KINDS}
@@ -130,12 +154,16 @@ def _simple(board: Board) -> Board:
 
 
 def _captures(board, origin, destination):
+    table = board.__dict__.get("_exercise_captures")
+    if table is None:       # worked out once per sample board (a board the student never gets)
+        table = board.__dict__["_exercise_captures"] = _capture_table(board)
+    return {kind: set(table.get((origin, destination, kind), ())) for kind in CAPTURE_KINDS}
+
+
+def _capture_table(board) -> dict:
+    """{(origin, destination, kind): points} of every capturing step under the simplified rules."""
     simple = _simple(board)
-    found = {kind: set() for kind in CAPTURE_KINDS}
-    for step in simple.legal_steps():
-        if (step.origin, step.destination) == (origin, destination) and step.capture:
-            found[step.capture] = set(simple.captures(step))
-    return found
+    return {(s.origin, s.destination, s.capture): frozenset(simple.captures(s)) for s in simple.legal_steps() if s.capture}
 
 
 def _capture_cases():
@@ -178,19 +206,19 @@ def _step_read(answer, call: str) -> set:
     if isinstance(answer, str) or not iterable(answer):
         raise wrong_shape(call, answer, "a collection of (origin, destination, capture) tuples, "
                                         "an empty one when the side to move cannot step")
-    out = set()
+    out = Counter()
     for item in answer:
         if isinstance(item, Step):
             item = (item.origin, item.destination, item.capture)
         if not isinstance(item, (tuple, list)) or len(item) != 3:
             raise TypeError(f"{call}: each step should be a tuple (origin, destination, capture) such as "
-                            f"('d2', 'e3', 'approach'); got {item!r}")
-        out.add(tuple(item))
+                            f"('d2', 'e3', 'approach'); got {short_repr(item)}")
+        out[tuple(plain_text(x) if isinstance(x, str) else x for x in item)] += 1
     return out
 
 
 def _steps_of(board):
-    return {(s.origin, s.destination, s.capture) for s in board.legal_steps()}
+    return Counter((s.origin, s.destination, s.capture) for s in board.legal_steps())
 
 
 def _steps_hint(case, expected, actual):
@@ -203,7 +231,7 @@ def _steps_hint(case, expected, actual):
     ways = {}
     for origin, destination, capture in expected:
         ways.setdefault((origin, destination), set()).add(capture)
-    if any(len(ways[s[:2]]) == 2 for s in expected - actual):
+    if any(len(ways[s[:2]]) == 2 and any(a[:2] == s[:2] for a in actual) for s in expected - actual):
         return (f"{differences(expected, actual)} A step that can capture both ways counts once for each way, "
                 f"once with 'approach' and once with 'withdrawal'.")
     if any(s[2] is None for s in actual - expected) and capturing and case.args[0].rules.mandatory_capture:
@@ -212,12 +240,17 @@ def _steps_hint(case, expected, actual):
     if any(s[2] is None for s in expected - actual) and not case.args[0].rules.mandatory_capture:
         return (f"{differences(expected, actual)} Capturing is not compulsory in the simple game: every quiet "
                 f"step is allowed too.")
+    board = case.args[0]
+    other = Board.from_fen(board.fen().rsplit(" ", 1)[0] + " " + board.to_move.other.value[0], board.rules)
+    if actual and actual == set(_steps_of(other)):
+        return (f"{differences(expected, actual)} These are {other.to_move}'s steps, but it is {board.to_move}'s turn "
+                f"(board.to_move).")
     return (f"{differences(expected, actual)} Every stone of the side to move may step to any empty "
             f"neighbour along a line.")
 
 
 def _wrong_steps(case, expected, actual):
-    wrong = sorted(expected ^ actual, key=str)
+    wrong = sorted(set(expected) ^ set(actual), key=str)
     return dict(highlight=sorted({s[0] for s in wrong}), arrows=[s[:2] for s in wrong])
 
 
@@ -243,15 +276,17 @@ def _stones_read(answer, call: str) -> dict:
     bad = [v for v in answer.values() if str(v) not in ("white", "black")]
     if bad:
         raise TypeError(f"{call}: each value should be 'white' or 'black' (empty points are left out); "
-                        f"got {bad[0]!r}")
-    return {p: str(v) for p, v in answer.items()}
+                        f"got {short_repr(bad[0])}")
+    return {plain_text(p) if isinstance(p, str) else p: plain_text(str(v)) for p, v in answer.items()}
 
 
 def _apply_cases():
     for board in playing(sample_boards(Rules.simple())):
         steps = board.legal_steps()
         quiet = [s for s in steps if s.capture is None][:2]
-        for step in [s for s in steps if s.capture] + quiet:
+        pairs = [(s.origin, s.destination) for s in steps]
+        both = [s for s in steps if pairs.count((s.origin, s.destination)) == 2]   # first: where a swap shows
+        for step in both + [s for s in steps if s.capture and s not in both] + quiet:
             yield Case((board, step.origin, step.destination, step.capture),
                        drawing=dict(arrows=[(step.origin, step.destination)], captures=board.captures(step)))
 
@@ -264,7 +299,7 @@ def _apply_hint(case, expected, actual):
     board, origin, destination, capture = case.args
     mover = board.to_move.value
     other = {"approach": "withdrawal", "withdrawal": "approach"}.get(capture)
-    if other:
+    if other and _captures(board, origin, destination)[other]:   # only then would the swap be a legal step
         moved = {p: c for p, c in {**stones_of(board), destination: mover}.items()
                  if p != origin and p not in _captures(board, origin, destination)[other]}
         if actual == moved:
@@ -278,6 +313,10 @@ def _apply_hint(case, expected, actual):
     if kept:
         return f"{fmt(set(kept))} should still be on the board: only the chosen string goes, nothing else changes."
     left = sorted((p for p in actual if p not in expected), key=str)
+    taken = _captures(board, origin, destination).get(capture, set()) if capture else set()
+    if taken and taken <= set(left):
+        return (f"Nothing was captured: the {capture} takes {fmt(taken)} off the board; remove those stones "
+                f"and return what is left.")
     if left:
         return (f"{fmt(set(left))} should be gone: the {capture} takes the whole string, "
                 f"however long it is." if capture else f"{fmt(set(left))} should not be on the board.")
@@ -290,12 +329,19 @@ check_apply_step = Checker(
 
 # -- the end of the simple game ---------------------------------------------------------------------
 
+#: Where plausible ``winner`` mistakes show: the side to move stuck; the side *not* to move stuck
+#: while the side to move can step; only diagonal steps left (from a strong point); stones stuck on
+#: weak points next to an empty point that only a diagonal (which they lack) would reach.
 BLOCKED = ("BB./WB./... w", "WW./BW./... b", ".W.../WB.../.W... b", "B.BW./WBWWW/BBBW. w")
+OTHER_SIDE_STUCK = (".BB/BBW/WWB b", ".WB/WWB/WBB w")
+DIAGONAL_ONLY = (".BB/BWB/BBB w", ".WB/WBB/WBB b")
+WEAK_DIAGONAL = ("B.B/BBW/WBW w", "BBB/BWW/W.W b")
 
 
 def _winner_cases():
     boards = sample_boards(Rules.simple()) + [Board.from_fen(f, Rules.simple())
-                                               for f in ended_game_fens() + BLOCKED]
+                                               for f in ended_game_fens() + BLOCKED + OTHER_SIDE_STUCK
+                                               + DIAGONAL_ONLY + WEAK_DIAGONAL]
     seen = set()
     for board in boards:
         if board.fen() not in seen:
@@ -310,18 +356,52 @@ def _winner(board):
 
 def _winner_read(answer, call: str):
     if answer is not None and str(answer) not in ("white", "black"):
-        raise TypeError(f"{call} should return 'white', 'black' or None (the game goes on); got {answer!r}")
-    return None if answer is None else str(answer)
+        raise TypeError(f"{call} should return 'white', 'black' or None (the game goes on); got {short_repr(answer)}")
+    return None if answer is None else plain_text(str(answer))
+
+
+def _diagonal(step) -> bool:
+    return step.origin[0] != step.destination[0] and step.origin[1:] != step.destination[1:]
+
+
+def _weak_diagonal(board: Board):
+    """(stone, empty point) where a stone of the side to move on a weak point has an empty point
+    diagonally next to it, which it cannot reach: or None."""
+    g, (width, height) = board.geometry, board.size
+    for point in board.stones(board.to_move):
+        i = g.index[point]
+        if g.strong[i]:
+            continue
+        col, row = g.coordinates(i)
+        for dc in (-1, 1):
+            for dr in (-1, 1):
+                if 0 <= col + dc < width and 0 <= row + dr < height:
+                    q = g.names[(row + dr) * width + col + dc]
+                    if board.stone_at(q) is None:
+                        return point, q
+    return None
 
 
 def _winner_hint(case, expected, actual):
     (board,) = case.args
     side = board.to_move.value
     if expected is None:
-        step = board.legal_steps()[0]
+        steps = board.legal_steps()
+        step = steps[0]
+        other = Board.from_fen(board.fen().rsplit(" ", 1)[0] + " " + board.to_move.other.value[0], board.rules)
+        if other.stones(other.to_move) and not other.legal_steps():
+            return (f"The game goes on: {side}, to move, can still step (for example {step.origin}-{step.destination}). "
+                    f"{other.to_move} has no step, but only the player to move loses by being stuck.")
+        if all(_diagonal(s) for s in steps):
+            return (f"The game goes on: {side} can still step diagonally from a strong point, for example "
+                    f"{step.origin}-{step.destination}.")
         return f"The game goes on: {side} can still step, for example {step.origin}-{step.destination}."
-    why = "has no stones left" if not board.stones(side) else "has stones but no empty point to step to"
+    why = "has no stones left" if not board.stones(side) else "has stones, but none of them can step"
     if actual is None:
+        weak = _weak_diagonal(board)
+        if weak and board.stones(side):
+            return (f"The game is over: {side}, to move, is stuck: {weak[0]} is a weak point, with no diagonal, "
+                    f"so it cannot step to {weak[1]}. The player who cannot move loses.")
         return f"The game is over: {side}, to move, {why}, and the player who cannot move loses."
     return f"The player who cannot move loses: {side} {why}, so {expected} wins."
 
@@ -332,40 +412,41 @@ check_winner = Checker(
 
 # -- whole turns with both extensions ----------------------------------------------------------------
 
-def _turn_text(item, call: str) -> str:
-    """One turn of a student's answer as turn text such as 'b3c3Wc4A'."""
+def _turn_of(item, call: str) -> Turn:
+    """One turn of a student's answer as a ``Turn``."""
     if isinstance(item, Turn):
-        return str(item)
+        return item
     if isinstance(item, str) or not iterable(item):
         raise TypeError(f"{call}: each turn should be a tuple of steps (origin, destination, capture), such as "
-                        f"(('b3', 'c3', 'withdrawal'), ('c3', 'c4', 'approach')); got {item!r}")
+                        f"(('b3', 'c3', 'withdrawal'), ('c3', 'c4', 'approach')); got {short_repr(item)}")
     steps = []
     for step in item:
         if isinstance(step, Step):
             steps.append(step)
             continue
         if isinstance(step, str) or not iterable(step) or len(step) != 3:
-            raise TypeError(f"{call}: each step of a turn should be (origin, destination, capture); got {step!r} "
-                            f"in {item!r}")
+            raise TypeError(f"{call}: each step of a turn should be (origin, destination, capture); got "
+                            f"{short_repr(step)} in {short_repr(item)}")
         try:
-            steps.append(Step(*step))
+            steps.append(Step(*(plain_text(x) if isinstance(x, str) else x for x in step)))
         except ValueError as e:
-            raise TypeError(f"{call}: {e} in {item!r}") from None
+            raise TypeError(f"{call}: {e} in {short_repr(item)}") from None
     try:
-        return str(Turn(tuple(steps)))
+        return Turn(tuple(steps))
     except ValueError as e:
-        raise TypeError(f"{call}: {e} in the turn {item!r}") from None
+        raise TypeError(f"{call}: {e} in the turn {short_repr(item)}") from None
 
 
-def _turns_read(answer, call: str) -> set:
+def _turns_read(answer, call: str) -> Counter:
+    """The student's turns as a multiset of turn texts such as 'b3c3Wc4A' (a repeat is a mistake)."""
     if isinstance(answer, str) or not iterable(answer):
         raise wrong_shape(call, answer, "a collection of turns, each a tuple of (origin, destination, capture) "
                                         "steps; an empty one when the side to move cannot move")
-    return {_turn_text(item, call) for item in answer}
+    return Counter(str(_turn_of(item, call)) for item in answer)
 
 
 def _turns_of(board):
-    return {str(t) for t in board.legal_turns()}
+    return Counter(str(t) for t in board.legal_turns())
 
 
 def _path(text: str) -> tuple[str, ...]:
@@ -399,39 +480,39 @@ _TURN_CHECK = Checker("turns", _turns_of, lambda: playing(sample_boards(Rules.da
 PERFT_STARTS = (((9, 5), 3), ((5, 5), 4), ((5, 11), 3))
 
 
-@checked_unfinished
 def check_turns(fn) -> int:
     """Check ``fn(board) -> collection of turns`` under ``fa.Rules.danish()`` (compulsory capture,
     chains that never return to a point, no direction rule, stopping allowed): first on the sample
     positions, then on every position of the game tree from the start a few turns deep, as perft
-    counts it.  Each turn is a tuple of (origin, destination, capture) steps."""
-    n = _TURN_CHECK.run(fn)
-    guarded = unfinished_guard(fn)
-    for size, depth in PERFT_STARTS:
-        start = Board(size, Rules.danish())
-        leaves, nodes = _perft_walk(guarded, start, depth)
-        n += nodes
-        print(f"perft({size[0]}x{size[1]} start, {depth}) = {leaves:,} with your turns, as with the package's.")
-    print(f"All {n} cases agree.")
-    return n
+    counts it with your turns.  Each turn is a tuple of (origin, destination, capture) steps."""
+    def run(guard: Guard) -> int:
+        n = _TURN_CHECK.run(fn, guard)
+        for size, depth in PERFT_STARTS:
+            start = Board(size, Rules.danish())
+            leaves, nodes = _perft_walk(fn, guard, start, depth)
+            n += nodes
+            print(f"perft({size[0]}x{size[1]} start, {depth}) = {leaves:,} with your turns, as with the package's.")
+        return n
+    return sealed_check(run)
 
 
-def _perft_walk(fn, board: Board, depth: int) -> tuple[int, int]:
-    """(leaves, positions compared) of the game tree ``depth`` turns deep, comparing the student's turns
-    with the package's at every position before a leaf; stops at the first that differs."""
+def _perft_walk(fn, guard: Guard, board: Board, depth: int) -> tuple[int, int]:
+    """(leaves, positions compared) of the game tree ``depth`` turns deep, walked with the student's
+    turns and compared with the package's at every position before a leaf; stops at the first
+    that differs."""
     expected = _turns_of(board)
     case = Case((board,))
-    actual = _TURN_CHECK.answer(fn, case)
+    actual = _TURN_CHECK.answer(fn, case, guard)
     if actual != expected:
         print(f"The first position that differs, reached from the start by "
               f"{' '.join(str(t) for t in board.turns) or 'no turn'}:")
-        _TURN_CHECK.fail(case, expected, actual, _turns_hint(case, expected, actual))
+        _TURN_CHECK.judge(case, expected, actual)
     if depth == 1:
-        return len(expected), 1
+        return sum(actual.values()), 1
     leaves, nodes = 0, 1
-    for turn in board.legal_turns():
-        board.push(turn)
-        found = _perft_walk(fn, board, depth - 1)
+    for text in actual.elements():
+        board.push(text)
+        found = _perft_walk(fn, guard, board, depth - 1)
         board.pop()
         leaves, nodes = leaves + found[0], nodes + found[1]
     return leaves, nodes
