@@ -7,6 +7,7 @@ the solution could be before a limit stops it (``CALL_LIMIT`` for one call, ``CH
 the check).  The issue asks that a solution five times slower than the reference pass: both
 factors must stay above 5 (on a busy machine they shrink; run it when the machine is quiet).
 """
+
 import contextlib
 import io
 import time
@@ -18,18 +19,25 @@ from tqdm import tqdm
 
 matplotlib.use("Agg")
 
-from fanorona import exercises  # noqa: E402
-from fanorona.exercises import guard  # noqa: E402
-from fanorona.exercises.view import VIEW_CALL_LIMIT  # noqa: E402
+from fanorona import exercises
+from fanorona.exercises import guard
+from fanorona.exercises.view import VIEW_CALL_LIMIT
 
 ROOT = Path(__file__).resolve().parent.parent
-CHECKS = [("check_apply_step", "apply_step"), ("check_winner", "winner"), ("check_compulsory_steps", "compulsory_steps"),
-          ("check_turns", "turns"), ("check_model", "MyGame"), ("check_view", "draw_position"),
-          ("check_control", "Clicks")]
+CHECKS = [
+    ("check_apply_step", "apply_step"),
+    ("check_winner", "winner"),
+    ("check_compulsory_steps", "compulsory_steps"),
+    ("check_turns", "turns"),
+    ("check_model", "MyGame"),
+    ("check_view", "draw_position"),
+    ("check_control", "Clicks"),
+]
 
 
 def reference_solutions() -> dict:
-    """The namespace of notebooks 09 and 10 run without their checker cells (the solutions as written)."""
+    """The namespace of notebooks 09 and 10 run without their checker cells (the solutions as
+    written)."""
     namespace = {}
     for name in ("09_assignment_model", "10_assignment_view_and_control"):
         for cell in nbformat.read(ROOT / "notebooks" / f"{name}.ipynb", as_version=4).cells:
@@ -41,13 +49,16 @@ def reference_solutions() -> dict:
 
 
 def timed(fn, calls: list):
-    """``fn`` that appends the time of each call to ``calls`` (a class is timed as its construction)."""
+    """``fn`` that appends the time of each call to ``calls`` (a class is timed as its
+    construction)."""
+
     def run(*args):
         started = time.perf_counter()
         try:
             return fn(*args)
         finally:
             calls.append(time.perf_counter() - started)
+
     run.__name__ = getattr(fn, "__name__", "solution")
     return run
 
@@ -68,14 +79,30 @@ def main() -> None:
         total = time.perf_counter() - started
         limit = VIEW_CALL_LIMIT if check == "check_view" else guard.CALL_LIMIT
         spent, slowest = sum(calls), max(calls, default=0.0)
-        rows.append((check, verdict, total, spent, slowest, limit / slowest if slowest else float("inf"),
-                     guard.CHECK_LIMIT / (spent or total)))
-    print(f"CALL_LIMIT {guard.CALL_LIMIT:g} s (a drawing {VIEW_CALL_LIMIT:g} s), CHECK_LIMIT {guard.CHECK_LIMIT:g} s")
-    print(f"{'checker':24} {'verdict':10} {'check s':>8} {'solution s':>10} {'slowest call ms':>15} "
-          f"{'room (call)':>11} {'room (check)':>12}")
+        rows.append(
+            (
+                check,
+                verdict,
+                total,
+                spent,
+                slowest,
+                limit / slowest if slowest else float("inf"),
+                guard.CHECK_LIMIT / (spent or total),
+            )
+        )
+    print(
+        f"CALL_LIMIT {guard.CALL_LIMIT:g} s (a drawing {VIEW_CALL_LIMIT:g} s), CHECK_LIMIT"
+        f" {guard.CHECK_LIMIT:g} s"
+    )
+    print(
+        f"{'checker':24} {'verdict':10} {'check s':>8} {'solution s':>10} {'slowest call ms':>15} "
+        f"{'room (call)':>11} {'room (check)':>12}"
+    )
     for check, verdict, total, spent, slowest, room_call, room_check in rows:
-        print(f"{check:24} {verdict[:10]:10} {total:8.2f} {spent:10.2f} {slowest * 1000:15.1f} "
-              f"{room_call:10.0f}x {room_check:11.1f}x")
+        print(
+            f"{check:24} {verdict[:10]:10} {total:8.2f} {spent:10.2f} {slowest * 1000:15.1f} "
+            f"{room_call:10.0f}x {room_check:11.1f}x"
+        )
 
 
 if __name__ == "__main__":

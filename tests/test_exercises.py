@@ -1,6 +1,7 @@
 """The checkers accept a correct student solution, reject plausible wrong ones (with a hint that
 names the mistake), show a wrong answer as a picture, three lines and one sentence, and sample the
 positions where mistakes hide: long captures, tall boards, edges, both colours."""
+
 import re
 import subprocess
 import sys
@@ -16,7 +17,7 @@ from fanorona.exercises.samples import GAME_SIZES, NEIGHBOUR_SIZES, long_lines
 
 # -- plain solutions, written the way a student would: from coordinates, not from the package ----
 
-LINES = ((1, 0), (0, 1), (1, 1), (1, -1))   # one direction per kind of grid line
+LINES = ((1, 0), (0, 1), (1, 1), (1, -1))  # one direction per kind of grid line
 
 
 def parse(point):
@@ -43,8 +44,11 @@ def directions(col, row):
 
 def neighbours(width, height, point):
     col, row = parse(point)
-    return {name(col + dc, row + dr) for dc, dr in directions(col, row)
-            if on_board((width, height), col + dc, row + dr)}
+    return {
+        name(col + dc, row + dr)
+        for dc, dr in directions(col, row)
+        if on_board((width, height), col + dc, row + dr)
+    }
 
 
 def run(board, col, row, dc, dr, color):
@@ -63,8 +67,10 @@ def strings_through(board, point):
     for dc, dr in LINES:
         if not is_strong(col, row) and dc and dr:
             continue
-        if not (on_board(board.size, col + dc, row + dr) or on_board(board.size, col - dc, row - dr)):
-            continue   # no grid line runs this way through a corner
+        if not (
+            on_board(board.size, col + dc, row + dr) or on_board(board.size, col - dc, row - dr)
+        ):
+            continue  # no grid line runs this way through a corner
         back = run(board, col, row, -dc, -dr, color)
         found.append(tuple(reversed(back)) + tuple(run(board, col + dc, row + dr, dc, dr, color)))
     return found
@@ -74,8 +80,10 @@ def captures(board, origin, destination):
     (c0, r0), (c1, r1) = parse(origin), parse(destination)
     dc, dr = c1 - c0, r1 - r0
     other = board.to_move.other
-    return {"approach": set(run(board, c1 + dc, r1 + dr, dc, dr, other)),
-            "withdrawal": set(run(board, c0 - dc, r0 - dr, -dc, -dr, other))}
+    return {
+        "approach": set(run(board, c1 + dc, r1 + dr, dc, dr, other)),
+        "withdrawal": set(run(board, c0 - dc, r0 - dr, -dc, -dr, other)),
+    }
 
 
 def simple_steps(board):
@@ -86,7 +94,9 @@ def simple_steps(board):
                 continue
             caught = captures(board, origin, destination)
             kinds = [kind for kind in ("approach", "withdrawal") if caught[kind]]
-            steps += [(origin, destination, kind) for kind in kinds] or [(origin, destination, None)]
+            steps += [(origin, destination, kind) for kind in kinds] or [
+                (origin, destination, None)
+            ]
     return steps
 
 
@@ -116,6 +126,7 @@ def compulsory_steps(board):
 
 class Position:
     """A plain position: stones by point, the size, the side to move."""
+
     def __init__(self, size, stones, to_move):
         self.size, self.stones, self.to_move = size, stones, to_move
 
@@ -129,8 +140,11 @@ class Position:
 
 def turns(board):
     """Whole turns under the assignment with both extensions."""
-    start = Position(board.size, {p: str(board.stone_at(p)) for p in board.points if board.stone_at(p)},
-                     str(board.to_move))
+    start = Position(
+        board.size,
+        {p: str(board.stone_at(p)) for p in board.points if board.stone_at(p)},
+        str(board.to_move),
+    )
     first = [s for s in plain_steps(start) if s[2]]
     if not first:
         return [(s,) for s in plain_steps(start)]
@@ -157,7 +171,9 @@ def plain_steps(position):
                 continue
             caught = plain_captures(position, origin, destination, enemy)
             kinds = [kind for kind in KINDS if caught[kind]]
-            steps += [(origin, destination, kind) for kind in kinds] or [(origin, destination, None)]
+            steps += [(origin, destination, kind) for kind in kinds] or [
+                (origin, destination, None)
+            ]
     return steps
 
 
@@ -171,7 +187,11 @@ def plain_captures(position, origin, destination, enemy):
             out.add(name(col, row))
             col, row = col + dc, row + dr
         return out
-    return {"approach": walk(c1 + dc, r1 + dr, dc, dr), "withdrawal": walk(c0 - dc, r0 - dr, -dc, -dr)}
+
+    return {
+        "approach": walk(c1 + dc, r1 + dr, dc, dr),
+        "withdrawal": walk(c0 - dc, r0 - dr, -dc, -dr),
+    }
 
 
 def after(position, step):
@@ -187,10 +207,15 @@ def after(position, step):
 
 # -- plausible mistakes ----------------------------------------------------------------------------
 
+
 def neighbours_with_diagonals_everywhere(width, height, point):
     col, row = parse(point)
-    return {name(col + dc, row + dr) for dc in (-1, 0, 1) for dr in (-1, 0, 1)
-            if (dc, dr) != (0, 0) and on_board((width, height), col + dc, row + dr)}
+    return {
+        name(col + dc, row + dr)
+        for dc in (-1, 0, 1)
+        for dr in (-1, 0, 1)
+        if (dc, dr) != (0, 0) and on_board((width, height), col + dc, row + dr)
+    }
 
 
 def strings_of_at_most_next_neighbours(board, point):
@@ -201,15 +226,20 @@ def strings_of_at_most_next_neighbours(board, point):
     for dc, dr in LINES:
         if not is_strong(col, row) and dc and dr:
             continue
-        if not (on_board(board.size, col + dc, row + dr) or on_board(board.size, col - dc, row - dr)):
+        if not (
+            on_board(board.size, col + dc, row + dr) or on_board(board.size, col - dc, row - dr)
+        ):
             continue
-        found.append(tuple(run(board, col, row, -dc, -dr, color)[:2]) + tuple(run(board, col + dc, row + dr,
-                                                                                  dc, dr, color)[:1]))
+        found.append(
+            tuple(run(board, col, row, -dc, -dr, color)[:2])
+            + tuple(run(board, col + dc, row + dr, dc, dr, color)[:1])
+        )
     return found
 
 
 def strings_through_forgetting_corners(board, point):
-    """Follows every line direction of the point, even the one that runs off the board both ways at a
+    """Follows every line direction of the point, even the one that runs off the board both ways
+    at a
     corner, and so finds an extra string of one there."""
     col, row = parse(point)
     color = board.stone_at(point)
@@ -261,18 +291,25 @@ def simple_steps_listing_captures_as_quiet_too(board):
 def neighbours_one_digit_row(width, height, point):
     """Reads the row as int(point[1]), so a10 is read as a1."""
     col, row = parse(point[:2])
-    return {name(col + dc, row + dr) for dc, dr in directions(col, row)
-            if on_board((width, height), col + dc, row + dr)}
+    return {
+        name(col + dc, row + dr)
+        for dc, dr in directions(col, row)
+        if on_board((width, height), col + dc, row + dr)
+    }
 
 
 def neighbours_past_the_top_edge(width, height, point):
     col, row = parse(point)
-    return {name(col + dc, row + dr) for dc, dr in directions(col, row)
-            if 0 <= col + dc < width and 0 <= row + dr <= height}
+    return {
+        name(col + dc, row + dr)
+        for dc, dr in directions(col, row)
+        if 0 <= col + dc < width and 0 <= row + dr <= height
+    }
 
 
 def capped_walk(limit):
     """captures() whose walk along the line stops after ``limit(board)`` - 1 stones."""
+
     def captures_capped(board, origin, destination):
         (c0, r0), (c1, r1) = parse(origin), parse(destination)
         dc, dr = c1 - c0, r1 - r0
@@ -286,7 +323,12 @@ def capped_walk(limit):
                 out.add(name(col, row))
                 col, row = col + dc, row + dr
             return out
-        return {"approach": walk(c1 + dc, r1 + dr, dc, dr), "withdrawal": walk(c0 - dc, r0 - dr, -dc, -dr)}
+
+        return {
+            "approach": walk(c1 + dc, r1 + dr, dc, dr),
+            "withdrawal": walk(c0 - dc, r0 - dr, -dc, -dr),
+        }
+
     return captures_capped
 
 
@@ -345,24 +387,31 @@ def turns_revisiting(board):
             position, path = stack.pop()
             found.append(tuple(path))
             here = path[-1][1]
-            plain = fa.Board.from_fen(position.fen().rsplit(" ", 1)[0] + " " + board.to_move.value[0], fa.Rules.simple())
-            for nxt in simple_steps(plain):
-                if nxt[0] == here and nxt[2] and len(path) < 6:
-                    stack.append((plain.after(fa.Step(*nxt)), path + [nxt]))
+            plain = fa.Board.from_fen(
+                position.fen().rsplit(" ", 1)[0] + " " + board.to_move.value[0], fa.Rules.simple()
+            )
+            stack.extend(
+                (plain.after(fa.Step(*nxt)), [*path, nxt])
+                for nxt in simple_steps(plain)
+                if nxt[0] == here and nxt[2] and len(path) < 6
+            )
     return found
 
 
 def turns_only_the_longest(board):
     """Forgets that a chain may stop after any capture."""
     answer = turns(board)
-    return [t for t in answer if not any(len(u) > len(t) and u[:len(t)] == t for u in answer)]
+    return [t for t in answer if not any(len(u) > len(t) and u[: len(t)] == t for u in answer)]
 
 
 def turns_with_the_standard_direction_rule(board):
-    """The game club's rule (never the same direction twice in a row) instead of the assignment's none."""
+    """The game club's rule (never the same direction twice in a row) instead of the assignment's
+    none."""
+
     def direction(step):
         (c0, r0), (c1, r1) = parse(step[0]), parse(step[1])
         return (c1 - c0, r1 - r0)
+
     return [t for t in turns(board) if all(direction(a) != direction(b) for a, b in zip(t, t[1:]))]
 
 
@@ -399,9 +448,11 @@ def draw_position(board, ax):
 def draw_swapped(board, ax):
     class Swapped:
         size, points = board.size, board.points
+
         def stone_at(self, p):
             c = board.stone_at(p)
             return None if c is None else ("black" if c == "white" else "white")
+
     draw_position(Swapped(), ax)
 
 
@@ -429,14 +480,27 @@ def draw_no_diagonals(board, ax):
 
 
 def draw_with_patches(board, ax):
-    from matplotlib.patches import Circle
     from matplotlib.collections import LineCollection
+    from matplotlib.patches import Circle
+
     g = board.geometry
     ax.add_collection(LineCollection([(g.coordinates(p), g.coordinates(q)) for p, q in g.edges()]))
     for p in board.points:
         if board.stone_at(p):
-            ax.add_patch(Circle(column_row(p), 0.3, facecolor="#f0f0f0" if board.stone_at(p) == "white" else "#101010"))
-    ax.plot(*zip(*[column_row(p) for p in board.points]), "o", color="saddlebrown", markersize=3, linestyle="None")
+            ax.add_patch(
+                Circle(
+                    column_row(p),
+                    0.3,
+                    facecolor="#f0f0f0" if board.stone_at(p) == "white" else "#101010",
+                )
+            )
+    ax.plot(
+        *zip(*[column_row(p) for p in board.points]),
+        "o",
+        color="saddlebrown",
+        markersize=3,
+        linestyle="None",
+    )
 
 
 class Clicks:
@@ -446,7 +510,11 @@ class Clicks:
         self.model, self.selected, self.pending = model, None, None
 
     def steps_between(self, origin, destination):
-        return [s for s in self.model.legal_steps() if (s.origin, s.destination) == (origin, destination)]
+        return [
+            s
+            for s in self.model.legal_steps()
+            if (s.origin, s.destination) == (origin, destination)
+        ]
 
     def click(self, point):
         if self.model.outcome() is not None:
@@ -469,7 +537,8 @@ class Clicks:
         elif point == self.selected:
             self.selected = None
         elif self.model.stone_at(point) == self.model.to_move and any(
-                s.origin == point for s in self.model.legal_steps()):
+            s.origin == point for s in self.model.legal_steps()
+        ):
             self.selected = point
 
     def choose(self, kind):
@@ -520,7 +589,13 @@ class MyGame:
         start = fa.Board((width, height))
         self.size, self.points = start.size, start.points
         self.placed = {p: str(start.stone_at(p)) for p in start.points if start.stone_at(p)}
-        self.to_move, self.turns, self.chain, self.chain_stone, self.history = fa.Color.WHITE, [], (), None, []
+        self.to_move, self.turns, self.chain, self.chain_stone, self.history = (
+            fa.Color.WHITE,
+            [],
+            (),
+            None,
+            [],
+        )
 
     def stone_at(self, point):
         return self.placed.get(point)
@@ -532,11 +607,18 @@ class MyGame:
         return [] if self.outcome() else [fa.Step(*s) for s in simple_steps(self)]
 
     def captures(self, step):
-        return sorted(captures(self, step.origin, step.destination)[step.capture]) if step.capture else []
+        return (
+            sorted(captures(self, step.origin, step.destination)[step.capture])
+            if step.capture
+            else []
+        )
 
     def push(self, step):
         self.history.append((self.placed, self.to_move))
-        self.placed = {p: str(c) for p, c in apply_step(self, step.origin, step.destination, step.capture).items()}
+        self.placed = {
+            p: str(c)
+            for p, c in apply_step(self, step.origin, step.destination, step.capture).items()
+        }
         self.to_move = self.to_move.other
         self.turns.append(fa.Turn((step,)))
 
@@ -566,10 +648,17 @@ class MyGameNeverEnding(MyGame):
 
 CHECKERS = [name for name in exercises.__all__ if name.startswith("check_")]
 SOLUTIONS = {
-    "check_neighbours": neighbours, "check_strings_through": strings_through, "check_captures": captures,
-    "check_simple_steps": simple_steps, "check_apply_step": apply_step, "check_winner": winner,
-    "check_compulsory_steps": compulsory_steps, "check_turns": turns, "check_view": draw_position,
-    "check_control": Clicks, "check_model": MyGame,
+    "check_neighbours": neighbours,
+    "check_strings_through": strings_through,
+    "check_captures": captures,
+    "check_simple_steps": simple_steps,
+    "check_apply_step": apply_step,
+    "check_winner": winner,
+    "check_compulsory_steps": compulsory_steps,
+    "check_turns": turns,
+    "check_view": draw_position,
+    "check_control": Clicks,
+    "check_model": MyGame,
 }
 NOTEBOOKS = sorted((Path(__file__).resolve().parent.parent / "notebooks").glob("*.ipynb"))
 
@@ -594,11 +683,14 @@ def test_each_checker_is_used_in_a_notebook(checker):
 def test_each_checker_says_an_exercise_is_unfinished_in_one_sentence(checker):
     def stub(*args):
         raise NotImplementedError()
+
     with pytest.raises(ExerciseFailed) as info:
         getattr(exercises, checker)(stub)
     assert str(info.value) == exercises.UNFINISHED
     assert info.value.__suppress_context__
-    assert info.value._render_traceback_() == [f"\x1b[1;31mExerciseFailed\x1b[0m: {exercises.UNFINISHED}"]
+    assert info.value._render_traceback_() == [
+        f"\x1b[1;31mExerciseFailed\x1b[0m: {exercises.UNFINISHED}"
+    ]
 
 
 def test_a_class_with_one_method_still_the_stub_is_unfinished():
@@ -609,6 +701,7 @@ def test_a_class_with_one_method_still_the_stub_is_unfinished():
     class HalfGame(MyGame):
         def outcome(self):
             raise NotImplementedError()
+
     for checker, half in (("check_control", HalfClicks), ("check_model", HalfGame)):
         with pytest.raises(ExerciseFailed, match="^Write the function first"):
             getattr(exercises, checker)(half)
@@ -620,16 +713,22 @@ MISTAKES = [
     ("check_neighbours", neighbours_one_digit_row, "the row number of a10 has two digits"),
     ("check_neighbours", neighbours_past_the_top_edge, "a4 is off the 3x3 board (a1 to c3)"),
     ("check_strings_through", strings_of_at_most_next_neighbours, "Missing"),
-    ("check_strings_through", strings_through_forgetting_corners,
-     "No grid line runs north-west to south-east through a1 (a corner)"),
+    (
+        "check_strings_through",
+        strings_through_forgetting_corners,
+        "No grid line runs north-west to south-east through a1 (a corner)",
+    ),
     ("check_captures", captures_jumping_gaps, "unbroken run"),
     ("check_captures", captures_without_withdrawal, "captures by withdrawal as well"),
     ("check_captures", capped_walk(lambda board: 5), "however long it is"),
     ("check_captures", capped_walk(lambda board: board.size[1]), "however long it is"),
     ("check_captures", captures_swapped, "Approach and withdrawal are swapped"),
     ("check_simple_steps", simple_steps_choosing_approach, "both ways"),
-    ("check_simple_steps", simple_steps_listing_captures_as_quiet_too,
-     "A step that captures is never also a quiet step"),
+    (
+        "check_simple_steps",
+        simple_steps_listing_captures_as_quiet_too,
+        "A step that captures is never also a quiet step",
+    ),
     ("check_compulsory_steps", simple_steps, "Capture is compulsory here"),
     ("check_apply_step", apply_step_swapped, "approach and withdrawal are swapped"),
     ("check_apply_step", apply_step_copying_the_stone, "The stone must leave"),
@@ -645,7 +744,11 @@ MISTAKES = [
     ("check_view", draw_upside_down, "The board is upside down"),
     ("check_view", draw_all_diagonals, "a weak point: diagonals join strong points only"),
     ("check_view", draw_no_diagonals, "The diagonals are missing"),
-    ("check_control", ClicksPlayingApproach, "captures both ways: keep the step waiting in `pending`"),
+    (
+        "check_control",
+        ClicksPlayingApproach,
+        "captures both ways: keep the step waiting in `pending`",
+    ),
     ("check_control", ClicksIgnoringEndTurn, "end_turn() stops the chain"),
     ("check_control", ClicksForgettingTheChainStone, "During a chain the capturing stone"),
     ("check_control", ClicksNeverDeselecting, "Clicking the selected stone again deselects it"),
@@ -655,16 +758,21 @@ MISTAKES = [
 
 
 @pytest.mark.parametrize("checker, mistake, words", MISTAKES)
-def test_each_checker_rejects_a_plausible_mistake_showing_input_expected_and_actual(checker, mistake, words, capsys):
+def test_each_checker_rejects_a_plausible_mistake_showing_input_expected_and_actual(
+    checker, mistake, words, capsys
+):
     with pytest.raises(ExerciseFailed) as info:
         getattr(exercises, checker)(mistake)
     message = str(info.value)
     assert words in message and "\n" not in message
     out = capsys.readouterr().out
     assert "Input:" in out and "Expected:" in out and "Your answer:" in out
-    assert " a b c" in out   # the position, drawn as text outside a notebook
+    assert " a b c" in out  # the position, drawn as text outside a notebook
     call = out.split("Input:")[1].splitlines()[0].strip()
-    if checker in ("check_control", "check_model"):   # the input is a script; the sentence names its start
+    if checker in (
+        "check_control",
+        "check_model",
+    ):  # the input is a script; the sentence names its start
         assert re.search(r"from '[WB./]+ [wb]'|on \d+x\d+", message)
     else:
         assert call in message
@@ -689,6 +797,7 @@ def test_a_turn_generator_that_passes_the_samples_is_still_caught_by_the_perft_w
     def wrong_there(board):
         answer = turns(board)
         return answer[1:] if board.fen() == hidden else answer
+
     with pytest.raises(ExerciseFailed):
         exercises.check_turns(wrong_there)
     out = capsys.readouterr().out
@@ -706,21 +815,31 @@ def test_the_quiet_step_slip_is_not_blamed_on_both_ways_captures():
 def test_the_corner_hint_is_kept_for_a_lone_stone_on_a_line_that_is_not_there():
     def only_long_strings(board, point):
         return [s for s in strings_through(board, point) if len(s) > 1]
+
     with pytest.raises(ExerciseFailed) as info:
         exercises.check_strings_through(only_long_strings)
     assert "No grid line runs" not in str(info.value)
     assert re.search(r"Missing \{\('\w\d+',\)\}", str(info.value))
 
 
-@pytest.mark.parametrize("checker, mistake, right, same", [
-    ("check_strings_through", strings_through_forgetting_corners, strings_through,
-     lambda answer: set(map(frozenset, answer))),
-    ("check_captures", captures_without_withdrawal, captures, lambda answer: answer),
-    ("check_simple_steps", simple_steps_listing_captures_as_quiet_too, simple_steps, set),
-    ("check_apply_step", apply_step_swapped, apply_step, lambda answer: answer),
-    ("check_turns", turns_only_the_longest, turns, set),
-])
-def test_the_printed_input_pastes_into_a_notebook_and_shows_the_mistake(checker, mistake, right, same, capsys):
+@pytest.mark.parametrize(
+    "checker, mistake, right, same",
+    [
+        (
+            "check_strings_through",
+            strings_through_forgetting_corners,
+            strings_through,
+            lambda answer: set(map(frozenset, answer)),
+        ),
+        ("check_captures", captures_without_withdrawal, captures, lambda answer: answer),
+        ("check_simple_steps", simple_steps_listing_captures_as_quiet_too, simple_steps, set),
+        ("check_apply_step", apply_step_swapped, apply_step, lambda answer: answer),
+        ("check_turns", turns_only_the_longest, turns, set),
+    ],
+)
+def test_the_printed_input_pastes_into_a_notebook_and_shows_the_mistake(
+    checker, mistake, right, same, capsys
+):
     with pytest.raises(ExerciseFailed):
         getattr(exercises, checker)(mistake)
     call = capsys.readouterr().out.split("Input:")[1].splitlines()[0].strip()
@@ -731,7 +850,10 @@ def test_the_printed_input_pastes_into_a_notebook_and_shows_the_mistake(checker,
 
 def test_the_neighbour_checker_names_the_first_failing_point():
     def off_by_one_on_the_top_row(width, height, point):
-        return neighbours(width, height, point) | ({"a1"} if parse(point)[1] == height - 1 else set())
+        return neighbours(width, height, point) | (
+            {"a1"} if parse(point)[1] == height - 1 else set()
+        )
+
     with pytest.raises(ExerciseFailed, match=r"neighbours\(3, 3, 'a3'\)"):
         exercises.check_neighbours(off_by_one_on_the_top_row)
 
@@ -747,7 +869,9 @@ def test_answers_of_the_wrong_shape_get_a_sentence():
         exercises.check_apply_step(lambda b, o, d, c: [d])
     with pytest.raises(TypeError, match=r"'white', 'black' or None"):
         exercises.check_winner(lambda b: True)
-    with pytest.raises(TypeError, match=r"each step of a turn should be \(origin, destination, capture\)"):
+    with pytest.raises(
+        TypeError, match=r"each step of a turn should be \(origin, destination, capture\)"
+    ):
         exercises.check_turns(lambda b: [("d3", "e3", "withdrawal")])
     with pytest.raises(TypeError, match=r"does not start where"):
         exercises.check_turns(lambda b: [(("d3", "e3", "withdrawal"), ("a1", "a2", None))])
@@ -756,21 +880,31 @@ def test_answers_of_the_wrong_shape_get_a_sentence():
 def test_a_forgotten_return_is_named_with_the_input(capsys):
     def no_return(width, height, point):
         neighbours(width, height, point)
-    with pytest.raises(TypeError, match=re.escape("neighbours(3, 3, 'a1') returned None: did you forget `return`?")):
+
+    with pytest.raises(
+        TypeError, match=re.escape("neighbours(3, 3, 'a1') returned None: did you forget `return`?")
+    ):
         exercises.check_neighbours(no_return)
     assert "Input: neighbours(3, 3, 'a1')" in capsys.readouterr().out
 
 
 def test_none_instead_of_an_empty_answer_is_named_with_the_input():
-    with pytest.raises(TypeError, match=r"^simple_steps\(fa\.Board\.from_fen\('.*'\, fa\.Rules\.simple\(\)\)\) "
-                                        r"returned None: did you forget `return`\?"):
+    with pytest.raises(
+        TypeError,
+        match=r"^simple_steps\(fa\.Board\.from_fen\('.*'\, fa\.Rules\.simple\(\)\)\) "
+        r"returned None: did you forget `return`\?",
+    ):
         exercises.check_simple_steps(lambda board: simple_steps(board) or None)
 
     def none_for_no_capture(board, origin, destination):
         return {kind: found or None for kind, found in captures(board, origin, destination).items()}
-    with pytest.raises(TypeError, match=r"^captures\(fa\.Board\.from_fen\('.*'\), '\w\d+', '\w\d+'\) returned "
-                                        r"None for '(approach|withdrawal)': give a set of points, an empty set\(\) .*"
-                                        r"did a helper function forget `return`\?"):
+
+    with pytest.raises(
+        TypeError,
+        match=r"^captures\(fa\.Board\.from_fen\('.*'\), '\w\d+', '\w\d+'\) returned "
+        r"None for '(approach|withdrawal)': give a set of points, an empty set\(\) .*"
+        r"did a helper function forget `return`\?",
+    ):
         exercises.check_captures(none_for_no_capture)
 
 
@@ -787,12 +921,18 @@ def test_a_student_function_that_changes_the_board_it_is_given_fails_with_a_sent
         answer = captures(board, origin, destination)
         board.push(board.legal_turns()[0])
         return answer
-    with pytest.raises(ExerciseFailed, match=r"^captures\(fa\.Board\.from_fen\(.*\) changed the board it was given "
-                                             r"\(its position; afterwards fa\.Board\.from_fen\("):
+
+    with pytest.raises(
+        ExerciseFailed,
+        match=r"^captures\(fa\.Board\.from_fen\(.*\) changed the board it was given "
+        r"\(its position; afterwards fa\.Board\.from_fen\(",
+    ):
         exercises.check_captures(destructive)
 
 
-# -- what the samples cover -------------------------------------------------------------------------
+# -- what the samples cover
+# -------------------------------------------------------------------------
+
 
 def test_sample_positions_cover_several_sizes_a_tall_board_and_both_sides_to_move():
     boards = exercises.sample_boards()
@@ -801,7 +941,9 @@ def test_sample_positions_cover_several_sizes_a_tall_board_and_both_sides_to_mov
         assert {b.to_move for b in boards if b.size == size} == {"white", "black"}, size
     assert len({b.fen() for b in boards}) == len(boards)
     assert all(b.rules == fa.Rules.simple() for b in exercises.sample_boards(fa.Rules.simple()))
-    assert max(height for _, height in NEIGHBOUR_SIZES) >= 10 and max(b.size[1] for b in boards) >= 10
+    assert (
+        max(height for _, height in NEIGHBOUR_SIZES) >= 10 and max(b.size[1] for b in boards) >= 10
+    )
 
 
 @pytest.mark.parametrize("size", GAME_SIZES)
@@ -814,7 +956,11 @@ def test_the_samples_hold_the_longest_capture_of_each_size_both_ways_and_for_bot
                 if step.capture:
                     key = (board.to_move.value, step.capture)
                     found[key] = max(found.get(key, 0), len(board.captures(step)))
-    assert found == {(color, kind): longest for color in ("white", "black") for kind in ("approach", "withdrawal")}
+    assert found == {
+        (color, kind): longest
+        for color in ("white", "black")
+        for kind in ("approach", "withdrawal")
+    }
 
 
 def test_the_winner_checker_sees_both_endings_of_the_simple_game():
@@ -826,20 +972,33 @@ def test_the_winner_checker_sees_both_endings_of_the_simple_game():
     assert reasons == {"has no stones left", "has no legal turn"}
 
 
-# -- a checker of one's own -------------------------------------------------------------------------
+# -- a checker of one's own
+# -------------------------------------------------------------------------
+
 
 def stone_count_checker():
-    return Checker("stone_count", lambda board, color: board.count(color),
-                   lambda: [(board, color) for board in exercises.sample_boards()[:20] for color in ("white", "black")],
-                   read=lambda answer, call: answer, what="The stone counts",
-                   hint=lambda case, expected, actual: "Count the stones of the colour asked for.")
+    return Checker(
+        "stone_count",
+        lambda board, color: board.count(color),
+        lambda: [
+            (board, color)
+            for board in exercises.sample_boards()[:20]
+            for color in ("white", "black")
+        ],
+        read=lambda answer, call: answer,
+        what="The stone counts",
+        hint=lambda case, expected, actual: "Count the stones of the colour asked for.",
+    )
 
 
 def test_a_course_author_writes_a_checker_from_a_reference_and_inputs(capsys):
     check = stone_count_checker()
     assert check(lambda board, color: len(board.stones(color))) == 40
-    with pytest.raises(ExerciseFailed, match=r"^The stone counts for stone_count\(fa\.Board\.from_fen\(.*'white'\) "
-                                             r"differ from the rules\. Count the stones of the colour asked for\.$"):
+    with pytest.raises(
+        ExerciseFailed,
+        match=r"^The stone counts for stone_count\(fa\.Board\.from_fen\(.*'white'\) "
+        r"differ from the rules\. Count the stones of the colour asked for\.$",
+    ):
         check(lambda board, color: len(board.stones("black")))
     out = capsys.readouterr().out
     assert "Expected:    22\nYour answer: 22" not in out and "Your answer:" in out
@@ -851,6 +1010,7 @@ def test_a_case_draws_its_first_board_unless_told_otherwise():
 
 
 # -- student copies ------------------------------------------------------------------------------
+
 
 def notebook_with(*cells):
     nb = nbformat.v4.new_notebook()
@@ -869,23 +1029,45 @@ def test_command_line_releases_through_nbgrader_and_reports_its_refusal(tmp_path
     src = tmp_path / "src"
     src.mkdir()
     cell = nbformat.v4.new_code_cell(SOLVED)
-    cell.metadata.nbgrader = {"grade": False, "grade_id": "double", "locked": False, "schema_version": 3,
-                              "solution": True, "task": False}
+    cell.metadata.nbgrader = {
+        "grade": False,
+        "grade_id": "double",
+        "locked": False,
+        "schema_version": 3,
+        "solution": True,
+        "task": False,
+    }
     nbformat.write(notebook_with(cell), src / "01_a.ipynb")
-    done = subprocess.run([sys.executable, "-m", "fanorona.exercises", str(src), str(tmp_path / "out")],
-                          capture_output=True, text=True, check=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "fanorona.exercises", str(src), str(tmp_path / "out")],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     assert done.stdout.startswith("Wrote 1 student notebooks to ")
     copy = nbformat.read(tmp_path / "out" / "01_a.ipynb", as_version=4)
-    assert copy.cells[1].source == "def double(x):\n    # YOUR CODE HERE\n    raise NotImplementedError()"
+    assert (
+        copy.cells[1].source
+        == "def double(x):\n    # YOUR CODE HERE\n    raise NotImplementedError()"
+    )
     nbformat.write(notebook_with(nbformat.v4.new_code_cell(SOLVED)), src / "01_a.ipynb")
-    failed = subprocess.run([sys.executable, "-m", "fanorona.exercises", str(src), str(tmp_path / "x")],
-                            capture_output=True, text=True)
-    assert failed.returncode == 1 and "Solution region detected in a non-solution cell" in failed.stderr
+    failed = subprocess.run(
+        [sys.executable, "-m", "fanorona.exercises", str(src), str(tmp_path / "x")],
+        capture_output=True,
+        text=True,
+    )
+    assert (
+        failed.returncode == 1
+        and "Solution region detected in a non-solution cell" in failed.stderr
+    )
     assert not (tmp_path / "x").exists()
     empty = tmp_path / "empty"
     empty.mkdir()
-    failed = subprocess.run([sys.executable, "-m", "fanorona.exercises", str(empty), str(tmp_path / "x")],
-                            capture_output=True, text=True)
+    failed = subprocess.run(
+        [sys.executable, "-m", "fanorona.exercises", str(empty), str(tmp_path / "x")],
+        capture_output=True,
+        text=True,
+    )
     assert failed.returncode == 1 and "no notebooks" in failed.stderr
 
 
@@ -893,7 +1075,11 @@ def test_the_view_checker_reads_the_packages_own_drawing_as_right():
     """draw_board draws with a LineCollection, scatter stones in off-white and near-black, a board
     patch and highlight rings: a different way of drawing that the reader must understand."""
     from fanorona.draw import draw_board
-    assert exercises.check_view(lambda board, ax: draw_board(board, ax, highlight=board.points[:2])) >= 25
+
+    assert (
+        exercises.check_view(lambda board, ax: draw_board(board, ax, highlight=board.points[:2]))
+        >= 25
+    )
 
 
 def test_the_control_scripts_cover_every_kind_of_click():
@@ -933,7 +1119,18 @@ def test_the_control_scripts_cover_every_kind_of_click():
             saw("chain stopped" if chain else "end_turn() refused")
 
     exercises.check_control(Spy)
-    assert set(seen) == {"string clicked to choose", "choice cancelled", "two-way step waits", "chain continued",
-                         "step", "selected", "deselected", "refused", "choose()", "choose() refused",
-                         "chain stopped", "end_turn() refused"}
+    assert set(seen) == {
+        "string clicked to choose",
+        "choice cancelled",
+        "two-way step waits",
+        "chain continued",
+        "step",
+        "selected",
+        "deselected",
+        "refused",
+        "choose()",
+        "choose() refused",
+        "chain stopped",
+        "end_turn() refused",
+    }
     assert min(seen.values()) >= 3, sorted(seen.items(), key=lambda kv: kv[1])

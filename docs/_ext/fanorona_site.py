@@ -1,9 +1,11 @@
-"""Sphinx extension of the course website: every notebook picture gets the alt text build_site.py chose.
+"""Sphinx extension of the course website: every notebook picture gets the alt text build_site.py
+chose.
 
 myst-nb names a notebook's image file after the SHA-256 of its bytes but takes its alt text from
 nothing; build_site.py stores the words in the output's metadata (``metadata["image/png"]["alt"]``,
 IPython's own place for them), and this extension hands them to the image node with the same hash.
 """
+
 from __future__ import annotations
 
 import base64
@@ -33,7 +35,8 @@ def alt_by_hash(path: Path) -> dict[str, str]:
 
 
 def set_alt_text(app, doctree) -> None:
-    """On each notebook's doctree: alt text from the notebook, a warning for a picture without any."""
+    """On each notebook's doctree: alt text from the notebook, a warning for a picture without
+    any."""
     path = Path(app.env.doc2path(app.env.docname))
     if path.suffix != ".ipynb":
         return

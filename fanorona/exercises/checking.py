@@ -11,18 +11,19 @@ must leave the boards it is given unchanged.  ``sealed_check`` wraps a whole che
 verified unchanged before and after (``seal``), the student's output is summed up, and an
 unfinished stub gets one sentence.
 """
+
 from __future__ import annotations
 
 import inspect
 import reprlib
 from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import wraps
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any
 
 from ..board import Board
-from .guard import UNFINISHED, ExerciseFailed, Guard, _Unfinished, cut  # noqa: F401 - re-exported
-
+from .guard import UNFINISHED, ExerciseFailed, Guard, _Unfinished, cut
 
 
 @dataclass
@@ -42,10 +43,17 @@ class Case:
 
 # -- text ------------------------------------------------------------------------------------------
 
+
 def board_code(board: Board) -> str:
     """Code that rebuilds ``board`` in a notebook cell that imported ``fanorona as fa``."""
     preset = board.rules.name()
-    rules = "" if preset == "standard" else f", fa.Rules.{preset}()" if preset else f", fa.{board.rules!r}"
+    rules = (
+        ""
+        if preset == "standard"
+        else f", fa.Rules.{preset}()"
+        if preset
+        else f", fa.{board.rules!r}"
+    )
     return f"fa.Board.from_fen({board.fen()!r}{rules})"
 
 
@@ -58,7 +66,7 @@ def short_repr(value) -> str:
     """A repr of a student's value, cut to a line (a huge answer must not make a huge message)."""
     try:
         return cut(_SHORT.repr(value), 200)
-    except Exception as e:      # a student's __repr__ that fails is no reason to fail the message
+    except Exception as e:  # a student's __repr__ that fails is no reason to fail the message
         return f"<{type(value).__name__} object whose repr failed: {type(e).__name__}>"
 
 
@@ -67,7 +75,8 @@ def code(value) -> str:
 
 
 def order(value):
-    """Sort point names by column then row number (so a9 comes before a10), anything else as text."""
+    """Sort point names by column then row number (so a9 comes before a10), anything else as
+    text."""
     if isinstance(value, str) and value[1:].isdigit():
         return (value[0], int(value[1:]))
     return (str(value), 0)
@@ -85,7 +94,13 @@ def fmt(value) -> str:
         items = [fmt(v) + (f" (x{value[v]})" if value[v] > 1 else "") for v in _sorted(+value)]
         return "{" + ", ".join(items) + "}" if items else "set()"
     if isinstance(value, dict):
-        return "{" + ", ".join(f"{k!r}: {fmt(v)}" for k, v in sorted(value.items(), key=lambda kv: order(kv[0]))) + "}"
+        return (
+            "{"
+            + ", ".join(
+                f"{k!r}: {fmt(v)}" for k, v in sorted(value.items(), key=lambda kv: order(kv[0]))
+            )
+            + "}"
+        )
     if isinstance(value, frozenset):
         return fmt(tuple(sorted(value, key=order)))
     if isinstance(value, set):
@@ -103,8 +118,9 @@ def differences(expected, actual) -> str:
         missing, extra = expected - actual, actual - expected
     else:
         missing, extra = expected - actual, actual - expected
-    parts = ([f"missing {cut(fmt(missing), 300)}"] if missing else []) + \
-        ([f"extra {cut(fmt(extra), 300)}"] if extra else [])
+    parts = ([f"missing {cut(fmt(missing), 300)}"] if missing else []) + (
+        [f"extra {cut(fmt(extra), 300)}"] if extra else []
+    )
     text = "; ".join(parts)
     return text[:1].upper() + text[1:] + "." if text else ""
 
@@ -124,11 +140,13 @@ def repeat_hint(actual, what: str = "answer") -> str:
 
 
 def plain_text(value) -> str:
-    """A student's str (or str subclass) as a plain str, so its own __eq__ or __hash__ cannot fool a comparison."""
+    """A student's str (or str subclass) as a plain str, so its own __eq__ or __hash__ cannot
+    fool a comparison."""
     return str.__str__(value) if isinstance(value, str) else str(value)
 
 
 # -- showing ---------------------------------------------------------------------------------------
+
 
 def in_notebook() -> bool:
     try:
@@ -148,11 +166,17 @@ def show(board: Board | None, title: str, **drawing) -> None:
         print(board)
         return
     from IPython.display import Image, display
+
     from ..draw import board_png
-    display(Image(board_png(board, title=title, **drawing), alt=f"{title}. Position: {board.fen()}"))
+
+    display(
+        Image(board_png(board, title=title, **drawing), alt=f"{title}. Position: {board.fen()}")
+    )
 
 
-# -- reading answers --------------------------------------------------------------------------------
+# -- reading answers
+# --------------------------------------------------------------------------------
+
 
 def iterable(value) -> bool:
     try:
@@ -165,18 +189,23 @@ def iterable(value) -> bool:
 def wrong_shape(call: str, answer, wanted: str) -> TypeError:
     """A TypeError that names the input; a None answer most often means a missing ``return``."""
     if answer is None:
-        return TypeError(f"{call} returned None: did you forget `return`? It should return {wanted}.")
+        return TypeError(
+            f"{call} returned None: did you forget `return`? It should return {wanted}."
+        )
     return TypeError(f"{call} should return {wanted}; got {short_repr(answer)}")
 
 
 def point_set(answer, call: str) -> Counter:
-    """A student's collection of point names as a multiset (a repeat is a mistake), refusing a lone string."""
+    """A student's collection of point names as a multiset (a repeat is a mistake), refusing a
+    lone string."""
     if isinstance(answer, str) or not iterable(answer):
         raise wrong_shape(call, answer, "a collection of point names such as {'a2', 'b1'}")
     return Counter(plain_text(p) if isinstance(p, str) else p for p in answer)
 
 
-# -- running the student's code ---------------------------------------------------------------------
+# -- running the student's code
+# ---------------------------------------------------------------------
+
 
 def board_state(board: Board) -> tuple:
     """What a student's function must leave as it was on a board it is given (cheap: it is taken
@@ -190,15 +219,31 @@ def unchanged(args: tuple, before: list, call) -> None:
     for arg, was in zip(args, before):
         if isinstance(arg, Board) and board_state(arg) != was:
             now = board_state(arg)
-            what = ("its position" if now[0] != was[0] else "its rules" if now[1] != was[1] else
-                    "its turns" if now[3] != was[3] else "its history")
+            what = (
+                "its position"
+                if now[0] != was[0]
+                else (
+                    "its rules"
+                    if now[1] != was[1]
+                    else "its turns"
+                    if now[3] != was[3]
+                    else "its history"
+                )
+            )
             text = call() if callable(call) else call
-            raise ExerciseFailed(cut(f"{text} changed the board it was given ({what}; afterwards "
-                                     f"{board_code(arg)}): leave the board as it was and return the answer "
-                                     f"(build a new dict or board instead).", 900))
+            raise ExerciseFailed(
+                cut(
+                    f"{text} changed the board it was given ({what}; afterwards "
+                    f"{board_code(arg)}): leave the board as it was and return the answer "
+                    "(build a new dict or board instead).",
+                    900,
+                )
+            )
 
 
-# -- the checker ------------------------------------------------------------------------------------
+# -- the checker
+# ------------------------------------------------------------------------------------
+
 
 @dataclass
 class Checker:
@@ -248,19 +293,20 @@ class Checker:
         wrong shape, show the input first, then let the student's own error through."""
         args = tuple(a.copy() if isinstance(a, Board) else a for a in case.args)
         before = [board_state(a) if isinstance(a, Board) else None for a in args]
-        call = lambda: self.call_text(case)   # noqa: E731 - worked out only when something is wrong
+        call = lambda: self.call_text(case)  # noqa: E731 - worked out only when something is wrong
 
         def went_wrong():
             show(case.board, f"your function went wrong on {self.short(case)}", **case.drawing)
             print(f"Input: {call()}")
+
         with guard.running(call, went_wrong):
             answer = fn(*args)
-            if isinstance(answer, Iterator):     # a generator's code runs under the time limit too
+            if isinstance(answer, Iterator):  # a generator's code runs under the time limit too
                 answer = list(answer)
         unchanged(args, before, call)
         try:
             return self.read(answer, "")
-        except Exception:      # read it again to say what is wrong with the call's text in the message
+        except Exception:  # read it again to say what is wrong with the call's text in the message
             pass
         try:
             return self.read(answer, call())
@@ -285,7 +331,8 @@ class Checker:
         self.fail(case, expected, actual, self.hint_for(case, expected, actual))
 
     def hint_for(self, case: Case, expected, actual) -> str:
-        """The hint: a repeat first (alone if it is the only mistake), else the checker's own hint."""
+        """The hint: a repeat first (alone if it is the only mistake), else the checker's own
+        hint."""
         again = repeat_hint(actual, "one")
         if again and set(actual) == set(expected):
             return again
@@ -298,7 +345,11 @@ class Checker:
     def run(self, fn, guard: Guard) -> int:
         n = 0
         for case in self.cases():
-            case = case if isinstance(case, Case) else Case(case if isinstance(case, tuple) else (case,))
+            case = (
+                case
+                if isinstance(case, Case)
+                else Case(case if isinstance(case, tuple) else (case,))
+            )
             expected = self.reference(*case.args)
             actual = self.answer(fn, case, guard)
             n += 1
@@ -317,6 +368,7 @@ def sealed_check(run: Callable[[Guard], int], guard: Guard | None = None) -> int
     """Run a whole check: the package verified unchanged before and after, the student's calls
     under one ``Guard``, what they printed shown, and ``All N cases agree.`` at the end."""
     from .seal import tampering
+
     changed = tampering()
     if changed:
         raise ExerciseFailed(changed)
@@ -337,9 +389,11 @@ def sealed_check(run: Callable[[Guard], int], guard: Guard | None = None) -> int
 def checked(run: Callable):
     """For checkers written as plain functions ``run(student, guard) -> cases``: sealed, guarded,
     and an unfinished answer gets the one sentence."""
+
     @wraps(run)
     def check(student) -> int:
         return sealed_check(lambda guard: run(student, guard))
+
     signature = inspect.signature(run)
     check.__signature__ = signature.replace(parameters=list(signature.parameters.values())[:1])
     return check

@@ -11,6 +11,7 @@ on the package's board side by side, comparing everything the interactive board 
 (``fanorona.controller.Model``), undoing now and then; finally it plays on the student's model
 through the board's controller by clicks, with Undo step, Undo and Redo, as the board does.
 """
+
 from __future__ import annotations
 
 import random
@@ -24,14 +25,28 @@ from .samples import random_game_fens
 
 ACTIONS_PER_SCRIPT = 30
 SCRIPTS_PER_START = 3
-TEACHING = ("both-ways", "long-chain", "direction-rule", "no-revisit", "compulsory-capture", "approach",
-            "withdrawal", "strings", "long-string")
+TEACHING = (
+    "both-ways",
+    "long-chain",
+    "direction-rule",
+    "no-revisit",
+    "compulsory-capture",
+    "approach",
+    "withdrawal",
+    "strings",
+    "long-string",
+)
 
 
 def _control_starts() -> list[Board]:
-    """Positions with two-way captures, chains, compulsory capture and plain steps, under three rule sets."""
+    """Positions with two-way captures, chains, compulsory capture and plain steps, under three
+    rule sets."""
     boards = [positions.load(name) for name in TEACHING]
-    boards += [Board(size, rules) for size in ((9, 5), (5, 5), (3, 3)) for rules in (Rules(), Rules.simple())]
+    boards += [
+        Board(size, rules)
+        for size in ((9, 5), (5, 5), (3, 3))
+        for rules in (Rules(), Rules.simple())
+    ]
     boards += [Board.from_fen(fen, Rules.danish()) for fen in random_game_fens((9, 5), 11)[2:12:3]]
     boards += [Board.from_fen(fen) for fen in random_game_fens((5, 11), 12)[1:8:3]]
     return boards
@@ -80,7 +95,8 @@ def _next_action(c: Controller, rng: random.Random):
 
 
 def _pending(value):
-    """A student's ``pending`` as a tuple when it is a pair, else as it is (to be shown as wrong)."""
+    """A student's ``pending`` as a tuple when it is a pair, else as it is (to be shown as
+    wrong)."""
     if value is None or isinstance(value, str):
         return value
     try:
@@ -91,9 +107,13 @@ def _pending(value):
 
 def _state(obj) -> dict:
     model = obj.model
-    return {"position": model.fen(), "chain": tuple(str(s) for s in model.chain),
-            "turns": tuple(str(t) for t in model.turns), "selected": getattr(obj, "selected", None),
-            "pending": _pending(getattr(obj, "pending", None))}
+    return {
+        "position": model.fen(),
+        "chain": tuple(str(s) for s in model.chain),
+        "turns": tuple(str(t) for t in model.turns),
+        "selected": getattr(obj, "selected", None),
+        "pending": _pending(getattr(obj, "pending", None)),
+    }
 
 
 def _act(obj, action) -> None:
@@ -108,29 +128,52 @@ def _script_code(board: Board, actions) -> str:
 
 def _control_hint(before: dict, action, expected: dict, actual: dict) -> str:
     name, *args = action
-    if name == "end_turn" and before["pending"] and expected["pending"] is None and actual["pending"]:
-        return ("end_turn() while a choice waits ends the chain there, so nothing waits any more: set pending "
-                "to None too.")
+    if (
+        name == "end_turn"
+        and before["pending"]
+        and expected["pending"] is None
+        and actual["pending"]
+    ):
+        return (
+            "end_turn() while a choice waits ends the chain there, so nothing waits any more: set"
+            " pending to None too."
+        )
     if expected["pending"] and not actual["pending"] and actual["position"] != before["position"]:
         o, d = expected["pending"]
-        return (f"{o}-{d} captures both ways: keep the step waiting in `pending` = ({o!r}, {d!r}) until the "
-                f"player clicks a stone of one of the two strings or calls choose().")
+        return (
+            f"{o}-{d} captures both ways: keep the step waiting in `pending` = ({o!r}, {d!r}) until"
+            " the player clicks a stone of one of the two strings or calls choose()."
+        )
     if before["pending"] and name == "click" and expected["position"] != before["position"]:
-        return ("While a step waits for its choice, a click on a stone of one of the two strings plays the step "
-                "with that capture.")
+        return (
+            "While a step waits for its choice, a click on a stone of one of the two strings plays"
+            " the step with that capture."
+        )
     if before["pending"] and name == "click" and args[0] == before["pending"][0]:
-        return "Clicking the waiting step's own stone again cancels the choice: pending becomes None."
+        return (
+            "Clicking the waiting step's own stone again cancels the choice: pending becomes None."
+        )
     if name == "end_turn" and expected["turns"] != before["turns"]:
         return "end_turn() stops the chain in progress: call the model's end_turn()."
     if expected["chain"] and expected["selected"] != actual["selected"]:
-        return (f"During a chain the capturing stone ({expected['selected']}) stays selected, and only it may move.")
-    if expected["selected"] is None and actual["selected"] is not None and expected["turns"] != before["turns"]:
+        return (
+            f"During a chain the capturing stone ({expected['selected']}) stays selected, and only"
+            " it may move."
+        )
+    if (
+        expected["selected"] is None
+        and actual["selected"] is not None
+        and expected["turns"] != before["turns"]
+    ):
         return "When a turn is over nothing stays selected."
     if name == "click" and before["selected"] == args[0] and expected["selected"] is None:
         return "Clicking the selected stone again deselects it."
     if expected == before:
         return "This action is refused by the rules of the board: nothing changes."
-    return "After every action the position, the turns, `selected` and `pending` should match the board's controller."
+    return (
+        "After every action the position, the turns, `selected` and `pending` should match the"
+        " board's controller."
+    )
 
 
 CLICKS_MEMBERS = ("model", "selected", "pending", "click", "choose", "end_turn")
@@ -140,8 +183,10 @@ def _missing(obj, members, kind: str) -> None:
     """Fail with a sentence naming the first member ``obj`` lacks."""
     for member in members:
         if not hasattr(obj, member):
-            raise ExerciseFailed(f"{type(obj).__name__} has no `{member}`: {kind} needs "
-                                 f"{', '.join(f'`{m}`' for m in members)}.")
+            raise ExerciseFailed(
+                f"{type(obj).__name__} has no `{member}`: {kind} needs "
+                f"{', '.join(f'`{m}`' for m in members)}."
+            )
 
 
 def _stop(controller: Controller) -> None:
@@ -160,8 +205,8 @@ def check_control(make, guard: Guard) -> int:
         reference = Controller(start.copy())
         try:
             actions = []
-            script = lambda: _script_code(start, actions)  # noqa: E731 - the text, worked out only when needed
-            with guard.running(lambda: f"Clicks({board_code(start)})"):
+            script = lambda: _script_code(start, actions)  # noqa: B023, E731
+            with guard.running(lambda: f"Clicks({board_code(start)})"):  # noqa: B023
                 student = make(start.copy())
                 _missing(student, CLICKS_MEMBERS, "a click-logic class")
             for _ in range(ACTIONS_PER_SCRIPT):
@@ -173,8 +218,13 @@ def check_control(make, guard: Guard) -> int:
                 _act(reference, action)
 
                 def went_wrong():
-                    show(picture, "your class went wrong here", highlight=[p for p in [before["selected"]] if p])
-                    print(f"Input: {script()}")
+                    show(
+                        picture,  # noqa: B023
+                        "your class went wrong here",
+                        highlight=[p for p in [before["selected"]] if p],  # noqa: B023
+                    )
+                    print(f"Input: {script()}")  # noqa: B023
+
                 with guard.running(script, went_wrong):
                     _act(student, action)
                     actual = _state(student)
@@ -182,26 +232,45 @@ def check_control(make, guard: Guard) -> int:
                 expected = _state(reference)
                 if actual != expected:
                     keys = [k for k in expected if expected[k] != actual[k]]
-                    show(picture, f"before c.{action[0]}({', '.join(map(repr, action[1:]))})",
-                         highlight=[p for p in [before["selected"]] if p],
-                         arrows=[tuple(before["pending"])] if before["pending"] else [])
+                    show(
+                        picture,
+                        f"before c.{action[0]}({', '.join(map(repr, action[1:]))})",
+                        highlight=[p for p in [before["selected"]] if p],
+                        arrows=[tuple(before["pending"])] if before["pending"] else [],
+                    )
                     print(f"Input:       {cut(script())}")
                     print(f"Expected:    {cut(fmt({k: expected[k] for k in keys}))}")
                     print(f"Your answer: {cut(fmt({k: actual[k] for k in keys}))}")
-                    raise ExerciseFailed(f"After {_script_code(start, actions[-1:]).split('; ', 1)[1]} "
-                                         f"(action {len(actions)} of the script from {start.fen()!r}) these differ from "
-                                         f"the board's controller: {', '.join(keys)}. "
-                                         f"{_control_hint(before, action, expected, actual)}")
+                    raise ExerciseFailed(
+                        f"After {_script_code(start, actions[-1:]).split('; ', 1)[1]} (action"
+                        f" {len(actions)} of the script from {start.fen()!r}) these differ from the"
+                        f" board's controller: {', '.join(keys)}."
+                        f" {_control_hint(before, action, expected, actual)}"
+                    )
         finally:
             _stop(reference)
     return n
 
 
-# -- the student's model ----------------------------------------------------------------------------
+# -- the student's model
+# ----------------------------------------------------------------------------
 
 MODEL_SIZES = ((5, 3), (5, 5), (9, 5), (3, 3), (5, 11))
-MODEL_MEMBERS = ("size", "points", "to_move", "turns", "chain", "chain_stone", "stone_at", "legal_steps",
-                 "captures", "push", "pop", "end_turn", "outcome")
+MODEL_MEMBERS = (
+    "size",
+    "points",
+    "to_move",
+    "turns",
+    "chain",
+    "chain_stone",
+    "stone_at",
+    "legal_steps",
+    "captures",
+    "push",
+    "pop",
+    "end_turn",
+    "outcome",
+)
 STEP_PARTS = ("origin", "destination", "capture")
 
 
@@ -209,54 +278,76 @@ def _steps_of(model, call: str) -> list:
     """The model's legal steps, each checked to be a step object, none listed twice."""
     steps = model.legal_steps()
     if isinstance(steps, str) or not hasattr(steps, "__iter__"):
-        raise ExerciseFailed(f"{call}.legal_steps() should return a list of fa.Step objects; got {short_repr(steps)}.")
+        raise ExerciseFailed(
+            f"{call}.legal_steps() should return a list of fa.Step objects; got"
+            f" {short_repr(steps)}."
+        )
     steps = list(steps)
     for step in steps:
         if not all(hasattr(step, part) for part in STEP_PARTS):
-            raise ExerciseFailed(f"{call}.legal_steps() should give fa.Step objects (with origin, destination and "
-                                 f"capture), such as fa.Step('b3', 'c3', 'withdrawal'); got {short_repr(step)}.")
+            raise ExerciseFailed(
+                f"{call}.legal_steps() should give fa.Step objects (with origin, destination and "
+                f"capture), such as fa.Step('b3', 'c3', 'withdrawal'); got {short_repr(step)}."
+            )
     keys = [tuple(getattr(s, part) for part in STEP_PARTS) for s in steps]
     again = next((k for i, k in enumerate(keys) if k in keys[:i]), None)
     if again:
-        raise ExerciseFailed(f"{call}.legal_steps() lists the step {fmt(again)} twice: each legal step belongs in the "
-                             f"list once (the board would then ask for a choice between a step and itself).")
+        raise ExerciseFailed(
+            f"{call}.legal_steps() lists the step {fmt(again)} twice: each legal step belongs in"
+            " the list once (the board would then ask for a choice between a step and itself)."
+        )
     return steps
 
 
 def _outcome_of(model, call: str):
     outcome = model.outcome()
     if outcome is not None and not (hasattr(outcome, "winner") and hasattr(outcome, "reason")):
-        raise ExerciseFailed(f"{call}.outcome() should return None while the game goes on, else an object with "
-                             f"`winner` and `reason` such as fa.Outcome('black', 'white cannot move'); got "
-                             f"{short_repr(outcome)}.")
+        raise ExerciseFailed(
+            f"{call}.outcome() should return None while the game goes on, else an object with "
+            "`winner` and `reason` such as fa.Outcome('black', 'white cannot move'); got "
+            f"{short_repr(outcome)}."
+        )
     return outcome
 
 
 def _turn_texts(model, call: str) -> list:
     for turn in model.turns:
         if not hasattr(turn, "steps"):
-            raise ExerciseFailed(f"{call}.turns should hold whole turns, such as fa.Turn((step,)), each with its "
-                                 f"`steps`; got {short_repr(turn)}.")
+            raise ExerciseFailed(
+                f"{call}.turns should hold whole turns, such as fa.Turn((step,)), each with its "
+                f"`steps`; got {short_repr(turn)}."
+            )
     return [str(t) for t in model.turns]
 
 
 def _model_state(model, call: str, run=lambda what, f: f()) -> dict:
-    """What the board reads off a model; ``run(what, f)`` runs each part (the student's code) as ``what``."""
+    """What the board reads off a model; ``run(what, f)`` runs each part (the student's code) as
+    ``what``."""
     outcome = run("outcome()", lambda: _outcome_of(model, call))
-    return {"to_move": run("to_move", lambda: str(model.to_move)),
-            "stones": run("stone_at(point) for each point",
-                          lambda: {p: str(s) for p in model.points if (s := model.stone_at(p)) is not None}),
-            "legal_steps": run("legal_steps()", lambda: {tuple(getattr(s, part) for part in STEP_PARTS)
-                                                         for s in _steps_of(model, call)}),
-            "winner": None if outcome is None else outcome.winner,
-            "turns": run("turns", lambda: _turn_texts(model, call))}
+    return {
+        "to_move": run("to_move", lambda: str(model.to_move)),
+        "stones": run(
+            "stone_at(point) for each point",
+            lambda: {p: str(s) for p in model.points if (s := model.stone_at(p)) is not None},
+        ),
+        "legal_steps": run(
+            "legal_steps()",
+            lambda: {
+                tuple(getattr(s, part) for part in STEP_PARTS) for s in _steps_of(model, call)
+            },
+        ),
+        "winner": None if outcome is None else outcome.winner,
+        "turns": run("turns", lambda: _turn_texts(model, call)),
+    }
 
 
 def _calling(guard: Guard, script):
     """``run(what, f)`` for ``_model_state``: each part under the guard, named after the script."""
+
     def run(what, f):
         with guard.running(lambda: f"{script()}; m.{what}"):
             return f()
+
     return run
 
 
@@ -281,9 +372,11 @@ def _random_game(make, guard: Guard, size, rng) -> int:
         _missing(model, MODEL_MEMBERS, "a model for the board (fanorona.controller.Model)")
         shape = (tuple(model.size), tuple(model.points))
     if shape != (size, board.points):
-        raise ExerciseFailed(f"{name}{size} should have size {size} and the points {board.points[0]} to "
-                             f"{board.points[-1]} in the package's order (row by row from a1); got size "
-                             f"{short_repr(model.size)}.")
+        raise ExerciseFailed(
+            f"{name}{size} should have size {size} and the points {board.points[0]} to "
+            f"{board.points[-1]} in the package's order (row by row from a1); got size "
+            f"{short_repr(model.size)}."
+        )
     n = 0
     while True:
         actual = _model_state(model, "m", _calling(guard, script))
@@ -295,9 +388,11 @@ def _random_game(make, guard: Guard, size, rng) -> int:
             print(f"Input:       {cut(script())}")
             print(f"Expected:    {cut(fmt({k: expected[k] for k in keys}))}")
             print(f"Your answer: {cut(fmt({k: actual[k] for k in keys}))}")
-            raise ExerciseFailed(f"Your model differs from the rules in {', '.join(keys)} after "
-                                 f"{len(played)} actions on {size[0]}x{size[1]}. Every step of the simplified "
-                                 f"game is one turn; the player who cannot move loses.")
+            raise ExerciseFailed(
+                f"Your model differs from the rules in {', '.join(keys)} after "
+                f"{len(played)} actions on {size[0]}x{size[1]}. Every step of the simplified "
+                "game is one turn; the player who cannot move loses."
+            )
         if board.outcome() is not None or len(board.turns) > 40:
             return n
         if board.turns and rng.random() < 0.15:
@@ -305,20 +400,33 @@ def _random_game(make, guard: Guard, size, rng) -> int:
             with guard.running(lambda: f"{script()}; m.pop()"):
                 back = model.pop()
             played.append("pop()")
-            if not (all(hasattr(back, part) for part in STEP_PARTS)
-                    and tuple(getattr(back, part) for part in STEP_PARTS) == tuple(getattr(taken, part) for part in STEP_PARTS)):
-                raise ExerciseFailed(f"After {cut(script(), 400)}: pop() should return the step it took back, "
-                                     f"{taken!r} (the board's Undo step needs it); got {short_repr(back)}.")
+            if not (
+                all(hasattr(back, part) for part in STEP_PARTS)
+                and tuple(getattr(back, part) for part in STEP_PARTS)
+                == tuple(getattr(taken, part) for part in STEP_PARTS)
+            ):
+                raise ExerciseFailed(
+                    f"After {cut(script(), 400)}: pop() should return the step it took back, "
+                    f"{taken!r} (the board's Undo step needs it); got {short_repr(back)}."
+                )
             continue
         step = rng.choice(board.legal_steps())
-        with guard.running(lambda: f"{script()}; m.captures({step!r})"):
-            theirs = next(s for s in _steps_of(model, "m")
-                          if tuple(getattr(s, part) for part in STEP_PARTS) == (step.origin, step.destination, step.capture))
+        with guard.running(lambda: f"{script()}; m.captures({step!r})"):  # noqa: B023
+            theirs = next(
+                s
+                for s in _steps_of(model, "m")
+                if tuple(getattr(s, part) for part in STEP_PARTS)
+                == (step.origin, step.destination, step.capture)
+            )
             caught = model.captures(theirs)
-            caught = None if isinstance(caught, str) or not hasattr(caught, "__iter__") else set(caught)
+            caught = (
+                None if isinstance(caught, str) or not hasattr(caught, "__iter__") else set(caught)
+            )
         if caught != set(board.captures(step)):
-            raise ExerciseFailed(f"m.captures({step!r}) gives {cut(fmt(caught), 300)}; the rules take "
-                                 f"{fmt(set(board.captures(step)))} (after {cut(script(), 300)}).")
+            raise ExerciseFailed(
+                f"m.captures({step!r}) gives {cut(fmt(caught), 300)}; the rules take "
+                f"{fmt(set(board.captures(step)))} (after {cut(script(), 300)})."
+            )
         board.push(step)
         played.append(f"push(fa.Step({step.origin!r}, {step.destination!r}, {step.capture!r}))")
         with guard.running(script):
@@ -346,7 +454,11 @@ def _play_by_clicks(make, guard: Guard) -> int:
                 actions = [(name,) for name in BUTTONS]
             else:
                 step = rng.choice(ours.model.legal_steps())
-                actions = [("click", step.origin), ("click", step.destination), ("choose", step.capture)]
+                actions = [
+                    ("click", step.origin),
+                    ("click", step.destination),
+                    ("choose", step.capture),
+                ]
             for name, *args in actions:
                 if name == "choose" and not ours.pending:
                     continue
@@ -354,15 +466,27 @@ def _play_by_clicks(make, guard: Guard) -> int:
                 expected = getattr(ours, name)(*args)
                 with guard.running(script):
                     reply = getattr(theirs, name)(*args)
-                    state = _model_state(theirs.model, "MyGame") if reply.action != "error" else None
+                    state = (
+                        _model_state(theirs.model, "MyGame") if reply.action != "error" else None
+                    )
                 if reply.action == "error":
-                    raise ExerciseFailed(cut(f"The board's {name.replace('_', ' ')} went wrong on your model after "
-                                             f"{script()}: {type(theirs.error).__name__}: {theirs.error}. "
-                                             f"{_button_hint(name, theirs.error)}", 900))
+                    raise ExerciseFailed(
+                        cut(
+                            f"The board's {name.replace('_', ' ')} went wrong on your model after "
+                            f"{script()}: {type(theirs.error).__name__}: {theirs.error}. "
+                            f"{_button_hint(name, theirs.error)}",
+                            900,
+                        )
+                    )
                 if (reply.action, state) != (expected.action, _model_state(ours.model, "board")):
-                    raise ExerciseFailed(cut(f"Played through the board's controller ({script()}), your model "
-                                             f"answered {reply.action!r} ({reply.message}) where the rules' board "
-                                             f"answered {expected.action!r} ({expected.message}).", 900))
+                    raise ExerciseFailed(
+                        cut(
+                            f"Played through the board's controller ({script()}), your model "
+                            f"answered {reply.action!r} ({reply.message}) where the rules' board "
+                            f"answered {expected.action!r} ({expected.message}).",
+                            900,
+                        )
+                    )
             turns += 1
         return turns
     finally:

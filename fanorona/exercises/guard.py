@@ -6,14 +6,15 @@ thread, where a Jupyter kernel runs its cells, else a watchdog thread that raise
 thread), with its printed output captured and capped, and turns a timeout, an interrupt (Ctrl-C,
 an interrupted kernel) or ``exit()`` into an ``ExerciseFailed`` whose one sentence names the call.
 """
+
 from __future__ import annotations
 
 import io
 import signal
 import threading
 import time
+from collections.abc import Callable
 from contextlib import contextmanager, redirect_stderr, redirect_stdout
-from typing import Callable
 
 UNFINISHED = "Write the function first: it still raises NotImplementedError."
 #: Seconds one call of the student's code may take, and all the calls of one check together: the
@@ -39,11 +40,16 @@ class ExerciseFailed(AssertionError):
 
 def cut(text: str, limit: int = ANSWER_SHOWN) -> str:
     """``text``, cut after ``limit`` characters with a note of how much was left out."""
-    return text if len(text) <= limit else f"{text[:limit]} ... ({len(text) - limit:,} more characters)"
+    return (
+        text
+        if len(text) <= limit
+        else f"{text[:limit]} ... ({len(text) - limit:,} more characters)"
+    )
 
 
 class _Unfinished(Exception):
-    """The student's function still raises NotImplementedError, as the stub of a student copy does."""
+    """The student's function still raises NotImplementedError, as the stub of a student copy
+    does."""
 
 
 class _TimeUp(BaseException):
@@ -63,6 +69,7 @@ def time_limit(seconds: float):
         def ring(_signum, _frame):
             if armed[0]:
                 raise _TimeUp()
+
         previous = signal.signal(signal.SIGALRM, ring)
         started = time.monotonic()
         outer, _ = signal.setitimer(signal.ITIMER_REAL, seconds, 0.25)
@@ -72,17 +79,23 @@ def time_limit(seconds: float):
             armed[0] = False
             signal.setitimer(signal.ITIMER_REAL, 0)
             signal.signal(signal.SIGALRM, previous if previous is not None else signal.SIG_DFL)
-            if outer:     # someone else's timer (pytest-timeout, say) was running: put it back
-                signal.setitimer(signal.ITIMER_REAL, max(outer - (time.monotonic() - started), 0.001))
+            if outer:  # someone else's timer (pytest-timeout, say) was running: put it back
+                signal.setitimer(
+                    signal.ITIMER_REAL, max(outer - (time.monotonic() - started), 0.001)
+                )
         return
     import ctypes
+
     target, done = threading.get_ident(), threading.Event()
 
     def watch():
         wait = seconds
         while not done.wait(wait):
-            ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(target), ctypes.py_object(_TimeUp))
+            ctypes.pythonapi.PyThreadState_SetAsyncExc(
+                ctypes.c_ulong(target), ctypes.py_object(_TimeUp)
+            )
             wait = 0.25
+
     watchdog = threading.Thread(target=watch, daemon=True, name="fanorona-exercises-time-limit")
     watchdog.start()
     try:
@@ -107,7 +120,7 @@ class CappedText(io.TextIOBase):
         text = str(text)
         self.total += len(text)
         if self.kept < self.keep:
-            self.parts.append(text[:self.keep - self.kept])
+            self.parts.append(text[: self.keep - self.kept])
             self.kept += len(self.parts[-1])
         return len(text)
 
@@ -116,7 +129,7 @@ class CappedText(io.TextIOBase):
 
 
 def _size(n: int) -> str:
-    for unit, size in (("GB", 10 ** 9), ("MB", 10 ** 6), ("kB", 10 ** 3)):
+    for unit, size in (("GB", 10**9), ("MB", 10**6), ("kB", 10**3)):
         if n >= size:
             return f"{n / size:.1f} {unit}"
     return f"{n} characters"
@@ -125,7 +138,9 @@ def _size(n: int) -> str:
 class Guard:
     """Runs the student's code for one check: each call under ``call_limit`` seconds and all of
     them within ``check_limit``, printed output captured, and every way out that is not an answer
-    (a timeout, Ctrl-C or an interrupted kernel, ``exit()``) turned into one sentence naming the call."""
+    (a timeout, Ctrl-C or an interrupted kernel, ``exit()``) turned into one sentence naming
+    the call.
+    """
 
     def __init__(self, call_limit: float | None = None, check_limit: float | None = None):
         self.call_limit = CALL_LIMIT if call_limit is None else call_limit
@@ -163,7 +178,7 @@ class Guard:
             elapsed = time.perf_counter() - started
             self.used += elapsed
             self.calls += 1
-        if stopped is None and elapsed > limit:       # the student's code caught the timeout and went on
+        if stopped is None and elapsed > limit:  # the student's code caught the timeout and went on
             stopped = "time"
         if stopped:
             text = call() if callable(call) else call
@@ -172,17 +187,26 @@ class Guard:
     def _sentence(self, stopped: str, call: str, limit: float, total: bool) -> str:
         call = cut(call, 300)
         if stopped == "time" and total:
-            return (f"Your code took more than {self.check_limit:g} s in all over {self.calls} calls, the time limit "
-                    f"of one check, and was stopped in {call}: make it faster (the rules package answers each call "
-                    f"in milliseconds).")
+            return (
+                f"Your code took more than {self.check_limit:g} s in all over {self.calls} calls,"
+                f" the time limit of one check, and was stopped in {call}: make it faster (the"
+                " rules package answers each call in milliseconds)."
+            )
         if stopped == "time":
-            return (f"{call} took longer than {limit:g} s, the time limit for one call, and was stopped: look for "
-                    f"a loop that never ends (the rules package answers in milliseconds).")
+            return (
+                f"{call} took longer than {limit:g} s, the time limit for one call, and was"
+                " stopped: look for a loop that never ends (the rules package answers in"
+                " milliseconds)."
+            )
         if stopped == "interrupt":
-            return (f"{call} was interrupted (KeyboardInterrupt) before it returned, so the check stopped there; "
-                    f"if it runs for ever, look for a loop that never ends.")
-        return (f"{call} called exit() (SystemExit): a function should return its answer, not stop Python, "
-                f"so the check stopped there.")
+            return (
+                f"{call} was interrupted (KeyboardInterrupt) before it returned, so the check"
+                " stopped there; if it runs for ever, look for a loop that never ends."
+            )
+        return (
+            f"{call} called exit() (SystemExit): a function should return its answer, not stop"
+            " Python, so the check stopped there."
+        )
 
     def report_output(self) -> None:
         """Say what the student's code printed during the check, cut short."""
@@ -194,5 +218,7 @@ class Guard:
         print(f"Your code printed {_size(self.output.total)} while it was checked ({calls}{more}):")
         print(text if text.endswith("\n") else text + "\n", end="")
         if more:
-            print(f"... ({self.output.total - len(text):,} more characters not shown). "
-                  f"Take the print calls out of your functions.")
+            print(
+                f"... ({self.output.total - len(text):,} more characters not shown). "
+                "Take the print calls out of your functions."
+            )

@@ -6,10 +6,11 @@ positions where one stone faces an enemy string that fills the rest of a long li
 row, the middle column, the long diagonal), by approach and by withdrawal, for both colours, so
 the longest captures and strings of each size come up, edge to edge.
 """
+
 from __future__ import annotations
 
 import random
-from functools import lru_cache
+from functools import cache
 
 from .. import positions
 from ..board import Board
@@ -24,7 +25,9 @@ GAMES_PER_SIZE = 2
 MAX_TURNS = 24
 
 
-def random_game_fens(size, seed: int, rules: Rules | None = None, max_turns: int = MAX_TURNS) -> list[str]:
+def random_game_fens(
+    size, seed: int, rules: Rules | None = None, max_turns: int = MAX_TURNS
+) -> list[str]:
     """The positions of one seeded random game, one per completed turn (the last may be its end)."""
     rng = random.Random(seed)
     board = Board(size, rules)
@@ -42,9 +45,16 @@ def long_lines(width: int, height: int) -> list[tuple[str, ...]]:
     """The middle row, the middle column and the longest diagonal of a size, as point names."""
     g = geometry(width, height)
     lines = [tuple(g.names[p] for p in line) for line in g.lines]
-    row = next(l for l in lines if l[0] == f"a{height // 2 + 1}" and l[-1][0] != "a")
-    column = next(l for l in lines if l[0] == f"{chr(ord('a') + width // 2)}1" and l[-1][0] == l[0][0])
-    diagonal = max((l for l in lines if l[0][0] != l[-1][0] and l[0][1:] != l[-1][1:]), key=len)
+    row = next(line for line in lines if line[0] == f"a{height // 2 + 1}" and line[-1][0] != "a")
+    column = next(
+        line
+        for line in lines
+        if line[0] == f"{chr(ord('a') + width // 2)}1" and line[-1][0] == line[0][0]
+    )
+    diagonal = max(
+        (line for line in lines if line[0][0] != line[-1][0] and line[0][1:] != line[-1][1:]),
+        key=len,
+    )
     return [row, column, diagonal]
 
 
@@ -60,7 +70,8 @@ def line_fens(width: int, height: int) -> list[str]:
                 rows = [["."] * width for _ in range(height)]
 
                 def put(point, stone):
-                    rows[height - int(point[1:])][ord(point[0]) - ord("a")] = stone
+                    rows[height - int(point[1:])][ord(point[0]) - ord("a")] = stone  # noqa: B023
+
                 put(line[0] if kind == "approach" else line[1], mover)
                 for point in line[2:]:
                     put(point, enemy)
@@ -70,7 +81,7 @@ def line_fens(width: int, height: int) -> list[str]:
     return found
 
 
-@lru_cache(maxsize=None)
+@cache
 def sample_fens() -> tuple[tuple[str, str], ...]:
     """(position text, rules preset) of every sample position, without repeats, in a fixed order."""
     found = {}
@@ -88,11 +99,13 @@ def sample_fens() -> tuple[tuple[str, str], ...]:
 
 def sample_boards(rules: Rules | None = None) -> list[Board]:
     """Fresh boards of every sample position (with ``rules`` if given, else each one's own)."""
-    return [Board.from_fen(fen, rules if rules is not None else Rules.named(preset))
-            for fen, preset in sample_fens()]
+    return [
+        Board.from_fen(fen, rules if rules is not None else Rules.named(preset))
+        for fen, preset in sample_fens()
+    ]
 
 
-@lru_cache(maxsize=None)
+@cache
 def ended_game_fens() -> tuple[str, ...]:
     """Last positions of seeded random games of the simple game played to their end on small
     boards: the side to move has no stone left or no step."""

@@ -11,6 +11,7 @@ replaced, and in IPython the seal is also verified before every cell runs.
 This stops a solution cell from changing the reference; it is no sandbox (code in the kernel can
 always reach the interpreter), so a grade still rests on nbgrader's locked test cells.
 """
+
 from __future__ import annotations
 
 import builtins
@@ -19,33 +20,91 @@ import sysconfig
 import types
 from pathlib import Path
 
-TAMPERED = ("The fanorona package was changed in this kernel ({what}), so this check gives no points. "
-            "Restart the kernel and run the notebook without changing the package.")
+TAMPERED = (
+    "The fanorona package was changed in this kernel ({what}), so this check gives no points. "
+    "Restart the kernel and run the notebook without changing the package."
+)
 
 PACKAGE_DIR = str(Path(__file__).resolve().parent.parent)
 #: Where the package's own code comes from: the package, the standard library, installed libraries
 #: (a decorator or a base class of another library wraps or makes some of its methods).
-TRUSTED_DIRS = tuple(sorted({PACKAGE_DIR} | {str(Path(sysconfig.get_paths()[key]).resolve())
-                                             for key in ("stdlib", "platstdlib", "purelib", "platlib")}))
+TRUSTED_DIRS = tuple(
+    sorted(
+        {PACKAGE_DIR}
+        | {
+            str(Path(sysconfig.get_paths()[key]).resolve())
+            for key in ("stdlib", "platstdlib", "purelib", "platlib")
+        }
+    )
+)
 #: Builtins the checkers rely on.
-BUILTINS = ("isinstance", "len", "set", "frozenset", "dict", "list", "tuple", "str", "repr", "sorted", "iter",
-            "next", "any", "all", "max", "min", "getattr", "hasattr", "type", "range", "enumerate", "zip", "map",
-            "sum", "round", "abs", "int", "float", "bool", "print", "hash", "id", "callable", "object", "vars")
+BUILTINS = (
+    "isinstance",
+    "len",
+    "set",
+    "frozenset",
+    "dict",
+    "list",
+    "tuple",
+    "str",
+    "repr",
+    "sorted",
+    "iter",
+    "next",
+    "any",
+    "all",
+    "max",
+    "min",
+    "getattr",
+    "hasattr",
+    "type",
+    "range",
+    "enumerate",
+    "zip",
+    "map",
+    "sum",
+    "round",
+    "abs",
+    "int",
+    "float",
+    "bool",
+    "print",
+    "hash",
+    "id",
+    "callable",
+    "object",
+    "vars",
+)
 DESCRIPTORS = (types.FunctionType, property, classmethod, staticmethod)
 #: Names Python itself may add to a class after it is made (typing's protocol checks cache them).
-MACHINERY = frozenset(("__protocol_attrs__", "__non_callable_proto_members__", "__callable_proto_members_only__",
-                       "_is_protocol", "__abstractmethods__", "_abc_impl"))
+MACHINERY = frozenset(
+    (
+        "__protocol_attrs__",
+        "__non_callable_proto_members__",
+        "__callable_proto_members_only__",
+        "_is_protocol",
+        "__abstractmethods__",
+        "_abc_impl",
+    )
+)
 
 
 def _functions_of(value):
-    """The plain Python functions behind a sealed value (a function, a descriptor, a cached function)."""
+    """The plain Python functions behind a sealed value (a function, a descriptor, a cached
+    function)."""
     if isinstance(value, types.FunctionType):
         return [value]
     if isinstance(value, property):
-        return [f for f in (value.fget, value.fset, value.fdel) if isinstance(f, types.FunctionType)]
+        return [
+            f for f in (value.fget, value.fset, value.fdel) if isinstance(f, types.FunctionType)
+        ]
     if isinstance(value, (classmethod, staticmethod)):
         return _functions_of(value.__func__)
-    wrapped = getattr(value, "__wrapped__", None) if callable(value) and not isinstance(value, type) else None
+    wrapped = (
+        getattr(value, "__wrapped__", None)
+        if callable(value) and not isinstance(value, type)
+        else None
+    )
     return _functions_of(wrapped) if wrapped is not None else []
 
 
@@ -61,19 +120,24 @@ def _own(function, where: str) -> bool:
 class Seal:
     """The package's objects as imported; ``verify`` lists what changed since and puts it back."""
 
-    __slots__ = ("entries", "codes", "modules", "classes", "changed")
+    __slots__ = ("changed", "classes", "codes", "entries", "modules")
 
     def __init__(self):
-        self.entries: list = []     # (owner: a namespace dict or a class, key, original, label)
-        self.codes: list = []       # (function, code, defaults, kwdefaults, label)
-        self.modules: dict = {}     # module name -> (module, its class)
-        self.classes: dict = {}     # label -> (class, the names in its own namespace)
-        self.changed: list = []     # labels of every change seen, in order
+        self.entries: list = []  # (owner: a namespace dict or a class, key, original, label)
+        self.codes: list = []  # (function, code, defaults, kwdefaults, label)
+        self.modules: dict = {}  # module name -> (module, its class)
+        self.classes: dict = {}  # label -> (class, the names in its own namespace)
+        self.changed: list = []  # labels of every change seen, in order
 
-    def take(self) -> "Seal":
+    def take(self) -> Seal:
         from .checking import Checker
-        self.modules = {name: (m, type(m)) for name, m in sys.modules.items()
-                        if (name == "fanorona" or name.startswith("fanorona.")) and isinstance(m, types.ModuleType)}
+
+        self.modules = {
+            name: (m, type(m))
+            for name, m in sys.modules.items()
+            if (name == "fanorona" or name.startswith("fanorona."))
+            and isinstance(m, types.ModuleType)
+        }
         for name, (module, _cls) in sorted(self.modules.items()):
             for key, value in list(vars(module).items()):
                 if key.startswith("__"):
@@ -91,8 +155,11 @@ class Seal:
                     self._note(vars(module), key, value, label)
         for key in BUILTINS:
             self._note(vars(builtins), key, getattr(builtins, key), f"builtins.{key}")
-        self.changed += [f"{label} is not the package's own code" for _fn, _code, _d, _k, label in self.codes
-                         if not _own(_fn, label)]
+        self.changed += [
+            f"{label} is not the package's own code"
+            for _fn, _code, _d, _k, label in self.codes
+            if not _own(_fn, label)
+        ]
         return self
 
     def _seal_class(self, cls, label: str) -> None:
@@ -125,11 +192,17 @@ class Seal:
                 else:
                     type.__setattr__(owner, key, value)
         for label, (cls, names) in self.classes.items():
-            for key in set(vars(cls)) - names - MACHINERY:   # e.g. an __eq__ on a class that inherited it
+            for key in (
+                set(vars(cls)) - names - MACHINERY
+            ):  # e.g. an __eq__ on a class that inherited it
                 found.append(f"{label}.{key} was added")
                 type.__delattr__(cls, key)
         for f, code, defaults, kwdefaults, label in self.codes:
-            if f.__code__ is not code or f.__defaults__ is not defaults or f.__kwdefaults__ is not kwdefaults:
+            if (
+                f.__code__ is not code
+                or f.__defaults__ is not defaults
+                or f.__kwdefaults__ is not kwdefaults
+            ):
                 found.append(f"the code of {label} was changed")
                 f.__code__, f.__defaults__, f.__kwdefaults__ = code, defaults, kwdefaults
         self.changed += [what for what in found if what not in self.changed]
@@ -144,10 +217,11 @@ _MISSING = object()
 
 
 class SealedModule(types.ModuleType):
-    """``fanorona.exercises``: its checkers cannot be replaced or deleted (an attempt is recorded)."""
+    """``fanorona.exercises``: its checkers cannot be replaced or deleted (an attempt is
+    recorded)."""
 
     def __setattr__(self, key, value):
-        if key == "__class__" or key in _SEALED_NAMES and value is not vars(self).get(key):
+        if key == "__class__" or (key in _SEALED_NAMES and value is not vars(self).get(key)):
             SEAL.note_attempt(f"fanorona.exercises.{key} was replaced")
             return
         super().__setattr__(key, value)
@@ -160,7 +234,10 @@ class SealedModule(types.ModuleType):
 
     def __getattribute__(self, key):
         original = _SEALED_NAMES.get(key)
-        if original is not None and types.ModuleType.__getattribute__(self, "__dict__").get(key) is not original:
+        if (
+            original is not None
+            and types.ModuleType.__getattribute__(self, "__dict__").get(key) is not original
+        ):
             SEAL.note_attempt(f"fanorona.exercises.{key} was replaced")
             types.ModuleType.__getattribute__(self, "__dict__")[key] = original
         return types.ModuleType.__getattribute__(self, key)
@@ -171,10 +248,13 @@ _SEALED_NAMES: dict = {}
 
 
 def seal_package(module_name: str) -> None:
-    """Take the seal once the package's checkers are imported, guard ``module_name``'s checkers, and in
+    """Take the seal once the package's checkers are imported, guard ``module_name``'s checkers,
+    and in
     IPython verify the seal before every cell."""
     module = sys.modules[module_name]
-    _SEALED_NAMES.update({k: v for k, v in vars(module).items() if k.startswith("check_") or k in ("Checker",)})
+    _SEALED_NAMES.update(
+        {k: v for k, v in vars(module).items() if k.startswith("check_") or k in ("Checker",)}
+    )
     module.__class__ = SealedModule
     SEAL.take()
     try:

@@ -5,6 +5,7 @@ cell carries nbgrader's ``solution`` metadata and its ``### BEGIN SOLUTION`` / `
 markers, and each checker cell is a graded, locked test cell with points.  This module only
 points nbgrader at a folder and collects what it releases.
 """
+
 from __future__ import annotations
 
 import shutil
@@ -23,12 +24,16 @@ class ReleaseError(RuntimeError):
 
 def nbgrader(*args: str, cwd) -> subprocess.CompletedProcess:
     """Run the nbgrader command of this Python environment."""
-    return subprocess.run([sys.executable, "-m", "nbgrader", *args], cwd=cwd, capture_output=True, text=True)
+    return subprocess.run(
+        [sys.executable, "-m", "nbgrader", *args], cwd=cwd, capture_output=True, text=True
+    )
 
 
 def make_student_copies(src_dir, out_dir) -> list[Path]:
-    """Release every notebook in ``src_dir`` through ``nbgrader generate_assignment`` into ``out_dir``
-    (solutions replaced by nbgrader's stub, outputs cleared, test cells locked); return their paths."""
+    """Release every notebook in ``src_dir`` through ``nbgrader generate_assignment`` into
+    ``out_dir``
+    (solutions replaced by nbgrader's stub, outputs cleared, test cells locked); return their paths.
+    """
     src, out = Path(src_dir).resolve(), Path(out_dir).resolve()
     notebooks = sorted(src.glob("*.ipynb"))
     if not notebooks:
@@ -38,11 +43,19 @@ def make_student_copies(src_dir, out_dir) -> list[Path]:
         source.mkdir(parents=True)
         for path in notebooks:
             shutil.copy(path, source / path.name)
-        done = nbgrader("generate_assignment", ASSIGNMENT, "--no-db", "--force", f"--CourseDirectory.root={root}",
-                        cwd=root)
+        done = nbgrader(
+            "generate_assignment",
+            ASSIGNMENT,
+            "--no-db",
+            "--force",
+            f"--CourseDirectory.root={root}",
+            cwd=root,
+        )
         released = Path(root, "release", ASSIGNMENT)
         if done.returncode != 0 or not released.is_dir():
-            lines = [l for l in done.stderr.splitlines() if "ERROR" in l or "Error" in l] or done.stderr.splitlines()[-5:]
+            lines = [
+                line for line in done.stderr.splitlines() if "ERROR" in line or "Error" in line
+            ] or done.stderr.splitlines()[-5:]
             raise ReleaseError("nbgrader generate_assignment failed:\n" + "\n".join(lines))
         out.mkdir(parents=True, exist_ok=True)
         written = []

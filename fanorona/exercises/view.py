@@ -9,6 +9,7 @@ filled marker on a point that is big enough to be a stone (small dots on points 
 and every line segment (NaN-separated pieces apart, infinite ends ignored), cut into the unit
 edges between neighbouring points, and compares them with the board's stones and graph.
 """
+
 from __future__ import annotations
 
 import io
@@ -19,8 +20,17 @@ import numpy as np
 
 from ..board import Board
 from ..rules import Rules
-from .checking import (ExerciseFailed, Guard, board_code, board_state, checked, cut, fmt, in_notebook,
-                       unchanged)
+from .checking import (
+    ExerciseFailed,
+    Guard,
+    board_code,
+    board_state,
+    checked,
+    cut,
+    fmt,
+    in_notebook,
+    unchanged,
+)
 from .samples import sample_boards
 
 #: A filled marker lighter than this is a white stone, darker than DARK a black one; between the
@@ -54,7 +64,11 @@ def _on_point(board: Board, x, y) -> str | None:
     if not (math.isfinite(x) and math.isfinite(y)):
         return None
     c, r = round(x), round(y)
-    if abs(x - c) > NEAR or abs(y - r) > NEAR or not (0 <= c < board.size[0] and 0 <= r < board.size[1]):
+    if (
+        abs(x - c) > NEAR
+        or abs(y - r) > NEAR
+        or not (0 <= c < board.size[0] and 0 <= r < board.size[1])
+    ):
         return None
     return board.geometry.names[r * board.size[0] + c]
 
@@ -76,20 +90,47 @@ def _marks(board: Board, ax):
     for n, artist in enumerate(ax.get_children()):
         if isinstance(artist, PathCollection):
             faces, sizes = artist.get_facecolors(), artist.get_sizes()
-            for i, (x, y) in enumerate(np.ma.filled(np.ma.asarray(artist.get_offsets(), dtype=float), np.nan)):
+            for i, (x, y) in enumerate(
+                np.ma.filled(np.ma.asarray(artist.get_offsets(), dtype=float), np.nan)
+            ):
                 if len(faces):
                     width = math.sqrt(sizes[i % len(sizes)]) if len(sizes) else 6.0
-                    yield (artist.get_zorder(), n, _on_point(board, x, y), stone_color(faces[i % len(faces)]), width)
+                    yield (
+                        artist.get_zorder(),
+                        n,
+                        _on_point(board, x, y),
+                        stone_color(faces[i % len(faces)]),
+                        width,
+                    )
         elif isinstance(artist, (Circle, Ellipse)):
             x, y = artist.center
-            width = 2 * artist.radius * unit if isinstance(artist, Circle) else min(artist.width, artist.height) * unit
-            yield (artist.get_zorder(), n, _on_point(board, x, y),
-                   stone_color(artist.get_facecolor()) if artist.get_fill() else None, width)
-        elif hasattr(artist, "get_marker") and hasattr(artist, "get_xydata") and artist.get_marker() not in (None, "None", "", " "):
+            width = (
+                2 * artist.radius * unit
+                if isinstance(artist, Circle)
+                else min(artist.width, artist.height) * unit
+            )
+            yield (
+                artist.get_zorder(),
+                n,
+                _on_point(board, x, y),
+                stone_color(artist.get_facecolor()) if artist.get_fill() else None,
+                width,
+            )
+        elif (
+            hasattr(artist, "get_marker")
+            and hasattr(artist, "get_xydata")
+            and artist.get_marker() not in (None, "None", "", " ")
+        ):
             face = artist.get_markerfacecolor()
             rgba = None if face in ("none", "None") else to_rgba(face, artist.get_alpha())
             for x, y in artist.get_xydata():
-                yield (artist.get_zorder(), n, _on_point(board, x, y), stone_color(rgba), artist.get_markersize())
+                yield (
+                    artist.get_zorder(),
+                    n,
+                    _on_point(board, x, y),
+                    stone_color(rgba),
+                    artist.get_markersize(),
+                )
 
 
 def drawn_stones(board: Board, ax) -> dict:
@@ -98,15 +139,16 @@ def drawn_stones(board: Board, ax) -> dict:
     marks = [m for m in _marks(board, ax) if m[2] is not None and m[3] is not None]
     unit = _unit_in_points(ax)
     widest = max((m[4] for m in marks), default=0.0)
-    stones = {}
-    for _z, _n, point, color, width in sorted(marks, key=lambda m: (m[0], m[1])):
-        if width >= SMALLEST_STONE * unit and width >= widest / 2:
-            stones[point] = color
-    return stones
+    return {
+        point: color
+        for _z, _n, point, color, width in sorted(marks, key=lambda m: (m[0], m[1]))
+        if width >= SMALLEST_STONE * unit and width >= widest / 2
+    }
 
 
 def laid_out(ax) -> None:
-    """Lay the figure out as drawing would (limits, colours through a colour map), without pixels."""
+    """Lay the figure out as drawing would (limits, colours through a colour map), without
+    pixels."""
     ax.figure.draw_without_rendering()
 
 
@@ -163,9 +205,11 @@ def drawn_edges(board: Board, ax) -> tuple[set, list]:
             base, t1, t2 = (0, round(base_y)), x1, x2
             on_lattice = abs(base_y - round(base_y)) <= NEAR
         if not on_lattice:
-            continue    # a frame or some other line between the points
+            continue  # a frame or some other line between the points
         ends = [(base[0] + ux * t, base[1] + uy * t) for t in (t1, t2)]
-        if any(x < -NEAR or y < -NEAR or x > width - 1 + NEAR or y > height - 1 + NEAR for x, y in ends):
+        if any(
+            x < -NEAR or y < -NEAR or x > width - 1 + NEAR or y > height - 1 + NEAR for x, y in ends
+        ):
             outside.append(((x1, y1), (x2, y2)))
         for k in range(math.ceil(t1 - NEAR), math.floor(t2 + NEAR)):
             a = _on_point(board, base[0] + ux * k, base[1] + uy * k)
@@ -181,7 +225,8 @@ def board_edges(board: Board) -> set:
 
 
 def _view_boards() -> list[Board]:
-    """A few boards of every sample size, start and middle game, both colours to move, and one empty."""
+    """A few boards of every sample size, start and middle game, both colours to move, and one
+    empty."""
     chosen, per_size = [], {}
     for board in sample_boards(Rules.simple()):
         if per_size.get(board.size, 0) < 4:
@@ -193,7 +238,9 @@ def _view_boards() -> list[Board]:
 
 def _figure(board: Board):
     from matplotlib.figure import Figure
+
     from ..draw import figure_size
+
     return Figure(figsize=figure_size(board)).add_subplot()
 
 
@@ -205,22 +252,33 @@ def _show_difference(fn, board: Board, wrong_points, title: str) -> None:
         return
     from IPython.display import Image, display
     from matplotlib.figure import Figure
+
     from ..draw import draw_board
+
     w, h = board.size
     fig = Figure(figsize=(2 * (0.75 * w + 0.6), 0.75 * h + 1.2))
     yours, rules = fig.subplots(1, 2)
     try:
         with Guard(VIEW_CALL_LIMIT, VIEW_CALL_LIMIT).running("your drawing"):
             fn(board.copy(), yours)
-    except Exception:   # the first call already showed how it failed
+    except Exception:  # the first call already showed how it failed
         pass
     yours.set_title("your drawing")
-    draw_board(board, rules, highlight=sorted(wrong_points), title="the position, differences ringed")
+    draw_board(
+        board, rules, highlight=sorted(wrong_points), title="the position, differences ringed"
+    )
     fig.suptitle(title)
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png", dpi=70, bbox_inches="tight")
-    display(Image(buffer.getvalue(), alt=f"{title}. Left: your drawing; right: the position {board.fen()} "
-                                         f"with the points that differ ringed: {', '.join(sorted(wrong_points))}."))
+    display(
+        Image(
+            buffer.getvalue(),
+            alt=(
+                f"{title}. Left: your drawing; right: the position {board.fen()} "
+                f"with the points that differ ringed: {', '.join(sorted(wrong_points))}."
+            ),
+        )
+    )
 
 
 def _pyplot_marks() -> dict:
@@ -228,9 +286,13 @@ def _pyplot_marks() -> dict:
     ``plt.gca()`` instead of ``ax`` shows up there)."""
     if "matplotlib.pyplot" not in sys.modules:
         return {}
-    from matplotlib._pylab_helpers import Gcf       # pyplot's figures, without making one current
-    return {ax: len(ax.get_children()) for manager in Gcf.get_all_fig_managers()
-            for ax in manager.canvas.figure.axes}
+    from matplotlib._pylab_helpers import Gcf  # pyplot's figures, without making one current
+
+    return {
+        ax: len(ax.get_children())
+        for manager in Gcf.get_all_fig_managers()
+        for ax in manager.canvas.figure.axes
+    }
 
 
 def _drawn_on(ax) -> bool:
@@ -243,14 +305,17 @@ def _elsewhere(before: dict, ax) -> str:
     if plt is None:
         return ""
     from matplotlib._pylab_helpers import Gcf
+
     after = _pyplot_marks()
     grew = [a for a, n in after.items() if n > before.get(a, 0)]
     for manager in Gcf.get_all_fig_managers():
         if all(a not in before for a in manager.canvas.figure.axes):
             plt.close(manager.canvas.figure)
     if grew and not _drawn_on(ax):
-        return ("drew nothing on `ax`, but something on another Axes (pyplot's current one, from plt.plot or "
-                "plt.scatter): draw with ax.plot, ax.scatter, ax.add_patch.")
+        return (
+            "drew nothing on `ax`, but something on another Axes (pyplot's current one, from"
+            " plt.plot or plt.scatter): draw with ax.plot, ax.scatter, ax.add_patch."
+        )
     return ""
 
 
@@ -265,7 +330,7 @@ def check_view(fn, guard: Guard) -> int:
         ax = _figure(board)
         given = board.copy()
         before, plotted = [board_state(given), None], _pyplot_marks()
-        with guard.running(call, lambda: print(f"Input: {call}")):
+        with guard.running(call, lambda: print(f"Input: {call}")):  # noqa: B023
             fn(given, ax)
         unchanged((given, ax), before, call)
         elsewhere = _elsewhere(plotted, ax)
@@ -276,10 +341,18 @@ def check_view(fn, guard: Guard) -> int:
             laid_out(ax)
         except Exception as e:
             print(f"Input: {call}")
-            raise ExerciseFailed(cut(f"Your drawing for {call} cannot be drawn by matplotlib: {type(e).__name__}: {e}",
-                                     600)) from None
+            raise ExerciseFailed(
+                cut(
+                    f"Your drawing for {call} cannot be drawn by matplotlib:"
+                    f" {type(e).__name__}: {e}",
+                    600,
+                )
+            ) from None
         n += 1
-        expected, actual = {p: c.value for p in board.points if (c := board.stone_at(p))}, drawn_stones(board, ax)
+        expected, actual = (
+            {p: c.value for p in board.points if (c := board.stone_at(p))},
+            drawn_stones(board, ax),
+        )
         if actual != expected:
             wrong = {p for p in set(expected) | set(actual) if expected.get(p) != actual.get(p)}
             _show_difference(fn, board, wrong, "The stones differ")
@@ -288,22 +361,31 @@ def check_view(fn, guard: Guard) -> int:
             print(f"Input:       {call}")
             print(f"Expected:    {fmt({p: expected.get(p) for p in shown})}{more}")
             print(f"Your answer: {fmt({p: actual.get(p) for p in shown})}{more}")
-            raise ExerciseFailed(f"The stones drawn for {call} differ from the position. {_stones_hint(board, expected, actual)}")
+            raise ExerciseFailed(
+                f"The stones drawn for {call} differ from the position."
+                f" {_stones_hint(board, expected, actual)}"
+            )
         lines, (drawn, outside) = board_edges(board), drawn_edges(board, ax)
         if drawn != lines or outside:
             missing, extra = lines - drawn, drawn - lines
             points = set().union(*missing, *extra)
             _show_difference(fn, board, points, "The lines differ")
-            should = [f"lines {_edge_text(missing)}"] * bool(missing) + [f"no lines {_edge_text(extra)}"] * bool(extra)
-            drew = [f"no lines {_edge_text(missing)}"] * bool(missing) + [f"lines {_edge_text(extra)}"] * bool(extra)
+            should = [f"lines {_edge_text(missing)}"] * bool(missing) + [
+                f"no lines {_edge_text(extra)}"
+            ] * bool(extra)
+            drew = [f"no lines {_edge_text(missing)}"] * bool(missing) + [
+                f"lines {_edge_text(extra)}"
+            ] * bool(extra)
             if outside:
                 should.append("no line outside the board")
                 drew.append(f"a line from {_xy(outside[0][0])} to {_xy(outside[0][1])}")
             print(f"Input:       {call}")
             print(f"Expected:    {'; '.join(should)}")
             print(f"Your answer: {'; '.join(drew)}")
-            raise ExerciseFailed(f"The lines drawn for {call} differ from the board's graph. "
-                                 f"{_lines_hint(board, missing, extra, outside)}")
+            raise ExerciseFailed(
+                f"The lines drawn for {call} differ from the board's graph. "
+                f"{_lines_hint(board, missing, extra, outside)}"
+            )
     return n
 
 
@@ -312,22 +394,28 @@ def _xy(point) -> str:
 
 
 def _edge_text(edges) -> str:
-    return ", ".join(sorted("-".join(sorted(e, key=lambda p: (p[0], int(p[1:])))) for e in edges)[:8]) + \
-        (" ..." if len(edges) > 8 else "")
+    return ", ".join(
+        sorted("-".join(sorted(e, key=lambda p: (p[0], int(p[1:])))) for e in edges)[:8]
+    ) + (" ..." if len(edges) > 8 else "")
 
 
 def _stones_hint(board: Board, expected: dict, actual: dict) -> str:
     swap = {"white": "black", "black": "white"}
     if actual and actual == {p: swap[c] for p, c in expected.items()}:
         return "White and Black are swapped: draw White's stones light and Black's dark."
-    w, h = board.size
+    _, h = board.size
     flipped = {f"{p[0]}{h + 1 - int(p[1:])}": c for p, c in expected.items()}
     if actual == flipped and flipped != expected:
-        return "The board is upside down: row 1 is at the bottom, at y = 0, and row numbers grow upwards."
+        return (
+            "The board is upside down: row 1 is at the bottom, at y = 0, and row numbers grow"
+            " upwards."
+        )
     missing = sorted(set(expected) - set(actual))
     if missing and not (set(actual) - set(expected)):
-        return (f"No stone found on {', '.join(missing[:5])}: draw each stone as a filled marker at "
-                f"(column, row), light for White and dark for Black.")
+        return (
+            f"No stone found on {', '.join(missing[:5])}: draw each stone as a filled marker at "
+            "(column, row), light for White and dark for Black."
+        )
     return "Each stone is a filled marker at (column, row) from 0, so a1 is at (0, 0)."
 
 
@@ -336,13 +424,23 @@ def _lines_hint(board: Board, missing: set, extra: set, outside: list) -> str:
     if outside and not missing and not extra:
         (x1, y1), (x2, y2) = outside[0]
         w, h = board.size
-        return (f"The line from {_xy((x1, y1))} to {_xy((x2, y2))} goes outside the board: the lines end at its "
-                f"edge, from (0, 0) to ({w - 1}, {h - 1}).")
+        return (
+            f"The line from {_xy((x1, y1))} to {_xy((x2, y2))} goes outside the board: the lines"
+            f" end at its edge, from (0, 0) to ({w - 1}, {h - 1})."
+        )
     diagonal = [e for e in extra if len({p[0] for p in e}) == 2 and len({p[1:] for p in e}) == 2]
     if diagonal:
         weak = sorted(p for e in diagonal for p in e if not g.strong[g.index[p]])
-        return (f"There is a diagonal through {weak[0]}, a weak point: diagonals join strong points only "
-                f"(column + row even).") if weak else "A drawn diagonal is not a line of the board."
-    if missing and all(len({p[0] for p in e}) == 2 and len({p[1:] for p in e}) == 2 for e in missing):
-        return "The diagonals are missing: every strong point (column + row even) has its diagonals."
+        return (
+            f"There is a diagonal through {weak[0]}, a weak point: diagonals join strong points"
+            " only (column + row even)."
+            if weak
+            else "A drawn diagonal is not a line of the board."
+        )
+    if missing and all(
+        len({p[0] for p in e}) == 2 and len({p[1:] for p in e}) == 2 for e in missing
+    ):
+        return (
+            "The diagonals are missing: every strong point (column + row even) has its diagonals."
+        )
     return "Draw every line of the board's graph between neighbouring points, and nothing else."
