@@ -12,12 +12,13 @@ from pathlib import Path
 
 from .student import ReleaseError, make_student_copies
 
-#: The course week by week: assignment name -> (title, notebooks). Notebooks outside every week are
-#: reading (00, 06, the appendix, play); nbgrader grades only the notebooks of an assignment.
+#: The course week by week: assignment name -> (title, notebooks). Notebooks without an exercise are
+#: reading, outside every assignment (00, 05, 06, 07b, 08, play): nbgrader runs every notebook of an
+#: assignment for every student, so they would only cost grading time.
 WEEKS = {
     "week1": ("the board and strings", ["01_board_graph.ipynb", "02_strings.ipynb"]),
     "week2": ("steps and captures", ["03_moves_and_captures.ipynb", "04_simple_game.ipynb"]),
-    "week3": ("the model", ["05_full_rules.ipynb", "09_assignment_model.ipynb"]),
+    "week3": ("the model", ["09_assignment_model.ipynb"]),
     "week4": ("view and control: your own program", ["10_assignment_view_and_control.ipynb"]),
     "search": ("optional: search", ["07_computer_opponent.ipynb"]),
 }
