@@ -16,6 +16,7 @@ scores beside the ones the README's points table predicts, and the minutes per s
 """
 import argparse
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -126,6 +127,12 @@ def expected_score(kind, checks):
     return sum(points for grade_id, points in checks.items() if grade_id not in failed)
 
 
+def children_cpu():
+    """CPU seconds (user and system) of the finished child processes: nbgrader and the kernels it ran."""
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
+
+
 def nbgrader(root, *args):
     done = subprocess.run([sys.executable, "-m", "nbgrader", *args, f"--CourseDirectory.root={root}"],
                           cwd=root, capture_output=True, text=True,
@@ -161,12 +168,14 @@ def main(argv=None):
                             if meta(cell).get("solution"):
                                 cell.source = solved(path.name, meta(cell)["grade_id"], kind)
                     nbformat.write(nb, path)
-        timings = {}
+        timings, cpu = {}, 0.0
+        load = os.getloadavg()[0]
         for week in args.weeks:
             print(f"autograding {week} for {len(students)} students ...", flush=True)
-            start = time.perf_counter()
+            start, used = time.perf_counter(), children_cpu()
             nbgrader(root, "autograde", week, "--create")
             timings[week] = time.perf_counter() - start
+            cpu += children_cpu() - used
         slowest = {}
         for path in (root / "autograded").glob("*/*/*.ipynb"):
             kind = path.parent.parent.name.split("-", 1)[1]
@@ -192,7 +201,10 @@ def main(argv=None):
         print(f"slowest graded cell, {kind}: {seconds:.1f} s ({where})")
     total = sum(timings.values())
     print("\nautograde wall time: " + ", ".join(f"{week} {seconds:.0f} s" for week, seconds in timings.items()))
-    print(f"{total / 60:.1f} minutes for {len(students)} students: {total / 60 / len(students):.2f} minutes per student")
+    print(f"{total / 60:.1f} minutes for {len(students)} students: {total / 60 / len(students):.2f} minutes per student "
+          f"(load average {load:.1f} at the start, {os.cpu_count()} cores)")
+    print(f"CPU time of nbgrader and its kernels: {cpu / 60 / len(students):.2f} minutes per student "
+          "(about the wall time on an otherwise idle machine: one kernel runs at a time)")
     print("every score as the points table predicts" if not mismatches
           else f"{mismatches} scores differ from the points table's prediction (marked ≠)")
     return mismatches
