@@ -113,7 +113,7 @@ def test_the_unfinished_submission_gets_one_sentence_not_a_traceback(course):
 
 # -- the course week by week ------------------------------------------------------------------------
 
-from fanorona.exercises.__main__ import WEEKS, course  # noqa: E402
+from fanorona.exercises.__main__ import WEEKS, course as build_course  # noqa: E402
 
 
 def graded_cells(path):
@@ -145,12 +145,18 @@ def exercises():
     return found
 
 
-def test_points_are_weighted_by_work_a_class_is_worth_more_than_a_short_function():
+def test_points_are_weighted_by_work():
+    """A class of the assignment is worth more than any short function, and an answer at least
+    twice as long as another is worth more points."""
     found = exercises()
-    classes = [points for points, is_class, _lines, _where in found if is_class]
+    weekly = {name for week, (_title, names) in WEEKS.items() if week.startswith("week") for name in names}
+    classes = [points for points, is_class, _lines, where in found if is_class and where.split()[0] in weekly]
     short = [points for points, is_class, lines, _where in found if not is_class and lines <= 12]
     assert len(classes) >= 3 and short
     assert min(classes) > max(short), sorted(found)
+    for points, _c, lines, where in found:
+        for fewer, _c2, shorter, other in found:
+            assert lines < 2 * shorter or points > fewer, f"{where} ({lines} lines) against {other} ({shorter} lines)"
 
 
 def readme_points():
@@ -166,7 +172,7 @@ def test_the_readme_points_table_is_the_notebooks_points():
 
 
 def test_the_course_folder_releases_every_week_with_its_files_and_the_time_limit(tmp_path):
-    course(ROOT / "notebooks", tmp_path, ROOT / "nbgrader_config.py")
+    build_course(ROOT / "notebooks", tmp_path, ROOT / "nbgrader_config.py")
     for week, (_title, names) in WEEKS.items():
         nbgrader(tmp_path, "generate_assignment", week, "--no-db")
         released = {p.name for p in (tmp_path / "release" / week).iterdir()}
