@@ -79,8 +79,9 @@ def main(argv=None) -> None:
                   + ", ".join(f.name for f in folders))
         else:
             written = release(args.src_dir, args.out_dir)
-            print(f"Wrote {sum(p.suffix == '.ipynb' for p in written)} student notebooks and "
-                  f"{sum(p.suffix != '.ipynb' for p in written)} data files to {args.out_dir}")
+            data = [p.name for p in written if p.suffix != ".ipynb"]
+            print(f"Wrote {len(written) - len(data)} student notebooks to {args.out_dir}"
+                  + (f", and the files they read: {', '.join(data)}" if data else ""))
     except (ReleaseError, FileNotFoundError) as e:
         parser.exit(1, f"error: {e}\n")
 
