@@ -95,3 +95,15 @@ def test_unfinished_work_gets_the_unfinished_sentence(ref):
         with pytest.raises(ExerciseFailed) as failed:
             check()
         assert str(failed.value) == UNFINISHED
+
+
+def test_an_error_in_the_students_code_is_a_sentence_with_the_clicks(ref):
+    class Broken(ref["MyFullGame"]):
+        def outcome(self):
+            if self.turns:
+                raise KeyError("chain")
+            return super().outcome()
+
+    with pytest.raises(ExerciseFailed, match=r"Your code raised KeyError: 'chain' after the clicks .*, ") as failed:
+        check_full_game(Broken)
+    assert failed.value.__suppress_context__

@@ -35,9 +35,9 @@ def state(model) -> dict:
 
 
 def clicks_for(board: Board, rng: random.Random) -> list[str]:
-    """The clicks of one action on ``board``: end a chain (a click on its stone), or one step,
-    chosen at random with two-way steps and chain steps preferred; a two-way step is settled by a
-    click on a stone of the chosen string."""
+    """The clicks of one action on ``board``: end a chain (a click on its stone, one time in four),
+    or one step, chosen at random with two-way steps preferred; a two-way step is settled by a click
+    on a stone of the chosen string."""
     if board.chain and rng.random() < 0.25:
         return [board.chain_stone]
     steps = board.legal_steps()
@@ -92,27 +92,30 @@ def compare(model, board: Board, done: list, how: str) -> int:
                          "and a turn ends when the stone cannot capture again or its chain is ended.")
 
 
+def raised(error: Exception, done: list) -> ExerciseFailed:
+    """The sentence for an error raised by the student's code, with the clicks that led there."""
+    return ExerciseFailed(f"Your code raised {type(error).__name__}: {str(error)[:200]} after the clicks "
+                          f"{', '.join(done) or 'none'} (the game starts from the start position).")
+
+
 def check_full_game(make) -> int:
     """Check a model class ``make(width, height)`` of the game with both extensions by playing seeded
     games through the board's controller on it and on the package's board, comparing after each click."""
+    n, done, controller = 0, [], None
     try:
-        n = play_models(make)
+        for model, board, done, point in games(make):
+            if point is None:
+                controller = Controller(model)
+            else:
+                act(controller, point)
+            n += compare(model, board, done, "Clicks through the board's controller")
     except NotImplementedError:
         raise ExerciseFailed(UNFINISHED) from None
+    except ExerciseFailed:
+        raise
+    except Exception as error:      # the student's code: a sentence, not a traceback from the checker
+        raise raised(error, done) from None
     print(f"All {n} cases agree.")
-    return n
-
-
-def play_models(make) -> int:
-    """The seeded games through a controller on the student's model; the number of states compared."""
-    n = 0
-    controller = None
-    for model, board, done, point in games(make):
-        if point is None:
-            controller = Controller(model)
-        else:
-            act(controller, point)
-        n += compare(model, board, done, "Clicks through the board's controller")
     return n
 
 
@@ -133,8 +136,7 @@ def check_clickable(play, make) -> int:
     from matplotlib.figure import Figure
     from .view import drawn_stones
 
-    n = 0
-    figures = []
+    n, done, figures = 0, [], []
     try:
         with plt.ioff():
             for model, board, done, point in games(make, FIGURE_GAMES):
@@ -158,6 +160,10 @@ def check_clickable(play, make) -> int:
                                          "position (ax.clear(), then draw_position) after every click.")
     except NotImplementedError:
         raise ExerciseFailed(UNFINISHED) from None
+    except ExerciseFailed:
+        raise
+    except Exception as error:      # the student's code: a sentence, not a traceback from the checker
+        raise raised(error, done) from None
     finally:
         for fig in figures:
             plt.close(fig)
