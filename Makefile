@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: lab test test-fast play student bench bench-browser lint coverage tournament-demo site clean
+.PHONY: lab test test-fast play student course grade-demo bench bench-browser lint coverage tournament-demo site clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -50,8 +50,14 @@ test-fast: $(VENV)/.installed-fast   ## the compiled search (numba) against the 
 play: $(VENV)/.installed-play    ## the board alone, as a page served by Voila on localhost
 	$(SERVE) $(BIN)/voila notebooks/play.ipynb
 
-student: $(VENV)/.installed-test ## student copies of the notebooks, released by nbgrader, in build/student/
+student: $(VENV)/.installed-test ## student copies of the notebooks and the files they read, released by nbgrader, in build/student/
 	$(BIN)/python -m fanorona.exercises notebooks build/student
+
+course: $(VENV)/.installed-test  ## an nbgrader course folder in build/course/: one assignment a week, nbgrader_config.py
+	$(BIN)/python -m fanorona.exercises notebooks build/course --course --config nbgrader_config.py
+
+grade-demo: $(VENV)/.installed-test   ## autograde a generated class of 10 with nbgrader; prints scores and minutes per student
+	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python benchmarks/grade_class.py --students 10
 
 bench: $(VENV)/.installed-test   ## speed, strength and memory figures: every benchmarks/bench_*.py
 	$(BIN)/python -m benchmarks

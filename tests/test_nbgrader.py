@@ -109,3 +109,74 @@ def test_the_unfinished_submission_gets_one_sentence_not_a_traceback(course):
     html = (root / "feedback" / "unfinished" / ASSIGNMENT / NOTEBOOK.replace(".ipynb", ".html")).read_text()
     assert "Write the function first" in html
     assert "most recent call last" not in html and "checking.py" not in html
+
+
+# -- the course week by week ------------------------------------------------------------------------
+
+from fanorona.exercises.__main__ import WEEKS, course as build_course  # noqa: E402
+
+
+def graded_cells(path):
+    return [c for c in nbformat.read(path, as_version=4).cells if c.metadata.get("nbgrader", {}).get("grade")]
+
+
+def test_every_notebook_with_an_exercise_is_in_exactly_one_week_and_no_reading_is_graded():
+    weeks_of = {}
+    for week, (_title, names) in WEEKS.items():
+        for name in names:
+            weeks_of.setdefault(name, []).append(week)
+    with_exercises = {p.name for p in (ROOT / "notebooks").glob("*.ipynb") if graded_cells(p)}
+    assert with_exercises == set(weeks_of), "a notebook without points costs grading time; one with points needs a week"
+    assert all(len(weeks) == 1 for weeks in weeks_of.values())
+
+
+def exercises():
+    """(points, is a class, lines of the solution) for each checker cell, with the solution cell before it."""
+    found = []
+    for path in (ROOT / "notebooks").glob("*.ipynb"):
+        solution = None
+        for cell in nbformat.read(path, as_version=4).cells:
+            meta = cell.metadata.get("nbgrader", {})
+            if meta.get("solution"):
+                solution = cell.source
+            elif meta.get("grade") and solution is not None:
+                found.append((meta["points"], solution.lstrip().startswith("class "),
+                              len(without_markers(solution).splitlines()), f"{path.name} {meta['grade_id']}"))
+    return found
+
+
+def test_points_are_weighted_by_work():
+    """A class of the assignment is worth more than any short function, and an answer at least
+    twice as long as another is worth more points."""
+    found = exercises()
+    weekly = {name for week, (_title, names) in WEEKS.items() if week.startswith("week") for name in names}
+    classes = [points for points, is_class, _lines, where in found if is_class and where.split()[0] in weekly]
+    short = [points for points, is_class, lines, _where in found if not is_class and lines <= 12]
+    assert len(classes) >= 3 and short
+    assert min(classes) > max(short), sorted(found)
+    for points, _c, lines, where in found:
+        for fewer, _c2, shorter, other in found:
+            assert lines < 2 * shorter or points > fewer, f"{where} ({lines} lines) against {other} ({shorter} lines)"
+
+
+def readme_points():
+    """{grade id: points} from the README's points table (rows like | week1 | ... | `check_x` 2 ... |)."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    return {gid: int(points) for gid, points in re.findall(r"`(check_\w+)` (\d+)", text)}
+
+
+def test_the_readme_points_table_is_the_notebooks_points():
+    from_notebooks = {c.metadata["nbgrader"]["grade_id"]: c.metadata["nbgrader"]["points"]
+                      for p in (ROOT / "notebooks").glob("*.ipynb") for c in graded_cells(p)}
+    assert readme_points() == from_notebooks
+
+
+def test_the_course_folder_releases_every_week_with_its_files_and_the_time_limit(tmp_path):
+    build_course(ROOT / "notebooks", tmp_path, ROOT / "nbgrader_config.py")
+    for week, (_title, names) in WEEKS.items():
+        nbgrader(tmp_path, "generate_assignment", week, "--no-db")
+        released = {p.name for p in (tmp_path / "release" / week).iterdir()}
+        assert set(names) <= released
+    from traitlets.config.loader import PyFileConfigLoader
+    config = PyFileConfigLoader("nbgrader_config.py", path=str(tmp_path)).load_config()
+    assert config.Execute.timeout > 30, "nbgrader's own 30 s limit failed correct solutions"

@@ -210,3 +210,15 @@ def test_solutions_and_checkers_carry_nbgrader_metadata(path):
             assert meta["schema_version"] == 3
             ids.append(meta["grade_id"])
     assert len(ids) == len(set(ids)), f"{path.name}: grade ids repeat"
+
+
+def test_notebook_07_is_for_students_and_the_engine_internals_are_in_the_appendix():
+    """Notebook 07 keeps the search, the evaluation and the matches a student needs, in at most 30
+    cells; bit sets, the compiled search and the measurements live in the appendix 07b."""
+    student = read(NOTEBOOK_DIR / "07_computer_opponent.ipynb")
+    appendix = read(NOTEBOOK_DIR / "07b_engine_internals.ipynb")
+    assert len(student.cells) <= 30
+    code = "\n".join(cell.source for _, cell in code_cells(student))
+    for internal in ("movegen", "compiled", "search_measurements.json", "endgame"):
+        assert internal not in code, f"07 uses {internal}: it belongs in the appendix"
+        assert internal in "\n".join(cell.source for _, cell in code_cells(appendix))

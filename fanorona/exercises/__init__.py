@@ -23,6 +23,7 @@ from .model import (check_apply_step, check_captures, check_compulsory_steps, ch
 from .control import check_control, check_model
 from .samples import sample_boards
 from .view import check_view
+from .clickable import check_clickable, check_full_game  # noqa: F401  (notebook 10; tests/test_clickable.py)
 from .student import ReleaseError, make_student_copies
 from .seal import TAMPERED, seal_package
 

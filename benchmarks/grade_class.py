@@ -1,0 +1,214 @@
+"""Autograde a generated class with nbgrader, week by week, and print the minutes per student.
+
+``python benchmarks/grade_class.py`` (``make grade-demo``) builds an nbgrader course folder from
+notebooks/ (``python -m fanorona.exercises notebooks DIR --course``, with nbgrader_config.py),
+releases every weekly assignment with ``nbgrader generate_assignment``, and hands in one
+submission per student of five kinds, in turn:
+
+- correct: the teacher's solutions, pasted as the notebooks tell the student;
+- partly wrong: correct but for one plausible mistake a week (the answers in WRONG);
+- unfinished: the released copies as they are;
+- slow: correct, with each week's main function three times slower than the reference;
+- tampering: correct, but the ``turns`` of notebook 9 is wrong and its cell replaces the checker.
+
+Then it runs ``nbgrader autograde`` on each assignment, times it, and prints each student's
+scores beside the ones the README's points table predicts, and the minutes per student.
+"""
+import argparse
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import datetime
+from pathlib import Path
+
+import nbformat
+from nbgrader.api import Gradebook
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+from fanorona.exercises.__main__ import WEEKS, course  # noqa: E402
+
+NOTEBOOKS = ROOT / "notebooks"
+BEGIN, END = "### BEGIN SOLUTION", "### END SOLUTION"
+KINDS = ["correct", "partly-wrong", "unfinished", "slow", "tampering"]
+#: What the "your functions so far" cell of a notebook is told to hold: (notebook, grade id) of each answer.
+EARLIER = {
+    "09_assignment_model.ipynb": [("03_moves_and_captures.ipynb", "captures"), ("04_simple_game.ipynb", "simple_steps")],
+    "10_assignment_view_and_control.ipynb": [
+        ("03_moves_and_captures.ipynb", "captures"), ("04_simple_game.ipynb", "simple_steps"),
+        ("09_assignment_model.ipynb", "apply_step"), ("09_assignment_model.ipynb", "winner"),
+        ("09_assignment_model.ipynb", "compulsory_steps"), ("09_assignment_model.ipynb", "turns")],
+}
+#: One plausible mistake a week: (notebook, grade id) -> (text in the teacher's answer, its wrong version),
+#: and the checker cells it fails.
+WRONG = {
+    ("01_board_graph.ipynb", "neighbours"): ("if dc and dr and not is_strong(col, row):", "if False:"),
+    ("04_simple_game.ipynb", "simple_steps"): ('["withdrawal"] * holds(column - dc, row - dr, enemy)', "[]"),
+    ("09_assignment_model.ipynb", "my_game"): (
+        "return sorted(captures(self, step.origin, step.destination)[step.capture]) if step.capture else []",
+        "return sorted(set().union(*captures(self, step.origin, step.destination).values())) if step.capture else []"),
+    ("10_assignment_view_and_control.ipynb", "draw_position"): ("FORWARD = [(1, 0), (0, 1), (1, 1), (-1, 1)]",
+                                                                 "FORWARD = [(1, 0), (0, 1)]"),
+    ("07_computer_opponent.ipynb", "subtraction"): ("(1, 3, 4)", "(1, 2, 3)"),
+}
+WRONG_FAILS = {"check_neighbours", "check_simple_steps", "check_model", "check_view", "check_subtraction"}
+#: The main function of each notebook that the slow student computes three times over.
+SLOW = {"01_board_graph.ipynb": "neighbours", "02_strings.ipynb": "strings_through",
+        "03_moves_and_captures.ipynb": "captures", "04_simple_game.ipynb": "simple_steps",
+        "09_assignment_model.ipynb": "turns", "10_assignment_view_and_control.ipynb": "draw_position"}
+SLOWLY = '''
+
+
+def three_times(fn):
+    """The same answer, computed three times: a correct solution three times slower."""
+    def call(*args, **kwargs):
+        fn(*args, **kwargs)
+        fn(*args, **kwargs)
+        return fn(*args, **kwargs)
+    return call
+
+
+{name} = three_times({name})'''
+TAMPER = '''
+
+
+def turns(board):
+    """Wrong: only the first step of each turn."""
+    return [(step,) for step in compulsory_steps(board)]
+
+
+import fanorona.exercises
+fanorona.exercises.check_turns = lambda fn: print("All 1 cases agree.")'''
+
+
+def cells(path):
+    return nbformat.read(path, as_version=4).cells
+
+
+def meta(cell):
+    return cell.metadata.get("nbgrader", {})
+
+
+def answer(notebook, grade_id):
+    """The teacher's solution cell as a student who solved it hands it in: the markers gone."""
+    cell = next(c for c in cells(NOTEBOOKS / notebook) if meta(c).get("grade_id") == grade_id)
+    return "\n".join(line for line in cell.source.splitlines() if line.strip() not in (BEGIN, END))
+
+
+def solved(notebook, grade_id, kind):
+    if grade_id == "earlier_functions":
+        return "\n\n\n".join(solved(*where, "correct") for where in EARLIER[notebook])
+    source = answer(notebook, grade_id)
+    if kind == "partly-wrong" and (notebook, grade_id) in WRONG:
+        right, wrong = WRONG[notebook, grade_id]
+        assert right in source, (notebook, grade_id)
+        source = source.replace(right, wrong)
+    if kind == "slow" and SLOW.get(notebook) == grade_id:
+        source += SLOWLY.format(name=grade_id)
+    if kind == "tampering" and (notebook, grade_id) == ("09_assignment_model.ipynb", "turns"):
+        source += TAMPER
+    return source
+
+
+def points_table():
+    """{assignment: {checker grade id: points}} from the notebooks' nbgrader metadata."""
+    return {week: {meta(c)["grade_id"]: meta(c)["points"] for name in names for c in cells(NOTEBOOKS / name)
+                   if meta(c).get("grade")} for week, (_title, names) in WEEKS.items()}
+
+
+def expected_score(kind, checks):
+    if kind == "unfinished":
+        return 0
+    failed = {"partly-wrong": WRONG_FAILS, "tampering": {"check_turns"}}.get(kind, set())
+    return sum(points for grade_id, points in checks.items() if grade_id not in failed)
+
+
+def children_cpu():
+    """CPU seconds (user and system) of the finished child processes: nbgrader and the kernels it ran."""
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
+
+
+def nbgrader(root, *args):
+    done = subprocess.run([sys.executable, "-m", "nbgrader", *args, f"--CourseDirectory.root={root}"],
+                          cwd=root, capture_output=True, text=True,
+                          env={**os.environ, "PATH": str(Path(sys.executable).parent) + os.pathsep + os.environ["PATH"]})
+    if done.returncode != 0:
+        sys.exit(f"nbgrader {' '.join(args)} failed:\n{done.stderr[-3000:]}")
+    return done
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--students", type=int, default=10, help="class size (the five kinds in turn); at least 10")
+    parser.add_argument("--weeks", nargs="*", default=list(WEEKS), help="assignments to grade (default: all)")
+    parser.add_argument("--keep", help="build the course folder here and keep it (default: a temporary folder)")
+    args = parser.parse_args(argv)
+    table = points_table()
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(args.keep or tmp)
+        if root.exists() and args.keep:
+            shutil.rmtree(root)
+        course(NOTEBOOKS, root, ROOT / "nbgrader_config.py")
+        students = [f"{n + 1:02d}-{KINDS[n % len(KINDS)]}" for n in range(args.students)]
+        for week in args.weeks:
+            nbgrader(root, "generate_assignment", week)
+            for student in students:
+                kind = student.split("-", 1)[1]
+                folder = root / "submitted" / student / week
+                shutil.copytree(root / "release" / week, folder)
+                for path in folder.glob("*.ipynb"):
+                    nb = nbformat.read(path, as_version=4)
+                    if kind != "unfinished":
+                        for cell in nb.cells:
+                            if meta(cell).get("solution"):
+                                cell.source = solved(path.name, meta(cell)["grade_id"], kind)
+                    nbformat.write(nb, path)
+        timings, cpu = {}, 0.0
+        load = os.getloadavg()[0]
+        for week in args.weeks:
+            print(f"autograding {week} for {len(students)} students ...", flush=True)
+            start, used = time.perf_counter(), children_cpu()
+            nbgrader(root, "autograde", week, "--create")
+            timings[week] = time.perf_counter() - start
+            cpu += children_cpu() - used
+        slowest = {}
+        for path in (root / "autograded").glob("*/*/*.ipynb"):
+            kind = path.parent.parent.name.split("-", 1)[1]
+            for cell in nbformat.read(path, as_version=4).cells:
+                timing = cell.metadata.get("execution", {})
+                if meta(cell).get("grade") and "iopub.execute_input" in timing:
+                    seconds = (datetime.fromisoformat(timing["shell.execute_reply"].rstrip("Z"))
+                               - datetime.fromisoformat(timing["iopub.execute_input"].rstrip("Z"))).total_seconds()
+                    slowest[kind] = max(slowest.get(kind, (0, "")), (seconds, f"{path.name} {meta(cell)['grade_id']}"))
+        mismatches = 0
+        print(f"\n{'student':16}" + "".join(f"{week:>14}" for week in args.weeks))
+        with Gradebook(f"sqlite:///{root / 'gradebook.db'}") as gradebook:
+            for student in students:
+                kind = student.split("-", 1)[1]
+                row = []
+                for week in args.weeks:
+                    got = gradebook.find_submission(week, student).score
+                    want = expected_score(kind, table[week])
+                    mismatches += got != want
+                    row.append(f"{got:g}/{sum(table[week].values())}" + ("" if got == want else f" (≠{want})"))
+                print(f"{student:16}" + "".join(f"{cell:>14}" for cell in row))
+    for kind, (seconds, where) in sorted(slowest.items()):
+        print(f"slowest graded cell, {kind}: {seconds:.1f} s ({where})")
+    total = sum(timings.values())
+    print("\nautograde wall time: " + ", ".join(f"{week} {seconds:.0f} s" for week, seconds in timings.items()))
+    print(f"{total / 60:.1f} minutes for {len(students)} students: {total / 60 / len(students):.2f} minutes per student "
+          f"(load average {load:.1f} at the start, {os.cpu_count()} cores)")
+    print(f"CPU time of nbgrader and its kernels: {cpu / 60 / len(students):.2f} minutes per student "
+          "(about the wall time on an otherwise idle machine: one kernel runs at a time)")
+    print("every score as the points table predicts" if not mismatches
+          else f"{mismatches} scores differ from the points table's prediction (marked ≠)")
+    return mismatches
+
+
+if __name__ == "__main__":
+    sys.exit(1 if main() else 0)
