@@ -289,6 +289,7 @@ def _play_one(job) -> GameResult:
     board.push(opening)
     game = play_game(white, black, board, max_turns=max_turns)
     final = game.board()
+    assert game.outcome is not None, "play_game gives every game an outcome (adjudicated if cut)"
     winner = game.outcome.winner
     side = None if winner is None else ("a" if (winner == "white") == a_white else "b")
     return GameResult(

@@ -395,5 +395,8 @@ def checked(run: Callable):
         return sealed_check(lambda guard: run(student, guard))
 
     signature = inspect.signature(run)
-    check.__signature__ = signature.replace(parameters=list(signature.parameters.values())[:1])
+    # inspect.signature reads __signature__; wraps()'s type in the stubs does not declare it
+    check.__signature__ = signature.replace(  # type: ignore[attr-defined]
+        parameters=list(signature.parameters.values())[:1]
+    )
     return check

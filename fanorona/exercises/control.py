@@ -204,7 +204,7 @@ def check_control(make, guard: Guard) -> int:
         rng = random.Random(number)
         reference = Controller(start.copy())
         try:
-            actions = []
+            actions: list[tuple] = []  # (method name, *arguments)
             script = lambda: _script_code(start, actions)  # noqa: B023, E731
             with guard.running(lambda: f"Clicks({board_code(start)})"):  # noqa: B023
                 student = make(start.copy())
@@ -364,7 +364,8 @@ def check_model(make, guard: Guard) -> int:
 
 
 def _random_game(make, guard: Guard, size, rng) -> int:
-    board, played = Board(size, Rules.simple()), []
+    board = Board(size, Rules.simple())
+    played: list[str] = []  # the calls so far, for the script
     name = getattr(make, "__name__", "MyGame")
     script = lambda: f"m = {name}{size}" + "".join(f"; m.{p}" for p in played)  # noqa: E731
     with guard.running(script):
@@ -442,7 +443,7 @@ def _play_by_clicks(make, guard: Guard) -> int:
     side by side with the same game on the package's board; after some turns, Undo step, Undo and
     Redo as the board's buttons do them."""
     rng = random.Random(7)
-    done = []
+    done: list[str] = []
     script = lambda: "c = Controller(MyGame(5, 5)); " + "; ".join(done)  # noqa: E731
     with guard.running(script):
         model = make(5, 5)
@@ -451,7 +452,7 @@ def _play_by_clicks(make, guard: Guard) -> int:
         turns = 0
         while ours.model.outcome() is None and turns < 60:
             if turns % 4 == 3:
-                actions = [(name,) for name in BUTTONS]
+                actions: list[tuple] = [(name,) for name in BUTTONS]  # (method name, *arguments)
             else:
                 step = rng.choice(ours.model.legal_steps())
                 actions = [
@@ -474,7 +475,7 @@ def _play_by_clicks(make, guard: Guard) -> int:
                         cut(
                             f"The board's {name.replace('_', ' ')} went wrong on your model after "
                             f"{script()}: {type(theirs.error).__name__}: {theirs.error}. "
-                            f"{_button_hint(name, theirs.error)}",
+                            f"{_button_hint(name)}",
                             900,
                         )
                     )
@@ -494,7 +495,7 @@ def _play_by_clicks(make, guard: Guard) -> int:
         _stop(ours)
 
 
-def _button_hint(name: str, error: Exception) -> str:
+def _button_hint(name: str) -> str:
     if name == "undo_step":
         return "Undo step calls pop(), which should return the step it took back."
     if name == "redo":

@@ -111,7 +111,8 @@ class CappedText(io.TextIOBase):
 
     def __init__(self, keep: int = OUTPUT_SHOWN):
         super().__init__()
-        self.keep, self.parts, self.kept, self.total = keep, [], 0, 0
+        self.parts: list[str] = []
+        self.keep, self.kept, self.total = keep, 0, 0
 
     def writable(self) -> bool:
         return True

@@ -124,11 +124,11 @@ check_neighbours = Checker(
 # -- strings ---------------------------------------------------------------------------------------
 
 
-def _strings_read(answer, call: str) -> set:
-    """A student's strings as a set of frozensets of point names."""
+def _strings_read(answer, call: str) -> Counter[tuple]:
+    """A student's strings as a multiset of point tuples, each sorted (a repeat is a mistake)."""
     if isinstance(answer, str) or not iterable(answer):
         raise wrong_shape(call, answer, "a collection of strings, each a tuple of point names")
-    out = Counter()
+    out: Counter[tuple] = Counter()
     for string in answer:
         if isinstance(string, str) or not iterable(string):
             raise TypeError(
@@ -294,7 +294,7 @@ check_captures = Checker(
 # -- simple steps ----------------------------------------------------------------------------------
 
 
-def _step_read(answer, call: str) -> set:
+def _step_read(answer, call: str) -> Counter[tuple]:
     if isinstance(answer, str) or not iterable(answer):
         raise wrong_shape(
             call,
@@ -302,7 +302,7 @@ def _step_read(answer, call: str) -> set:
             "a collection of (origin, destination, capture) tuples, "
             "an empty one when the side to move cannot step",
         )
-    out = Counter()
+    out: Counter[tuple] = Counter()
     for item in answer:
         if isinstance(item, Step):
             item = (item.origin, item.destination, item.capture)
@@ -329,7 +329,7 @@ def _steps_hint(case, expected, actual):
             f" under these rules a step that can capture always does, so {fmt(quiet_too[0])} is not"
             " a legal step."
         )
-    ways = {}
+    ways: dict[tuple[str, str], set[str | None]] = {}
     for origin, destination, capture in expected:
         ways.setdefault((origin, destination), set()).add(capture)
     if any(

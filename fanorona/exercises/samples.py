@@ -84,7 +84,7 @@ def line_fens(width: int, height: int) -> list[str]:
 @cache
 def sample_fens() -> tuple[tuple[str, str], ...]:
     """(position text, rules preset) of every sample position, without repeats, in a fixed order."""
-    found = {}
+    found: dict[str, str] = {}
     for name in positions.names():
         board = positions.load(name)
         found.setdefault(board.fen(), positions.POSITIONS[name].rules)

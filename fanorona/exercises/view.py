@@ -89,7 +89,7 @@ def _marks(board: Board, ax):
     unit = _unit_in_points(ax)
     for n, artist in enumerate(ax.get_children()):
         if isinstance(artist, PathCollection):
-            faces, sizes = artist.get_facecolors(), artist.get_sizes()
+            faces, sizes = artist.get_facecolor(), artist.get_sizes()
             for i, (x, y) in enumerate(
                 np.ma.filled(np.ma.asarray(artist.get_offsets(), dtype=float), np.nan)
             ):
@@ -157,10 +157,10 @@ def _segments(ax):
     from matplotlib.collections import LineCollection
     from matplotlib.lines import Line2D
 
-    pieces = []
+    pieces: list[np.ndarray] = []
     for artist in ax.get_children():
         if isinstance(artist, Line2D) and artist.get_linestyle() not in ("None", "", " ", "none"):
-            pieces.append(artist.get_xydata())
+            pieces.append(np.asarray(artist.get_xydata()))  # an array already; typed ArrayLike
         elif isinstance(artist, LineCollection):
             pieces += list(artist.get_segments())
     for path in pieces:
@@ -227,7 +227,8 @@ def board_edges(board: Board) -> set:
 def _view_boards() -> list[Board]:
     """A few boards of every sample size, start and middle game, both colours to move, and one
     empty."""
-    chosen, per_size = [], {}
+    chosen: list[Board] = []
+    per_size: dict[tuple[int, int], int] = {}
     for board in sample_boards(Rules.simple()):
         if per_size.get(board.size, 0) < 4:
             per_size[board.size] = per_size.get(board.size, 0) + 1

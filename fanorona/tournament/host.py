@@ -163,6 +163,7 @@ def serve(requests, answer) -> None:
                     player = load_player(request, board)
                 reply = {"ready": str(getattr(player, "name", ""))[:60]}
             else:
+                assert board is not None, "the board is set up before the player is loaded"
                 for text in request["turns"][len(board.turns) :]:
                     board.push(text)
                 reply = turn_text(player.choose_turn(board.copy()))

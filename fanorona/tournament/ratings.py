@@ -193,18 +193,19 @@ def rate(
         raise ValueError("there are no finished games to rate")
     anchors = DEFAULT_ANCHORS if anchors is None else anchors
     ratings, white = fit(results, anchors, prior)
-    groups = defaultdict(list)
+    by_pairing: defaultdict[object, list[Result]] = defaultdict(list)
     for n, r in enumerate(results):
-        groups[r.pairing if r.pairing is not None else n].append(r)
-    groups = list(groups.values())
+        by_pairing[r.pairing if r.pairing is not None else n].append(r)
+    groups = list(by_pairing.values())
     rng = np.random.default_rng(seed)
-    draws = defaultdict(list)
+    draws: defaultdict[str, list[float]] = defaultdict(list)
     for _ in range(samples):
         picked = [r for i in rng.integers(0, len(groups), len(groups)) for r in groups[i]]
         refit, _ = fit(picked, anchors, prior)
         for name in ratings:
             draws[name].append(refit.get(name, math.nan))
-    played, points = defaultdict(int), defaultdict(float)
+    played: defaultdict[str, int] = defaultdict(int)
+    points: defaultdict[str, float] = defaultdict(float)
     for r in results:
         played[r.white] += 1
         played[r.black] += 1
@@ -229,7 +230,8 @@ def rate(
 
 def crosstable(results: list[Result], order: list[str]) -> str:
     """Points each player (row) took from each opponent (column), out of the games they played."""
-    got, games = defaultdict(float), defaultdict(int)
+    got: defaultdict[tuple[str, str], float] = defaultdict(float)
+    games: defaultdict[tuple[str, str], int] = defaultdict(int)
     for r in results:
         for me, other, p in ((r.white, r.black, r.points), (r.black, r.white, 1 - r.points)):
             got[me, other] += p

@@ -12,6 +12,7 @@ import dataclasses
 import os
 import random
 import sys
+from collections.abc import Iterable
 
 from ..game import Game
 from ..rules import Rules
@@ -193,11 +194,15 @@ class Tournament:
 
         players = self.store.players()
         self._prepare_builtins(players, progress)
-        jobs = [self._job(*game, players) for game in pending]
+        jobs = [
+            self._job(game, white, black, seed, opening, players)
+            for game, white, black, seed, opening in pending
+        ]
         bar = tqdm(
             total=len(jobs), desc="games", unit="game", disable=not progress, file=sys.stderr
         )
         try:
+            results: Iterable[dict]
             if client is None:
                 results = map(play, jobs)
             else:

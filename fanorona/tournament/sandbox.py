@@ -19,6 +19,7 @@ Any breach is a ``Forfeit`` with one sentence saying what the player did.
 from __future__ import annotations
 
 import contextlib
+import io
 import json
 import os
 import resource
@@ -81,7 +82,7 @@ class Sandbox:
         )
         self.cpu_budget = int(limits.load_seconds + limits.turn_seconds * (game_turns + 2)) + 1
         self.output = bytearray()
-        self.process = None
+        self.process: subprocess.Popen[bytes] | None = None  # from start() on
         self._buffer = b""
         self.seconds = self.slowest = 0.0
 
@@ -139,6 +140,12 @@ class Sandbox:
         }
         self._request.update({"spec": self.entry["spec"]} if "spec" in self.entry else {})
 
+    def _running(self) -> subprocess.Popen[bytes]:
+        """Its process; asking for it before ``start()`` is a mistake in the tournament's code."""
+        if self.process is None:
+            raise RuntimeError(f"the sandbox of {self.name!r} is used before start()")
+        return self.process
+
     def ready(self) -> None:
         """Wait until the started player has loaded (both players of a game start at once)."""
         answer = self._ask(self._request, self.limits.load_seconds, "to start")
@@ -147,7 +154,8 @@ class Sandbox:
 
     def _drain(self) -> None:
         """Read everything it prints, so it never blocks on a full pipe; keep only the start."""
-        stream = self.process.stderr
+        stream = self._running().stderr
+        assert isinstance(stream, io.BufferedReader), "start() opens stderr as a buffered pipe"
         while chunk := stream.read1(65536):
             room = self.limits.output_bytes - len(self.output)
             if room > 0:
@@ -178,13 +186,15 @@ class Sandbox:
 
     def _ask(self, request: dict, seconds: float, what: str) -> dict:
         """Send one request and wait at most ``seconds`` for its one-line answer."""
+        process = self._running()
+        assert process.stdin is not None and process.stdout is not None, "start() opens both"
         try:
-            self.process.stdin.write((json.dumps(request) + "\n").encode())
-            self.process.stdin.flush()
+            process.stdin.write((json.dumps(request) + "\n").encode())
+            process.stdin.flush()
         except (BrokenPipeError, OSError):
             raise Forfeit(self._death()) from None
         deadline = time.monotonic() + seconds
-        fd = self.process.stdout.fileno()
+        fd = process.stdout.fileno()
         while b"\n" not in self._buffer:
             left = deadline - time.monotonic()
             if left <= 0:
@@ -209,7 +219,7 @@ class Sandbox:
     def _death(self) -> str:
         """Why the process is gone, from how it ended."""
         try:
-            code = self.process.wait(timeout=2)
+            code = self._running().wait(timeout=2)
         except subprocess.TimeoutExpired:
             return "it closed its channel to the tournament"
         if code == -signal.SIGXCPU:
@@ -223,7 +233,7 @@ class Sandbox:
     def _cpu(self) -> float:
         """CPU seconds its process has used, from /proc (0 where there is none)."""
         try:
-            with open(f"/proc/{self.process.pid}/stat") as f:
+            with open(f"/proc/{self._running().pid}/stat") as f:
                 fields = f.read().rsplit(")", 1)[1].split()
             return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
         except (OSError, IndexError, ValueError):
@@ -233,8 +243,9 @@ class Sandbox:
         """End its process, whatever it started, and remove its folder."""
         if self.process is not None:
             for stream in (self.process.stdin, self.process.stdout):
-                with contextlib.suppress(OSError):
-                    stream.close()
+                if stream is not None:
+                    with contextlib.suppress(OSError):
+                        stream.close()
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(self.process.pid, signal.SIGKILL)
             if self.uid is not None:

@@ -35,7 +35,7 @@ class OpeningBook:
         self.used: set = set()
 
     def draw(self) -> tuple[str, ...]:
-        line = ()
+        line: tuple[str, ...] = ()
         for _ in range(50):
             line = self._random_line()
             if line not in self.used:

@@ -60,6 +60,13 @@ CSV_COLUMNS = [
 ]
 
 
+def _row_id(cursor: sqlite3.Cursor) -> int:
+    """The id of the row an INSERT just added (the stubs say ``int | None``: None is only before
+    any INSERT)."""
+    assert cursor.lastrowid is not None, "an INSERT sets lastrowid"
+    return cursor.lastrowid
+
+
 class Store:
     """The database of one tournament."""
 
@@ -92,7 +99,7 @@ class Store:
                 "INSERT INTO players (name, spec, source, origin) VALUES (?, ?, ?, ?)",
                 (entry["name"], entry.get("spec"), entry.get("source"), entry.get("origin")),
             )
-        return cursor.lastrowid
+        return _row_id(cursor)
 
     def players(self) -> dict[int, dict]:
         rows = self.db.execute("SELECT id, name, spec, source, origin FROM players ORDER BY id")
@@ -108,10 +115,12 @@ class Store:
     ) -> None:
         """A pairing and its games, colours alternating (``a`` White first); a bye has none."""
         with self.db:
-            pairing = self.db.execute(
-                "INSERT INTO pairings (round, a, b, opening) VALUES (?, ?, ?, ?)",
-                (round_, a, b, json.dumps(list(opening))),
-            ).lastrowid
+            pairing = _row_id(
+                self.db.execute(
+                    "INSERT INTO pairings (round, a, b, opening) VALUES (?, ?, ?, ?)",
+                    (round_, a, b, json.dumps(list(opening))),
+                )
+            )
             for n in range(games if b is not None else 0):
                 white, black = (a, b) if n % 2 == 0 else (b, a)
                 self.db.execute(
