@@ -24,6 +24,7 @@ from .control import check_control, check_model
 from .samples import sample_boards
 from .view import check_view
 from .clickable import check_clickable, check_full_game  # noqa: F401  (notebook 10; tests/test_clickable.py)
+from .player import check_tournament_player  # noqa: F401  (notebook 11)
 from .student import ReleaseError, make_student_copies
 from .seal import TAMPERED, seal_package
 

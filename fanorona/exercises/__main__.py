@@ -21,6 +21,7 @@ WEEKS = {
     "week3": ("the model", ["09_assignment_model.ipynb"]),
     "week4": ("view and control: your own program", ["10_assignment_view_and_control.ipynb"]),
     "search": ("optional: search", ["07_computer_opponent.ipynb"]),
+    "tournament": ("optional: tournament night", ["11_tournament.ipynb"]),
 }
 
 

@@ -1,0 +1,30 @@
+"""The checker of notebook 11's exercise: a tournament player, played as the tournament plays it
+(in a process of its own, under its time limit) against level 1."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..tournament.check import CheckReport, check_player
+from .guard import UNFINISHED, ExerciseFailed
+
+
+def check_tournament_player(
+    path: str | Path, games: int = 4, max_turns: int = 60, wins: int = 3
+) -> CheckReport:
+    """Play the player in the file ``path`` against level 1 as the tournament will; it passes
+    when it forfeits no game and wins at least ``wins`` of the ``games``."""
+    report = check_player(path, games=games, max_turns=max_turns)
+    print(report)
+    if any("NotImplementedError" in reason for reason in report.forfeits):
+        raise ExerciseFailed(UNFINISHED)
+    if not report.ok:
+        raise ExerciseFailed(
+            f"The player forfeited {len(report.forfeits)} of {games} games; the first: "
+            f"{report.forfeits[0]}"
+        )
+    if report.wins < wins:
+        raise ExerciseFailed(
+            f"Beat level 1 in most games: your player won {report.wins} of {games}."
+        )
+    return report
