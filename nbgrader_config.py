@@ -6,6 +6,7 @@ check of `turns` in 09: 2.3 CPU seconds (6 to 10 s of wall time on a 2-core mach
 10; `make grade-demo` prints it). A correct solution five times slower needs about 12 CPU seconds,
 so 60 s lets it pass on a machine five times busier than idle; an endless loop costs a minute.
 """
+
 c = get_config()  # noqa: F821  (nbgrader's config loader provides it)
 
 TIMEOUT = 60

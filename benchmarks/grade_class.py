@@ -14,6 +14,7 @@ submission per student of five kinds, in turn:
 Then it runs ``nbgrader autograde`` on each assignment, times it, and prints each student's
 scores beside the ones the README's points table predicts, and the minutes per student.
 """
+
 import argparse
 import os
 import resource
@@ -35,31 +36,66 @@ from fanorona.exercises.__main__ import WEEKS, course  # noqa: E402
 NOTEBOOKS = ROOT / "notebooks"
 BEGIN, END = "### BEGIN SOLUTION", "### END SOLUTION"
 KINDS = ["correct", "partly-wrong", "unfinished", "slow", "tampering"]
-#: What the "your functions so far" cell of a notebook is told to hold: (notebook, grade id) of each answer.
+# : What the "your functions so far" cell of a notebook is told to hold: (notebook, grade id) of
+# each answer.
 EARLIER = {
-    "09_assignment_model.ipynb": [("03_moves_and_captures.ipynb", "captures"), ("04_simple_game.ipynb", "simple_steps")],
+    "09_assignment_model.ipynb": [
+        ("03_moves_and_captures.ipynb", "captures"),
+        ("04_simple_game.ipynb", "simple_steps"),
+    ],
     "10_assignment_view_and_control.ipynb": [
-        ("03_moves_and_captures.ipynb", "captures"), ("04_simple_game.ipynb", "simple_steps"),
-        ("09_assignment_model.ipynb", "apply_step"), ("09_assignment_model.ipynb", "winner"),
-        ("09_assignment_model.ipynb", "compulsory_steps"), ("09_assignment_model.ipynb", "turns")],
+        ("03_moves_and_captures.ipynb", "captures"),
+        ("04_simple_game.ipynb", "simple_steps"),
+        ("09_assignment_model.ipynb", "apply_step"),
+        ("09_assignment_model.ipynb", "winner"),
+        ("09_assignment_model.ipynb", "compulsory_steps"),
+        ("09_assignment_model.ipynb", "turns"),
+    ],
 }
-#: One plausible mistake a week: (notebook, grade id) -> (text in the teacher's answer, its wrong version),
+# : One plausible mistake a week: (notebook, grade id) -> (text in the teacher's answer, its wrong
+# version),
 #: and the checker cells it fails.
 WRONG = {
-    ("01_board_graph.ipynb", "neighbours"): ("if dc and dr and not is_strong(col, row):", "if False:"),
-    ("04_simple_game.ipynb", "simple_steps"): ('["withdrawal"] * holds(column - dc, row - dr, enemy)', "[]"),
+    ("01_board_graph.ipynb", "neighbours"): (
+        "if dc and dr and not is_strong(col, row):",
+        "if False:",
+    ),
+    ("04_simple_game.ipynb", "simple_steps"): (
+        '["withdrawal"] * holds(column - dc, row - dr, enemy)',
+        "[]",
+    ),
     ("09_assignment_model.ipynb", "my_game"): (
-        "return sorted(captures(self, step.origin, step.destination)[step.capture]) if step.capture else []",
-        "return sorted(set().union(*captures(self, step.origin, step.destination).values())) if step.capture else []"),
-    ("10_assignment_view_and_control.ipynb", "draw_position"): ("FORWARD = [(1, 0), (0, 1), (1, 1), (-1, 1)]",
-                                                                 "FORWARD = [(1, 0), (0, 1)]"),
+        (
+            "return sorted(captures(self, step.origin, step.destination)[step.capture]) if"
+            " step.capture else []"
+        ),
+        (
+            "return sorted(set().union(*captures(self, step.origin, step.destination).values())) if"
+            " step.capture else []"
+        ),
+    ),
+    ("10_assignment_view_and_control.ipynb", "draw_position"): (
+        "FORWARD = [(1, 0), (0, 1), (1, 1), (-1, 1)]",
+        "FORWARD = [(1, 0), (0, 1)]",
+    ),
     ("07_computer_opponent.ipynb", "subtraction"): ("(1, 3, 4)", "(1, 2, 3)"),
 }
-WRONG_FAILS = {"check_neighbours", "check_simple_steps", "check_model", "check_view", "check_subtraction"}
+WRONG_FAILS = {
+    "check_neighbours",
+    "check_simple_steps",
+    "check_model",
+    "check_view",
+    "check_subtraction",
+}
 #: The main function of each notebook that the slow student computes three times over.
-SLOW = {"01_board_graph.ipynb": "neighbours", "02_strings.ipynb": "strings_through",
-        "03_moves_and_captures.ipynb": "captures", "04_simple_game.ipynb": "simple_steps",
-        "09_assignment_model.ipynb": "turns", "10_assignment_view_and_control.ipynb": "draw_position"}
+SLOW = {
+    "01_board_graph.ipynb": "neighbours",
+    "02_strings.ipynb": "strings_through",
+    "03_moves_and_captures.ipynb": "captures",
+    "04_simple_game.ipynb": "simple_steps",
+    "09_assignment_model.ipynb": "turns",
+    "10_assignment_view_and_control.ipynb": "draw_position",
+}
 SLOWLY = '''
 
 
@@ -116,8 +152,15 @@ def solved(notebook, grade_id, kind):
 
 def points_table():
     """{assignment: {checker grade id: points}} from the notebooks' nbgrader metadata."""
-    return {week: {meta(c)["grade_id"]: meta(c)["points"] for name in names for c in cells(NOTEBOOKS / name)
-                   if meta(c).get("grade")} for week, (_title, names) in WEEKS.items()}
+    return {
+        week: {
+            meta(c)["grade_id"]: meta(c)["points"]
+            for name in names
+            for c in cells(NOTEBOOKS / name)
+            if meta(c).get("grade")
+        }
+        for week, (_title, names) in WEEKS.items()
+    }
 
 
 def expected_score(kind, checks):
@@ -128,15 +171,23 @@ def expected_score(kind, checks):
 
 
 def children_cpu():
-    """CPU seconds (user and system) of the finished child processes: nbgrader and the kernels it ran."""
+    """CPU seconds (user and system) of the finished child processes: nbgrader and the kernels it
+    ran."""
     used = resource.getrusage(resource.RUSAGE_CHILDREN)
     return used.ru_utime + used.ru_stime
 
 
 def nbgrader(root, *args):
-    done = subprocess.run([sys.executable, "-m", "nbgrader", *args, f"--CourseDirectory.root={root}"],
-                          cwd=root, capture_output=True, text=True,
-                          env={**os.environ, "PATH": str(Path(sys.executable).parent) + os.pathsep + os.environ["PATH"]})
+    done = subprocess.run(
+        [sys.executable, "-m", "nbgrader", *args, f"--CourseDirectory.root={root}"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        env={
+            **os.environ,
+            "PATH": str(Path(sys.executable).parent) + os.pathsep + os.environ["PATH"],
+        },
+    )
     if done.returncode != 0:
         sys.exit(f"nbgrader {' '.join(args)} failed:\n{done.stderr[-3000:]}")
     return done
@@ -144,9 +195,15 @@ def nbgrader(root, *args):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--students", type=int, default=10, help="class size (the five kinds in turn); at least 10")
-    parser.add_argument("--weeks", nargs="*", default=list(WEEKS), help="assignments to grade (default: all)")
-    parser.add_argument("--keep", help="build the course folder here and keep it (default: a temporary folder)")
+    parser.add_argument(
+        "--students", type=int, default=10, help="class size (the five kinds in turn); at least 10"
+    )
+    parser.add_argument(
+        "--weeks", nargs="*", default=list(WEEKS), help="assignments to grade (default: all)"
+    )
+    parser.add_argument(
+        "--keep", help="build the course folder here and keep it (default: a temporary folder)"
+    )
     args = parser.parse_args(argv)
     table = points_table()
     with tempfile.TemporaryDirectory() as tmp:
@@ -182,9 +239,14 @@ def main(argv=None):
             for cell in nbformat.read(path, as_version=4).cells:
                 timing = cell.metadata.get("execution", {})
                 if meta(cell).get("grade") and "iopub.execute_input" in timing:
-                    seconds = (datetime.fromisoformat(timing["shell.execute_reply"].rstrip("Z"))
-                               - datetime.fromisoformat(timing["iopub.execute_input"].rstrip("Z"))).total_seconds()
-                    slowest[kind] = max(slowest.get(kind, (0, "")), (seconds, f"{path.name} {meta(cell)['grade_id']}"))
+                    seconds = (
+                        datetime.fromisoformat(timing["shell.execute_reply"].rstrip("Z"))
+                        - datetime.fromisoformat(timing["iopub.execute_input"].rstrip("Z"))
+                    ).total_seconds()
+                    slowest[kind] = max(
+                        slowest.get(kind, (0, "")),
+                        (seconds, f"{path.name} {meta(cell)['grade_id']}"),
+                    )
         mismatches = 0
         print(f"\n{'student':16}" + "".join(f"{week:>14}" for week in args.weeks))
         with Gradebook(f"sqlite:///{root / 'gradebook.db'}") as gradebook:
@@ -195,18 +257,31 @@ def main(argv=None):
                     got = gradebook.find_submission(week, student).score
                     want = expected_score(kind, table[week])
                     mismatches += got != want
-                    row.append(f"{got:g}/{sum(table[week].values())}" + ("" if got == want else f" (≠{want})"))
+                    row.append(
+                        f"{got:g}/{sum(table[week].values())}"
+                        + ("" if got == want else f" (≠{want})")
+                    )
                 print(f"{student:16}" + "".join(f"{cell:>14}" for cell in row))
     for kind, (seconds, where) in sorted(slowest.items()):
         print(f"slowest graded cell, {kind}: {seconds:.1f} s ({where})")
     total = sum(timings.values())
-    print("\nautograde wall time: " + ", ".join(f"{week} {seconds:.0f} s" for week, seconds in timings.items()))
-    print(f"{total / 60:.1f} minutes for {len(students)} students: {total / 60 / len(students):.2f} minutes per student "
-          f"(load average {load:.1f} at the start, {os.cpu_count()} cores)")
-    print(f"CPU time of nbgrader and its kernels: {cpu / 60 / len(students):.2f} minutes per student "
-          "(about the wall time on an otherwise idle machine: one kernel runs at a time)")
-    print("every score as the points table predicts" if not mismatches
-          else f"{mismatches} scores differ from the points table's prediction (marked ≠)")
+    print(
+        "\nautograde wall time: "
+        + ", ".join(f"{week} {seconds:.0f} s" for week, seconds in timings.items())
+    )
+    print(
+        f"{total / 60:.1f} minutes for {len(students)} students: {total / 60 / len(students):.2f}"
+        f" minutes per student (load average {load:.1f} at the start, {os.cpu_count()} cores)"
+    )
+    print(
+        f"CPU time of nbgrader and its kernels: {cpu / 60 / len(students):.2f} minutes per student "
+        "(about the wall time on an otherwise idle machine: one kernel runs at a time)"
+    )
+    print(
+        "every score as the points table predicts"
+        if not mismatches
+        else f"{mismatches} scores differ from the points table's prediction (marked ≠)"
+    )
     return mismatches
 
 

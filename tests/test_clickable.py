@@ -1,13 +1,14 @@
-"""The checkers of the student's own program (notebook 10): ``check_full_game`` and ``check_clickable``
+"""The checkers of the student's own program (notebook 10): ``check_full_game`` and
+``check_clickable``
 accept the reference solution and reject each plausible mistake with a sentence, unfinished work
 with the unfinished sentence."""
+
 import matplotlib
 import pytest
-
-from fanorona.exercises import UNFINISHED, ExerciseFailed, check_clickable, check_full_game
-
 from test_clickable_browser import reference_program
 from test_student_copies import answer
+
+from fanorona.exercises import UNFINISHED, ExerciseFailed, check_clickable, check_full_game
 
 matplotlib.use("Agg")
 
@@ -49,7 +50,7 @@ def test_a_game_without_compulsory_capture_fails_the_model_check(ref):
 def test_a_figure_that_does_not_redraw_shows_the_wrong_stones(ref):
     def play(model):
         fig = ref["play"](model)
-        fig.axes[0].clear = lambda: None           # draws each position over the last: old stones stay
+        fig.axes[0].clear = lambda: None  # draws each position over the last: old stones stay
         return fig
 
     with pytest.raises(ExerciseFailed, match="the figure shows the wrong stones"):
@@ -91,7 +92,10 @@ def test_unfinished_work_gets_the_unfinished_sentence(ref):
         def legal_steps(self):
             raise NotImplementedError()
 
-    for check in (lambda: check_clickable(play, ref["MyFullGame"]), lambda: check_full_game(Unfinished)):
+    for check in (
+        lambda: check_clickable(play, ref["MyFullGame"]),
+        lambda: check_full_game(Unfinished),
+    ):
         with pytest.raises(ExerciseFailed) as failed:
             check()
         assert str(failed.value) == UNFINISHED
@@ -104,6 +108,8 @@ def test_an_error_in_the_students_code_is_a_sentence_with_the_clicks(ref):
                 raise KeyError("chain")
             return super().outcome()
 
-    with pytest.raises(ExerciseFailed, match=r"Your code raised KeyError: 'chain' after the clicks .*, ") as failed:
+    with pytest.raises(
+        ExerciseFailed, match=r"Your code raised KeyError: 'chain' after the clicks .*, "
+    ) as failed:
         check_full_game(Broken)
     assert failed.value.__suppress_context__

@@ -4,6 +4,7 @@ canvas; Chromium clicks a game on it at the points' pixels (a two-way choice set
 a stone of the string, a capture chain, a chain ended by clicking its stone), and after each
 click the kernel's model must match the package's board given the same clicks.
 """
+
 import json
 import os
 import random
@@ -11,17 +12,25 @@ import sys
 
 import nbformat
 import pytest
+from test_browser import (
+    NOTEBOOKS,
+    SCREENSHOTS,
+    free_port,
+    require_chromium,
+    serve,
+)
+from test_student_copies import EARLIER, answer
 
 from fanorona import Board, Rules
 from fanorona.controller import Controller
 from fanorona.exercises.clickable import act, clicks_for
 
-from test_browser import NOTEBOOKS, SCREENSHOTS, browser, page, require_chromium, serve, free_port  # noqa: F401
-from test_student_copies import EARLIER, answer
-
 NOTEBOOK = "10_assignment_view_and_control.ipynb"
-ANSWER = 20            # seconds for the picture to answer a click
-SEED, TURNS = 1, 8     # the checker's figure game: it has a two-way choice, chains, and a chain ended by a click
+ANSWER = 20  # seconds for the picture to answer a click
+SEED, TURNS = (
+    1,
+    8,
+)  # the checker's figure game: it has a two-way choice, chains, and a chain ended by a click
 SETUP = """%matplotlib widget
 import json
 with plt.ioff():
@@ -33,11 +42,15 @@ PIXELS = """ax = fig.axes[0]
 height = fig.canvas.get_width_height()[1]
 print(json.dumps({p: [float(x), float(height - y)] for p in model.points
                   for x, y in [ax.transData.transform(column_row(p))]}))"""
-STATE = "print(json.dumps({'turns': [str(t) for t in model.turns], 'chain': [str(s) for s in model.chain]}))"
+STATE = (
+    "print(json.dumps({'turns': [str(t) for t in model.turns], 'chain': [str(s) for s in"
+    " model.chain]}))"
+)
 
 
 def reference_program() -> str:
-    """Notebook 10's given cells and the reference solutions, as one program (its checks left out)."""
+    """Notebook 10's given cells and the reference solutions, as one program (its checks left
+    out)."""
     parts = []
     for cell in nbformat.read(NOTEBOOKS / NOTEBOOK, as_version=4).cells:
         meta = cell.metadata.get("nbgrader", {})
@@ -53,14 +66,17 @@ def reference_program() -> str:
 
 
 def script():
-    """The clicks of the game and the state after each: (point, turns, chain) on the package's board."""
+    """The clicks of the game and the state after each: (point, turns, chain) on the package's
+    board."""
     rng, board = random.Random(SEED), Board((5, 5), Rules.danish())
     controller, played = Controller(board), []
     while board.outcome() is None and len(board.turns) < TURNS:
         for point in clicks_for(board, rng):
             two_way = bool(controller.pending)
             act(controller, point)
-            played.append((point, [str(t) for t in board.turns], [str(s) for s in board.chain], two_way))
+            played.append(
+                (point, [str(t) for t in board.turns], [str(s) for s in board.chain], two_way)
+            )
     return played
 
 
@@ -68,18 +84,35 @@ def script():
 def lab(tmp_path_factory):
     require_chromium()
     folder = tmp_path_factory.mktemp("clickable")
-    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(reference_program()),
-                                               nbformat.v4.new_code_cell(SETUP)])
-    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    notebook = nbformat.v4.new_notebook(
+        cells=[nbformat.v4.new_code_cell(reference_program()), nbformat.v4.new_code_cell(SETUP)]
+    )
+    notebook.metadata["kernelspec"] = {
+        "name": "python3",
+        "display_name": "Python 3",
+        "language": "python",
+    }
     nbformat.write(notebook, folder / "game.ipynb")
     settings = folder / "settings" / "@jupyterlab" / "apputils-extension"
     settings.mkdir(parents=True)
     (settings / "notification.jupyterlab-settings").write_text('{"fetchNews": "false"}')
     port = free_port()
-    command = [sys.executable, "-m", "jupyter", "lab", "--no-browser", f"--port={port}", "--ServerApp.ip=127.0.0.1",
-               "--IdentityProvider.token=", "--ServerApp.password=", "--LabApp.expose_app_in_browser=True",
-               f"--ServerApp.root_dir={folder}", f"--LabApp.workspaces_dir={folder / 'workspaces'}",
-               f"--LabApp.user_settings_dir={folder / 'settings'}", "--ServerApp.open_browser=False"]
+    command = [
+        sys.executable,
+        "-m",
+        "jupyter",
+        "lab",
+        "--no-browser",
+        f"--port={port}",
+        "--ServerApp.ip=127.0.0.1",
+        "--IdentityProvider.token=",
+        "--ServerApp.password=",
+        "--LabApp.expose_app_in_browser=True",
+        f"--ServerApp.root_dir={folder}",
+        f"--LabApp.workspaces_dir={folder / 'workspaces'}",
+        f"--LabApp.user_settings_dir={folder / 'settings'}",
+        "--ServerApp.open_browser=False",
+    ]
     if os.geteuid() == 0:
         command.append("--allow-root")
     yield from serve(command, f"http://127.0.0.1:{port}", "/api", folder / "lab.log")
@@ -91,7 +124,8 @@ IN_KERNEL = """async (code) => {
   const future = kernel.requestExecute({code});
   future.onIOPub = (msg) => {
     if (msg.header.msg_type === 'stream') text += msg.content.text;
-    if (msg.header.msg_type === 'error') text += 'ERROR ' + msg.content.ename + ': ' + msg.content.evalue;
+    if (msg.header.msg_type === 'error')
+      text += 'ERROR ' + msg.content.ename + ': ' + msg.content.evalue;
   };
   await future.done;
   return text;
@@ -103,10 +137,12 @@ def test_a_game_clicked_on_the_reference_program_in_jupyterlab(lab, page):
     assert any(two_way for *_rest, two_way in played), "the script has no two-way choice"
     assert any(len(chain) >= 2 for _p, _t, chain, _w in played), "the script has no chain"
     page.goto(f"{lab}/lab/tree/game.ipynb?reset")
-    page.wait_for_function("() => { const w = window.jupyterapp && window.jupyterapp.shell.currentWidget;"
-                           " return w && w.sessionContext && w.sessionContext.session"
-                           " && w.sessionContext.session.kernel"
-                           " && w.sessionContext.session.kernel.connectionStatus === 'connected'; }")
+    page.wait_for_function(
+        "() => { const w = window.jupyterapp && window.jupyterapp.shell.currentWidget;"
+        " return w && w.sessionContext && w.sessionContext.session"
+        " && w.sessionContext.session.kernel"
+        " && w.sessionContext.session.kernel.connectionStatus === 'connected'; }"
+    )
     page.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
     canvas = page.locator(".jupyter-matplotlib-canvas-div canvas").first
     canvas.wait_for(state="visible")
@@ -116,8 +152,12 @@ def test_a_game_clicked_on_the_reference_program_in_jupyterlab(lab, page):
             where = f"click {n + 1} ({point}) of {[p for p, *_ in played]}"
             x, y = pixels[point]
             before = canvas.screenshot()
-            canvas.click(position={"x": x, "y": y}, force=True)   # scrolls it into view; the top canvas takes it
-            for _ in range(ANSWER * 4):     # every click changes the picture: a ring, a title, the stones
+            canvas.click(
+                position={"x": x, "y": y}, force=True
+            )  # scrolls it into view; the top canvas takes it
+            for _ in range(
+                ANSWER * 4
+            ):  # every click changes the picture: a ring, a title, the stones
                 page.wait_for_timeout(250)
                 if canvas.screenshot() != before:
                     break

@@ -1,6 +1,7 @@
 """The course works with real nbgrader as committed: it releases the notebooks without solutions,
 and autogrades a correct, a wrong and an unfinished submission of one exercise notebook with the
 scores a teacher expects (full points, none, none), with feedback whose images carry alt text."""
+
 import os
 import re
 import shutil
@@ -12,7 +13,7 @@ import nbformat
 import pytest
 
 pytest.importorskip("nbgrader")
-from nbgrader.api import Gradebook  # noqa: E402
+from nbgrader.api import Gradebook
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOK = "01_board_graph.ipynb"
@@ -36,8 +37,12 @@ def alembic_on_the_path():
 
 
 def nbgrader(root, *args):
-    done = subprocess.run([sys.executable, "-m", "nbgrader", *args, f"--CourseDirectory.root={root}"],
-                          cwd=root, capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "nbgrader", *args, f"--CourseDirectory.root={root}"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     return done
 
@@ -48,8 +53,11 @@ def solution_cell(nb, grade_id):
 
 def without_markers(source):
     """The teacher's solution as a student who solved it would hand it in."""
-    return "\n".join(line for line in source.splitlines()
-                     if line.strip() not in ("### BEGIN SOLUTION", "### END SOLUTION"))
+    return "\n".join(
+        line
+        for line in source.splitlines()
+        if line.strip() not in ("### BEGIN SOLUTION", "### END SOLUTION")
+    )
 
 
 @pytest.fixture(scope="module")
@@ -62,8 +70,11 @@ def course(tmp_path_factory):
     nbgrader(root, "generate_assignment", ASSIGNMENT)
     released = nbformat.read(root / "release" / ASSIGNMENT / NOTEBOOK, as_version=4)
     teacher = nbformat.read(source / NOTEBOOK, as_version=4)
-    answers = {"correct": without_markers(solution_cell(teacher, "neighbours").source), "wrong": WRONG,
-               "unfinished": None}
+    answers = {
+        "correct": without_markers(solution_cell(teacher, "neighbours").source),
+        "wrong": WRONG,
+        "unfinished": None,
+    }
     for student, answer in answers.items():
         nb = nbformat.read(root / "release" / ASSIGNMENT / NOTEBOOK, as_version=4)
         if answer is not None:
@@ -96,28 +107,45 @@ def test_autograde_gives_the_three_submissions_their_scores(course, student, sco
 
 def test_the_wrong_answer_is_explained_in_the_feedback_with_alt_text_on_its_picture(course):
     root, _ = course
-    html = (root / "feedback" / "wrong" / ASSIGNMENT / NOTEBOOK.replace(".ipynb", ".html")).read_text()
-    assert "Your answer:" in html and "ExerciseFailed" in html and "weak point, without diagonals" in html
+    html = (
+        root / "feedback" / "wrong" / ASSIGNMENT / NOTEBOOK.replace(".ipynb", ".html")
+    ).read_text()
+    assert (
+        "Your answer:" in html
+        and "ExerciseFailed" in html
+        and "weak point, without diagonals" in html
+    )
     images = re.findall(r"<img[^>]*>", html)
-    assert images and all(re.search(r'alt="The neighbours: neighbours\(', img) for img in images
-                          if "image/png" in img and "neighbours" in img)
+    assert images and all(
+        re.search(r'alt="The neighbours: neighbours\(', img)
+        for img in images
+        if "image/png" in img and "neighbours" in img
+    )
     assert any('alt="The neighbours: neighbours(' in img for img in images)
 
 
 def test_the_unfinished_submission_gets_one_sentence_not_a_traceback(course):
     root, _ = course
-    html = (root / "feedback" / "unfinished" / ASSIGNMENT / NOTEBOOK.replace(".ipynb", ".html")).read_text()
+    html = (
+        root / "feedback" / "unfinished" / ASSIGNMENT / NOTEBOOK.replace(".ipynb", ".html")
+    ).read_text()
     assert "Write the function first" in html
     assert "most recent call last" not in html and "checking.py" not in html
 
 
-# -- the course week by week ------------------------------------------------------------------------
+# -- the course week by week
+# ------------------------------------------------------------------------
 
-from fanorona.exercises.__main__ import WEEKS, course as build_course  # noqa: E402
+from fanorona.exercises.__main__ import WEEKS  # noqa: E402
+from fanorona.exercises.__main__ import course as build_course  # noqa: E402
 
 
 def graded_cells(path):
-    return [c for c in nbformat.read(path, as_version=4).cells if c.metadata.get("nbgrader", {}).get("grade")]
+    return [
+        c
+        for c in nbformat.read(path, as_version=4).cells
+        if c.metadata.get("nbgrader", {}).get("grade")
+    ]
 
 
 def test_every_notebook_with_an_exercise_is_in_exactly_one_week_and_no_reading_is_graded():
@@ -126,12 +154,15 @@ def test_every_notebook_with_an_exercise_is_in_exactly_one_week_and_no_reading_i
         for name in names:
             weeks_of.setdefault(name, []).append(week)
     with_exercises = {p.name for p in (ROOT / "notebooks").glob("*.ipynb") if graded_cells(p)}
-    assert with_exercises == set(weeks_of), "a notebook without points costs grading time; one with points needs a week"
+    assert with_exercises == set(weeks_of), (
+        "a notebook without points costs grading time; one with points needs a week"
+    )
     assert all(len(weeks) == 1 for weeks in weeks_of.values())
 
 
 def exercises():
-    """(points, is a class, lines of the solution) for each checker cell, with the solution cell before it."""
+    """(points, is a class, lines of the solution) for each checker cell, with the solution cell
+    before it."""
     found = []
     for path in (ROOT / "notebooks").glob("*.ipynb"):
         solution = None
@@ -140,8 +171,14 @@ def exercises():
             if meta.get("solution"):
                 solution = cell.source
             elif meta.get("grade") and solution is not None:
-                found.append((meta["points"], solution.lstrip().startswith("class "),
-                              len(without_markers(solution).splitlines()), f"{path.name} {meta['grade_id']}"))
+                found.append(
+                    (
+                        meta["points"],
+                        solution.lstrip().startswith("class "),
+                        len(without_markers(solution).splitlines()),
+                        f"{path.name} {meta['grade_id']}",
+                    )
+                )
     return found
 
 
@@ -149,25 +186,37 @@ def test_points_are_weighted_by_work():
     """A class of the assignment is worth more than any short function, and an answer at least
     twice as long as another is worth more points."""
     found = exercises()
-    weekly = {name for week, (_title, names) in WEEKS.items() if week.startswith("week") for name in names}
-    classes = [points for points, is_class, _lines, where in found if is_class and where.split()[0] in weekly]
+    weekly = {
+        name for week, (_title, names) in WEEKS.items() if week.startswith("week") for name in names
+    }
+    classes = [
+        points
+        for points, is_class, _lines, where in found
+        if is_class and where.split()[0] in weekly
+    ]
     short = [points for points, is_class, lines, _where in found if not is_class and lines <= 12]
     assert len(classes) >= 3 and short
     assert min(classes) > max(short), sorted(found)
     for points, _c, lines, where in found:
         for fewer, _c2, shorter, other in found:
-            assert lines < 2 * shorter or points > fewer, f"{where} ({lines} lines) against {other} ({shorter} lines)"
+            assert lines < 2 * shorter or points > fewer, (
+                f"{where} ({lines} lines) against {other} ({shorter} lines)"
+            )
 
 
 def readme_points():
-    """{grade id: points} from the README's points table (rows like | week1 | ... | `check_x` 2 ... |)."""
+    """{grade id: points} from the README's points table (rows like | week1 | ... | `check_x` 2
+    ... |)."""
     text = (ROOT / "README.md").read_text(encoding="utf-8")
     return {gid: int(points) for gid, points in re.findall(r"`(check_\w+)` (\d+)", text)}
 
 
 def test_the_readme_points_table_is_the_notebooks_points():
-    from_notebooks = {c.metadata["nbgrader"]["grade_id"]: c.metadata["nbgrader"]["points"]
-                      for p in (ROOT / "notebooks").glob("*.ipynb") for c in graded_cells(p)}
+    from_notebooks = {
+        c.metadata["nbgrader"]["grade_id"]: c.metadata["nbgrader"]["points"]
+        for p in (ROOT / "notebooks").glob("*.ipynb")
+        for c in graded_cells(p)
+    }
     assert readme_points() == from_notebooks
 
 
@@ -178,5 +227,6 @@ def test_the_course_folder_releases_every_week_with_its_files_and_the_time_limit
         released = {p.name for p in (tmp_path / "release" / week).iterdir()}
         assert set(names) <= released
     from traitlets.config.loader import PyFileConfigLoader
+
     config = PyFileConfigLoader("nbgrader_config.py", path=str(tmp_path)).load_config()
     assert config.Execute.timeout > 30, "nbgrader's own 30 s limit failed correct solutions"

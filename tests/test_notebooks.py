@@ -5,6 +5,7 @@ solutions in the student copy.
 
 Running the notebooks themselves is nbval's job: ``pytest --nbval --nbval-current-env notebooks``.
 """
+
 import ast
 import io
 import json
@@ -34,7 +35,7 @@ def code_cells(nb):
 
 # -- private names -------------------------------------------------------------------------------
 
-OWN_OBJECTS = {"self", "cls"}   # a notebook's own classes may keep private attributes
+OWN_OBJECTS = {"self", "cls"}  # a notebook's own classes may keep private attributes
 GETATTR_PRIVATE = re.compile(r"""getattr\([^)]*,\s*['"]_(?!_)""")
 FROM_FANORONA = re.compile(r"^\s*from\s+fanorona\b[\w.]*\s+import\b")
 
@@ -45,15 +46,27 @@ def is_dunder(word):
 
 def python_only(source):
     """The cell without IPython's magics and shell lines, which are not Python."""
-    return "\n".join("" if line.lstrip().startswith(("%", "!")) else line for line in source.splitlines())
+    return "\n".join(
+        "" if line.lstrip().startswith(("%", "!")) else line for line in source.splitlines()
+    )
 
 
 def private_uses(source):
     """The private names a cell reaches: ``obj._name`` (not ``self._name``), ``from fanorona...
     import _name`` and ``getattr(obj, "_name")``; Python's own ``__dunder__`` names are fine."""
     found = [m.group() for m in GETATTR_PRIVATE.finditer(source)]
-    tokens = [t for t in tokenize.generate_tokens(io.StringIO(python_only(source)).readline)
-              if t.type not in (tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT)]
+    tokens = [
+        t
+        for t in tokenize.generate_tokens(io.StringIO(python_only(source)).readline)
+        if t.type
+        not in (
+            tokenize.COMMENT,
+            tokenize.NL,
+            tokenize.NEWLINE,
+            tokenize.INDENT,
+            tokenize.DEDENT,
+        )
+    ]
     for before, (dot, word) in zip([None] + tokens, zip(tokens, tokens[1:])):
         if word.type != tokenize.NAME or not word.string.startswith("_") or is_dunder(word.string):
             continue
@@ -64,22 +77,32 @@ def private_uses(source):
     return found
 
 
-@pytest.mark.parametrize("source, expected", [
-    ("me, opp = b._me_opp()", ["b._me_opp"]),
-    ("fa.Board()._white", [")._white"]),
-    ("fa.board._bits(3)", ["board._bits"]),
-    ("from fanorona.board import Board, _bits", ["import _bits"]),
-    ("getattr(board, '_chain')", ["getattr(board, '_"]),
-    ("class P:\n    def __init__(self):\n        super().__init__()\n        self._rng = 1\n", []),
-    ("x = b.__class__.__name__\n_ = 3\ndef _helper():\n    pass", []),
-    ("print('b._me_opp() is private')  # so is b._white", []),
-    ("%matplotlib inline\nb.push('e2e3')", []),
-])
+@pytest.mark.parametrize(
+    "source, expected",
+    [
+        ("me, opp = b._me_opp()", ["b._me_opp"]),
+        ("fa.Board()._white", [")._white"]),
+        ("fa.board._bits(3)", ["board._bits"]),
+        ("from fanorona.board import Board, _bits", ["import _bits"]),
+        ("getattr(board, '_chain')", ["getattr(board, '_"]),
+        (
+            (
+                "class P:\n    def __init__(self):\n        super().__init__()\n        self._rng"
+                " = 1\n"
+            ),
+            [],
+        ),
+        ("x = b.__class__.__name__\n_ = 3\ndef _helper():\n    pass", []),
+        ("print('b._me_opp() is private')  # so is b._white", []),
+        ("%matplotlib inline\nb.push('e2e3')", []),
+    ],
+)
 def test_the_private_name_detector(source, expected):
     assert private_uses(source) == expected
 
 
 # -- each notebook -------------------------------------------------------------------------------
+
 
 def test_there_are_notebooks_and_the_start_page_is_one_of_them():
     assert START in NOTEBOOKS and len(NOTEBOOKS) >= 3
@@ -100,24 +123,35 @@ def test_outputs_only_in_cells_marked_keep_output_and_text_only(path):
     for n, cell in code_cells(read(path)):
         if not cell.outputs:
             continue
-        assert cell.metadata.get("keep_output") is True, f"{path.name} cell {n} has outputs but no keep_output"
+        assert cell.metadata.get("keep_output") is True, (
+            f"{path.name} cell {n} has outputs but no keep_output"
+        )
         for output in cell.outputs:
             if output.output_type == "stream":
                 assert output.name == "stdout", f"{path.name} cell {n} keeps {output.name}"
             else:
-                assert output.output_type == "execute_result", f"{path.name} cell {n} keeps {output.output_type}"
-                assert set(output.data) == {TEXT_MIME}, f"{path.name} cell {n} keeps {sorted(output.data)}"
+                assert output.output_type == "execute_result", (
+                    f"{path.name} cell {n} keeps {output.output_type}"
+                )
+                assert set(output.data) == {TEXT_MIME}, (
+                    f"{path.name} cell {n} keeps {sorted(output.data)}"
+                )
 
 
 def run_records(nb):
-    """What a run leaves in the metadata: the kernel's timestamps in a cell's ``execution`` entry and
+    """What a run leaves in the metadata: the kernel's timestamps in a cell's ``execution`` entry
+    and
     saved widget state; they change on every run, make noisy diffs and mean nothing to a reader."""
     found = ["widget state"] if "widgets" in nb.metadata else []
-    return found + [f"cell {n} execution" for n, cell in enumerate(nb.cells, 1) if "execution" in cell.metadata]
+    return found + [
+        f"cell {n} execution" for n, cell in enumerate(nb.cells, 1) if "execution" in cell.metadata
+    ]
 
 
 def test_the_run_record_detector():
-    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("# t"), nbformat.v4.new_code_cell("1")])
+    nb = nbformat.v4.new_notebook(
+        cells=[nbformat.v4.new_markdown_cell("# t"), nbformat.v4.new_code_cell("1")]
+    )
     assert run_records(nb) == []
     nb.cells[1].metadata["execution"] = {"iopub.status.busy": "2026-11-29T12:28:16.358087Z"}
     nb.metadata["widgets"] = {"application/vnd.jupyter.widget-state+json": {"state": {}}}
@@ -143,6 +177,7 @@ def test_the_package_is_imported_as_fa(path):
 
 
 # -- the map and the student copies ---------------------------------------------------------------
+
 
 def notebooks_named_in_the_map():
     text = "\n".join(cell.source for cell in read(START).cells if cell.cell_type == "markdown")
@@ -173,39 +208,56 @@ def test_student_copies_have_no_solutions_and_stay_valid(tmp_path):
             assert cell.outputs == [] and cell.execution_count is None
             exercises += "raise NotImplementedError()" in cell.source
         assert BEGIN not in path.read_text(encoding="utf-8")
-    assert exercises >= 8   # one per checker at least
+    assert exercises >= 8  # one per checker at least
 
 
 def stubs_at_class_level(source):
-    """Lines where a student copy raises in a class body itself: the class could not even be defined,
+    """Lines where a student copy raises in a class body itself: the class could not even be
+    defined,
     so its checker would fail with a NameError instead of saying the exercise is unfinished."""
     tree = ast.parse(python_only(source))
-    return [node.lineno for cls in ast.walk(tree) if isinstance(cls, ast.ClassDef)
-            for node in cls.body if isinstance(node, ast.Raise)]
+    return [
+        node.lineno
+        for cls in ast.walk(tree)
+        if isinstance(cls, ast.ClassDef)
+        for node in cls.body
+        if isinstance(node, ast.Raise)
+    ]
 
 
 def test_the_class_level_stub_detector():
-    assert stubs_at_class_level("class A:\n    def f(self):\n        raise NotImplementedError()") == []
+    assert (
+        stubs_at_class_level("class A:\n    def f(self):\n        raise NotImplementedError()")
+        == []
+    )
     assert stubs_at_class_level("class A:\n    x = 1\n    raise NotImplementedError()") == [3]
 
 
 def test_student_copies_leave_every_class_and_function_definable(tmp_path):
     for path in make_student_copies(NOTEBOOK_DIR, tmp_path):
         for n, cell in code_cells(read(path)):
-            assert stubs_at_class_level(cell.source) == [], f"{path.name} cell {n}: put the solution inside methods"
+            assert stubs_at_class_level(cell.source) == [], (
+                f"{path.name} cell {n}: put the solution inside methods"
+            )
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
 def test_solutions_and_checkers_carry_nbgrader_metadata(path):
-    """nbgrader grades a checker cell only if it says so, and releases a solution only from a solution cell."""
+    """nbgrader grades a checker cell only if it says so, and releases a solution only from a
+    solution cell."""
     ids = []
     for n, cell in code_cells(read(path)):
         meta = cell.metadata.get("nbgrader", {})
         if BEGIN in cell.source:
-            assert meta.get("solution") is True, f"{path.name} cell {n}: a solution without nbgrader metadata"
+            assert meta.get("solution") is True, (
+                f"{path.name} cell {n}: a solution without nbgrader metadata"
+            )
         if re.search(r"^cases = check_\w+\(", cell.source, re.M):
-            assert meta.get("grade") is True and meta.get("points", 0) > 0 and meta.get("locked") is True, \
-                f"{path.name} cell {n}: a checker cell that nbgrader would not grade"
+            assert (
+                meta.get("grade") is True
+                and meta.get("points", 0) > 0
+                and meta.get("locked") is True
+            ), f"{path.name} cell {n}: a checker cell that nbgrader would not grade"
         if meta:
             assert meta["schema_version"] == 3
             ids.append(meta["grade_id"])

@@ -5,6 +5,7 @@
 - with the reference solutions pasted the way the text tells the student (in 09 and 10 their
   earlier functions into the "your functions so far" cell): no error at all.
 """
+
 import re
 from pathlib import Path
 
@@ -12,22 +13,30 @@ import nbformat
 import pytest
 
 pytest.importorskip("nbgrader")
-from nbclient import NotebookClient  # noqa: E402
+from nbclient import NotebookClient
 
-from fanorona.exercises import UNFINISHED  # noqa: E402
-from fanorona.exercises.__main__ import WEEKS, release  # noqa: E402
+from fanorona.exercises import UNFINISHED
+from fanorona.exercises.__main__ import WEEKS, release
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOK_DIR = ROOT / "notebooks"
 GRADED = sorted({name for _title, names in WEEKS.values() for name in names})
 BEGIN, END = "### BEGIN SOLUTION", "### END SOLUTION"
-#: What the "your functions so far" cell of a notebook is told to hold: (notebook, grade id) of each answer.
+# : What the "your functions so far" cell of a notebook is told to hold: (notebook, grade id) of
+# each answer.
 EARLIER = {
-    "09_assignment_model.ipynb": [("03_moves_and_captures.ipynb", "captures"), ("04_simple_game.ipynb", "simple_steps")],
+    "09_assignment_model.ipynb": [
+        ("03_moves_and_captures.ipynb", "captures"),
+        ("04_simple_game.ipynb", "simple_steps"),
+    ],
     "10_assignment_view_and_control.ipynb": [
-        ("03_moves_and_captures.ipynb", "captures"), ("04_simple_game.ipynb", "simple_steps"),
-        ("09_assignment_model.ipynb", "apply_step"), ("09_assignment_model.ipynb", "winner"),
-        ("09_assignment_model.ipynb", "compulsory_steps"), ("09_assignment_model.ipynb", "turns")],
+        ("03_moves_and_captures.ipynb", "captures"),
+        ("04_simple_game.ipynb", "simple_steps"),
+        ("09_assignment_model.ipynb", "apply_step"),
+        ("09_assignment_model.ipynb", "winner"),
+        ("09_assignment_model.ipynb", "compulsory_steps"),
+        ("09_assignment_model.ipynb", "turns"),
+    ],
 }
 
 
@@ -46,10 +55,20 @@ def answer(notebook, gid):
 
 
 def run(nb, folder):
-    NotebookClient(nb, timeout=120, allow_errors=True, kernel_name="python3",
-                   resources={"metadata": {"path": str(folder)}}).execute()
-    return [(n, cell, output) for n, cell in enumerate(nb.cells) if cell.cell_type == "code"
-            for output in cell.outputs if output.output_type == "error"]
+    NotebookClient(
+        nb,
+        timeout=120,
+        allow_errors=True,
+        kernel_name="python3",
+        resources={"metadata": {"path": str(folder)}},
+    ).execute()
+    return [
+        (n, cell, output)
+        for n, cell in enumerate(nb.cells)
+        if cell.cell_type == "code"
+        for output in cell.outputs
+        if output.output_type == "error"
+    ]
 
 
 @pytest.fixture(scope="module")
@@ -61,8 +80,13 @@ def released(tmp_path_factory):
 
 def test_make_student_ships_every_file_a_notebook_reads(released):
     folder, names = released
-    read_in_code = {m for path in NOTEBOOK_DIR.glob("*.ipynb") for c in read(path).cells if c.cell_type == "code"
-                    for m in re.findall(r"""open\(\s*['"]([^'"]+)['"]""", c.source)}
+    read_in_code = {
+        m
+        for path in NOTEBOOK_DIR.glob("*.ipynb")
+        for c in read(path).cells
+        if c.cell_type == "code"
+        for m in re.findall(r"""open\(\s*['"]([^'"]+)['"]""", c.source)
+    }
     assert read_in_code, "the notebooks read no file: this test would check nothing"
     assert read_in_code <= names and all((folder / name).is_file() for name in read_in_code)
 
@@ -73,9 +97,12 @@ def test_an_unfilled_copy_fails_only_at_its_checkers_with_their_sentence(release
     nb = read(folder / name)
     errors = run(nb, folder)
     graded = [n for n, c in enumerate(nb.cells) if c.metadata.get("nbgrader", {}).get("grade")]
-    for n, cell, error in errors:
+    for n, _cell, error in errors:
         assert n in graded, f"{name} cell {n} (not graded) raised {error.ename}: {error.evalue}"
-        assert (error.ename, error.evalue) == ("ExerciseFailed", UNFINISHED), f"{name} cell {n}: {error.evalue}"
+        assert (error.ename, error.evalue) == (
+            "ExerciseFailed",
+            UNFINISHED,
+        ), f"{name} cell {n}: {error.evalue}"
     if any(cell.metadata.get("nbgrader", {}).get("solution") for cell in nb.cells):
         assert errors, f"{name}: an unfinished copy passed its checkers"
 

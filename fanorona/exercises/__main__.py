@@ -1,10 +1,14 @@
 """Student copies and course folders, made by nbgrader.
 
-``python -m fanorona.exercises SRC_DIR OUT_DIR``: student copies of every notebook in OUT_DIR, with the
-files the notebooks read.  ``python -m fanorona.exercises SRC_DIR OUT_DIR --course``: an nbgrader course
-folder in OUT_DIR, one assignment a week (``source/week1`` ...) and the ``nbgrader_config.py`` given by
+``python -m fanorona.exercises SRC_DIR OUT_DIR``: student copies of every notebook in OUT_DIR,
+with the
+files the notebooks read.  ``python -m fanorona.exercises SRC_DIR OUT_DIR --course``: an
+nbgrader course
+folder in OUT_DIR, one assignment a week (``source/week1`` ...) and the ``nbgrader_config.py``
+given by
 ``--config``, ready for ``nbgrader generate_assignment week1``.
 """
+
 import argparse
 import re
 import shutil
@@ -26,12 +30,24 @@ WEEKS = {
 
 
 def data_files(src: Path, notebooks) -> list[Path]:
-    """The files beside the notebooks that one of ``notebooks`` names in its code (e.g. a JSON it loads)."""
+    """The files beside the notebooks that one of ``notebooks`` names in its code (e.g. a JSON it
+    loads)."""
     import nbformat
-    code = "\n".join(cell.source for path in notebooks for cell in nbformat.read(path, as_version=4).cells
-                     if cell.cell_type == "code")
-    return [path for path in sorted(src.iterdir()) if path.is_file() and path.suffix != ".ipynb"
-            and not path.name.startswith(".") and re.search(rf"['\"]{re.escape(path.name)}['\"]", code)]
+
+    code = "\n".join(
+        cell.source
+        for path in notebooks
+        for cell in nbformat.read(path, as_version=4).cells
+        if cell.cell_type == "code"
+    )
+    return [
+        path
+        for path in sorted(src.iterdir())
+        if path.is_file()
+        and path.suffix != ".ipynb"
+        and not path.name.startswith(".")
+        and re.search(rf"['\"]{re.escape(path.name)}['\"]", code)
+    ]
 
 
 def release(src_dir, out_dir) -> list[Path]:
@@ -45,7 +61,8 @@ def release(src_dir, out_dir) -> list[Path]:
 
 
 def course(src_dir, out_dir, config=None) -> list[Path]:
-    """An nbgrader course folder: ``source/<week>/`` holding each week's notebooks and the files they
+    """An nbgrader course folder: ``source/<week>/`` holding each week's notebooks and the files
+    they
     read, and the nbgrader settings file ``config`` copied in; return the assignment folders."""
     src, out = Path(src_dir), Path(out_dir)
     folders = []
@@ -62,27 +79,45 @@ def course(src_dir, out_dir, config=None) -> list[Path]:
 
 
 def main(argv=None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m fanorona.exercises",
-                                     description="Write student copies of the notebooks (nbgrader generate_assignment), "
-                                                 "or an nbgrader course folder with one assignment a week.")
+    parser = argparse.ArgumentParser(
+        prog="python -m fanorona.exercises",
+        description=(
+            "Write student copies of the notebooks (nbgrader generate_assignment), "
+            "or an nbgrader course folder with one assignment a week."
+        ),
+    )
     parser.add_argument("src_dir", help="folder with the teacher's notebooks")
-    parser.add_argument("out_dir", help="folder for the student copies or the course (created if missing)")
-    parser.add_argument("--course", action="store_true", help="write an nbgrader course folder, one assignment a week")
-    parser.add_argument("--config", default="nbgrader_config.py", help="nbgrader settings copied into the course folder")
+    parser.add_argument(
+        "out_dir", help="folder for the student copies or the course (created if missing)"
+    )
+    parser.add_argument(
+        "--course",
+        action="store_true",
+        help="write an nbgrader course folder, one assignment a week",
+    )
+    parser.add_argument(
+        "--config",
+        default="nbgrader_config.py",
+        help="nbgrader settings copied into the course folder",
+    )
     args = parser.parse_args(argv)
     try:
         if args.course:
             config = Path(args.config)
             if not config.is_file():
-                raise FileNotFoundError(f"no nbgrader settings file {config}")
+                raise FileNotFoundError(f"no nbgrader settings file {config}")  # noqa: TRY301
             folders = course(args.src_dir, args.out_dir, config)
-            print(f"Wrote {len(folders)} assignments to {Path(args.out_dir) / 'source'}: "
-                  + ", ".join(f.name for f in folders))
+            print(
+                f"Wrote {len(folders)} assignments to {Path(args.out_dir) / 'source'}: "
+                + ", ".join(f.name for f in folders)
+            )
         else:
             written = release(args.src_dir, args.out_dir)
             data = [p.name for p in written if p.suffix != ".ipynb"]
-            print(f"Wrote {len(written) - len(data)} student notebooks to {args.out_dir}"
-                  + (f", and the files they read: {', '.join(data)}" if data else ""))
+            print(
+                f"Wrote {len(written) - len(data)} student notebooks to {args.out_dir}"
+                + (f", and the files they read: {', '.join(data)}" if data else "")
+            )
     except (ReleaseError, FileNotFoundError) as e:
         parser.exit(1, f"error: {e}\n")
 

@@ -7,6 +7,7 @@ Both play seeded games through the board's own controller, preferring steps that
 and chains that go on, so every game asks for the two-way choice and plays chains; a click on the
 capturing stone ends its chain.
 """
+
 from __future__ import annotations
 
 import random
@@ -26,12 +27,14 @@ FIGURE_GAMES = ((5, 5, 1, 8),)
 def state(model) -> dict:
     """What a player can see of a game, in comparable form."""
     outcome = model.outcome()
-    return {"stones": {p: str(s) for p in model.points if (s := model.stone_at(p)) is not None},
-            "to_move": str(model.to_move),
-            "turns": [str(t) for t in model.turns],
-            "chain": [str(s) for s in model.chain],
-            "legal_steps": sorted(str(s) for s in model.legal_steps()),
-            "winner": None if outcome is None else outcome.winner}
+    return {
+        "stones": {p: str(s) for p in model.points if (s := model.stone_at(p)) is not None},
+        "to_move": str(model.to_move),
+        "turns": [str(t) for t in model.turns],
+        "chain": [str(s) for s in model.chain],
+        "legal_steps": sorted(str(s) for s in model.legal_steps()),
+        "winner": None if outcome is None else outcome.winner,
+    }
 
 
 def clicks_for(board: Board, rng: random.Random) -> list[str]:
@@ -41,7 +44,11 @@ def clicks_for(board: Board, rng: random.Random) -> list[str]:
     if board.chain and rng.random() < 0.25:
         return [board.chain_stone]
     steps = board.legal_steps()
-    two_way = [s for s in steps if sum((t.origin, t.destination) == (s.origin, s.destination) for t in steps) > 1]
+    two_way = [
+        s
+        for s in steps
+        if sum((t.origin, t.destination) == (s.origin, s.destination) for t in steps) > 1
+    ]
     step = rng.choice(two_way if two_way and rng.random() < 0.7 else steps)
     clicks = [] if board.chain else [step.origin]
     clicks.append(step.destination)
@@ -51,7 +58,8 @@ def clicks_for(board: Board, rng: random.Random) -> list[str]:
 
 
 def act(controller: Controller, point: str) -> None:
-    """The reference's answer to a click: the chain's stone ends the chain, anything else is a click."""
+    """The reference's answer to a click: the chain's stone ends the chain, anything else is a
+    click."""
     if controller.model.chain and point == controller.model.chain_stone:
         controller.end_turn()
     else:
@@ -66,9 +74,11 @@ def games(make, played=GAMES):
         model, board = make(width, height), Board((width, height), Rules.danish())
         reference = Controller(board)
         if tuple(model.size) != (width, height) or tuple(model.points) != board.points:
-            raise ExerciseFailed(f"{type(model).__name__}({width}, {height}) should have size {(width, height)} and "
-                                 f"the points {board.points[0]} to {board.points[-1]} in the package's order; "
-                                 f"got size {model.size!r}.")
+            raise ExerciseFailed(
+                f"{type(model).__name__}({width}, {height}) should have size {(width, height)} and "
+                f"the points {board.points[0]} to {board.points[-1]} in the package's order; "
+                f"got size {model.size!r}."
+            )
         done = []
         yield model, board, done, None
         while board.outcome() is None and len(board.turns) < most:
@@ -83,24 +93,37 @@ def compare(model, board: Board, done: list, how: str) -> int:
     if actual == expected:
         return 1
     keys = [k for k in expected if expected[k] != actual[k]]
-    show(board, f"The rules' board after the clicks {', '.join(done) or 'none'}: your model differs")
-    print(f"Input:       {how} on {board.size[0]}x{board.size[1]}: " + (", ".join(done) or "no clicks yet"))
+    show(
+        board, f"The rules' board after the clicks {', '.join(done) or 'none'}: your model differs"
+    )
+    print(
+        f"Input:       {how} on {board.size[0]}x{board.size[1]}: "
+        + (", ".join(done) or "no clicks yet")
+    )
     print(f"Expected:    {fmt({k: expected[k] for k in keys})}")
     print(f"Your answer: {fmt({k: actual[k] for k in keys})}")
-    raise ExerciseFailed(f"After the clicks {', '.join(done[-3:]) or 'none'} your model differs in {', '.join(keys)}. "
-                         "Capture is compulsory, a chain goes on only by capturing and never returns to a point, "
-                         "and a turn ends when the stone cannot capture again or its chain is ended.")
+    raise ExerciseFailed(
+        f"After the clicks {', '.join(done[-3:]) or 'none'} your model differs in"
+        f" {', '.join(keys)}. Capture is compulsory, a chain goes on only by capturing and never"
+        " returns to a point, and a turn ends when the stone cannot capture again or its chain is"
+        " ended."
+    )
 
 
 def raised(error: Exception, done: list) -> ExerciseFailed:
     """The sentence for an error raised by the student's code, with the clicks that led there."""
-    return ExerciseFailed(f"Your code raised {type(error).__name__}: {str(error)[:200]} after the clicks "
-                          f"{', '.join(done) or 'none'} (the game starts from the start position).")
+    return ExerciseFailed(
+        f"Your code raised {type(error).__name__}: {str(error)[:200]} after the clicks "
+        f"{', '.join(done) or 'none'} (the game starts from the start position)."
+    )
 
 
 def check_full_game(make) -> int:
-    """Check a model class ``make(width, height)`` of the game with both extensions by playing seeded
-    games through the board's controller on it and on the package's board, comparing after each click."""
+    """Check a model class ``make(width, height)`` of the game with both extensions by playing
+    seeded
+    games through the board's controller on it and on the package's board, comparing after
+    each click.
+    """
     n, done, controller = 0, [], None
     try:
         for model, board, done, point in games(make):
@@ -113,7 +136,7 @@ def check_full_game(make) -> int:
         raise ExerciseFailed(UNFINISHED) from None
     except ExerciseFailed:
         raise
-    except Exception as error:      # the student's code: a sentence, not a traceback from the checker
+    except Exception as error:  # the student's code: a sentence, not a traceback from the checker
         raise raised(error, done) from None
     print(f"All {n} cases agree.")
     return n
@@ -122,6 +145,7 @@ def check_full_game(make) -> int:
 def click_at(fig, ax, point: str) -> None:
     """A left click at ``point``'s data coordinates (column, row from 0) on the figure's canvas."""
     from matplotlib.backend_bases import MouseEvent
+
     column, row = ord(point[0]) - ord("a"), int(point[1:]) - 1
     x, y = ax.transData.transform((column, row))
     event = MouseEvent("button_press_event", fig.canvas, x, y, button=1)
@@ -129,11 +153,13 @@ def click_at(fig, ax, point: str) -> None:
 
 
 def check_clickable(play, make) -> int:
-    """Check ``play(model)``: a matplotlib figure whose clicks play ``model`` (your control acts on the
+    """Check ``play(model)``: a matplotlib figure whose clicks play ``model`` (your control acts
+    on the
     point clicked, your view redraws). Synthetic clicks at the points' places on the figure's first
     Axes; after each one the model and the stones drawn must match the package's board."""
     from matplotlib import pyplot as plt
     from matplotlib.figure import Figure
+
     from .view import drawn_stones
 
     n, done, figures = 0, [], []
@@ -143,9 +169,14 @@ def check_clickable(play, make) -> int:
                 if point is None:
                     fig = play(model)
                     if not isinstance(fig, Figure) or not fig.axes:
-                        raise ExerciseFailed(f"play(model) should return the matplotlib Figure it drew on; got {fig!r}.")
+                        raise ExerciseFailed(  # noqa: TRY301
+                            "play(model) should return the matplotlib Figure it drew on; got"
+                            f" {fig!r}."
+                        )
                     figures.append(fig)
-                    fig.canvas.draw_idle = lambda *args, **kwargs: None   # the check reads artists, not pixels
+                    fig.canvas.draw_idle = lambda *args, **kwargs: (
+                        None
+                    )  # the check reads artists, not pixels
                 else:
                     click_at(fig, fig.axes[0], point)
                 n += compare(model, board, done, "Clicks on your figure")
@@ -155,14 +186,16 @@ def check_clickable(play, make) -> int:
                     missing = {p for p in expected if drawn.get(p) != expected[p]}
                     extra = {p for p in drawn if p not in expected}
                     show(board, f"The position after the clicks {', '.join(done) or 'none'}")
-                    raise ExerciseFailed(f"After the clicks {', '.join(done[-3:]) or 'none'} the figure shows the wrong "
-                                         f"stones: missing or wrong {fmt(missing)}, extra {fmt(extra)}. Redraw the "
-                                         "position (ax.clear(), then draw_position) after every click.")
+                    raise ExerciseFailed(  # noqa: TRY301
+                        f"After the clicks {', '.join(done[-3:]) or 'none'} the figure shows the"
+                        f" wrong stones: missing or wrong {fmt(missing)}, extra {fmt(extra)}."
+                        " Redraw the position (ax.clear(), then draw_position) after every click."
+                    )
     except NotImplementedError:
         raise ExerciseFailed(UNFINISHED) from None
     except ExerciseFailed:
         raise
-    except Exception as error:      # the student's code: a sentence, not a traceback from the checker
+    except Exception as error:  # the student's code: a sentence, not a traceback from the checker
         raise raised(error, done) from None
     finally:
         for fig in figures:
