@@ -77,9 +77,12 @@ def clicks_text(done: list) -> str:
     return ", ".join(done) or "none"
 
 
-def after(done: list) -> str:
+FIRST = "(the first click of the game)"
+
+
+def after(done: list, first: str = "before any click") -> str:
     """When a call came in the game, for the sentence naming it."""
-    return f"after the clicks {', '.join(done)}" if done else "before any click"
+    return f"after the clicks {', '.join(done)}" if done else first
 
 
 @contextmanager
@@ -199,7 +202,7 @@ def play_full_games(make, guard: Guard) -> int:
                     controller = Controller(model)
             if point is not None:
                 click = f"The click on {point} through the board's controller on {size}"
-                with students(guard, f"{click} {after(done[:-1])}", done):
+                with students(guard, f"{click} {after(done[:-1], FIRST)}", done):
                     act(controller, point)
             n += compare(
                 read_state(model, board, done, guard),
@@ -256,7 +259,7 @@ def click_games(play, make, guard: Guard) -> int:
                     figures.append(fig)
                 if point is not None:
                     click = f"The click on {point} on your figure on {size}"
-                    with students(guard, f"{click} {after(done[:-1])}", done):
+                    with students(guard, f"{click} {after(done[:-1], FIRST)}", done):
                         click_at(fig, fig.axes[0], point)
                 n += compare(
                     read_state(model, board, done, guard), board, done, "Clicks on your figure"
