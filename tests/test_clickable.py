@@ -1,14 +1,31 @@
 """The checkers of the student's own program (notebook 10): ``check_full_game`` and
 ``check_clickable``
 accept the reference solution and reject each plausible mistake with a sentence, unfinished work
-with the unfinished sentence."""
+with the unfinished sentence; the student's code runs under the time limit with its prints
+captured, and a patched package gives no points."""
+
+import re
+import time
+import types
 
 import matplotlib
 import pytest
 from test_clickable_browser import reference_program
 from test_student_copies import answer
 
-from fanorona.exercises import UNFINISHED, ExerciseFailed, check_clickable, check_full_game
+import fanorona as fa
+from fanorona.exercises import (
+    TAMPERED,
+    UNFINISHED,
+    ExerciseFailed,
+    check_clickable,
+    check_full_game,
+    check_tournament_player,
+    guard,
+    player,
+    seal,
+    view,
+)
 
 matplotlib.use("Agg")
 
@@ -113,3 +130,167 @@ def test_an_error_in_the_students_code_is_a_sentence_with_the_clicks(ref):
     ) as failed:
         check_full_game(Broken)
     assert failed.value.__suppress_context__
+
+
+# -- the student's code is untrusted (issue 17): time limits, interrupts, prints, the seal --------
+
+
+@pytest.fixture
+def short_limits(monkeypatch):
+    """Time limits short enough for a test; the checkers read them when a check starts."""
+    monkeypatch.setattr(guard, "CALL_LIMIT", 0.3)
+    monkeypatch.setattr(guard, "CHECK_LIMIT", 20.0)
+
+
+@pytest.fixture
+def forget_tampering():
+    """A tampering test leaves the kernel marked (every later check fails): clear the mark after
+    it."""
+    yield
+    seal.SEAL.verify()
+    seal.SEAL.changed.clear()
+
+
+def spin_once(seconds: float = 3.0):
+    """A function that loops ``seconds`` the first time it is called, standing in for a loop that
+    never ends (an unchecked checker then passes after a while instead of hanging the tests)."""
+    spun = []
+
+    def spin():
+        if not spun:
+            spun.append(True)
+            end = time.monotonic() + seconds
+            while time.monotonic() < end:
+                pass
+
+    return spin
+
+
+def test_an_endless_loop_in_the_click_handler_is_stopped_with_a_sentence_naming_the_click(
+    ref, short_limits
+):
+    spin = spin_once()
+
+    def play(model):
+        fig = ref["play"](model)
+        fig.canvas.mpl_connect("button_press_event", lambda event: spin())
+        return fig
+
+    started = time.monotonic()
+    with pytest.raises(
+        ExerciseFailed,
+        match=r"^The click on [a-e][1-5] on your figure on 5x5 \(the first click of the game\) took"
+        r" longer than 0\.3 s, the time limit for one call, and was stopped",
+    ):
+        check_clickable(play, ref["MyFullGame"])
+    assert time.monotonic() - started < 2.5
+
+
+def test_an_endless_loop_in_push_is_stopped_with_a_sentence_naming_the_clicks(ref, short_limits):
+    spin = spin_once()
+
+    class Looping(ref["MyFullGame"]):
+        def push(self, step):
+            spin()
+            return super().push(step)
+
+    with pytest.raises(
+        ExerciseFailed,
+        match=r"^The click on [a-e][1-5] through the board's controller on 5x5 after the clicks"
+        r" [a-e][1-5](, [a-e][1-5])* took longer than 0\.3 s, the time limit for one call",
+    ):
+        check_full_game(Looping)
+
+
+def test_an_endless_loop_in_the_model_is_stopped_in_the_clickable_check_too(ref, short_limits):
+    spin = spin_once()
+
+    class Looping(ref["MyFullGame"]):
+        def __init__(self, width, height):
+            spin()
+            super().__init__(width, height)
+
+    with pytest.raises(ExerciseFailed, match=r"^Looping\(5, 5\) took longer than 0\.3 s"):
+        check_clickable(ref["play"], Looping)
+
+
+@pytest.mark.parametrize(
+    "stop, words", [(KeyboardInterrupt, "was interrupted"), (SystemExit, "called exit()")]
+)
+def test_an_interrupt_or_exit_in_play_is_a_sentence_naming_the_call(ref, stop, words):
+    def play(model):
+        raise stop()
+
+    with pytest.raises(ExerciseFailed) as failed:
+        check_clickable(play, ref["MyFullGame"])
+    assert str(failed.value).startswith(f"play(your model on 5x5) {words}")
+
+
+def test_prints_in_the_model_are_captured_and_cut(ref, capsys):
+    class Printing(ref["MyFullGame"]):
+        def push(self, step):
+            print("pushing", step, "." * 5000)
+            return super().push(step)
+
+    assert check_full_game(Printing) > 50
+    out = capsys.readouterr().out
+    assert re.search(
+        r"^Your code printed \d+\.\d kB while it was checked \(\d+ calls, the first", out
+    )
+    assert "more characters not shown" in out
+    assert len(out) < 4000
+    assert out.rstrip().endswith("cases agree.")
+
+
+def test_prints_in_the_click_handler_are_captured(ref, capsys):
+    def play(model):
+        fig = ref["play"](model)
+        fig.canvas.mpl_connect("button_press_event", lambda event: print("clicked", event.xdata))
+        return fig
+
+    assert check_clickable(play, ref["MyFullGame"]) > 10
+    out = capsys.readouterr().out
+    assert out.startswith("Your code printed ")
+    assert re.search(r"^clicked \d\.0$", out, re.MULTILINE)
+
+
+def test_a_model_that_patches_the_package_during_the_check_gets_no_points(ref, forget_tampering):
+    class Patching(ref["MyFullGame"]):
+        def push(self, step):
+            fa.Board.outcome = lambda self: None
+            return super().push(step)
+
+    original = fa.Board.outcome
+    with pytest.raises(
+        ExerciseFailed, match=r"Board\.outcome was replaced\), so this check gives no points"
+    ):
+        check_full_game(Patching)
+    assert fa.Board.outcome is original
+
+
+def test_a_figure_that_patches_the_checkers_reading_gets_no_points(ref, forget_tampering):
+    def play(model):
+        # a figure that does not redraw, and a patch that makes the checker read the right stones
+        view.drawn_stones = lambda board, ax: {
+            p: str(s) for p in board.points if (s := board.stone_at(p)) is not None
+        }
+        fig = ref["play"](model)
+        fig.axes[0].clear = lambda: None
+        return fig
+
+    with pytest.raises(ExerciseFailed) as failed:
+        check_clickable(play, ref["MyFullGame"])
+    assert str(failed.value).startswith(TAMPERED.split("{")[0])
+    assert "fanorona.exercises.view.drawn_stones was replaced" in str(failed.value)
+
+
+def test_a_tournament_player_check_with_a_replaced_player_check_gets_no_points(forget_tampering):
+    """Notebook 11's checker runs the player in a process of its own, but the kernel's package is
+    sealed as for every checker: a cell cannot swap the check for one that always passes."""
+    player.check_player = lambda path, **options: types.SimpleNamespace(
+        forfeits=[], ok=True, wins=4
+    )
+    with pytest.raises(ExerciseFailed) as failed:
+        check_tournament_player("no_such_player.py")
+    assert "fanorona.exercises.player.check_player was replaced" in str(failed.value)
+    assert "no points" in str(failed.value)

@@ -5,17 +5,23 @@ events, as a player would, and compares the model and the picture with the packa
 
 Both play seeded games through the board's own controller, preferring steps that capture both ways
 and chains that go on, so every game asks for the two-way choice and plays chains; a click on the
-capturing stone ends its chain.
+capturing stone ends its chain.  The student's code runs as in the other checkers: each call under
+``Guard``'s time limit with its prints captured, the package verified unchanged before and after
+(``sealed_check``).
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 from ..board import Board
 from ..controller import Controller
 from ..rules import Rules
-from .checking import UNFINISHED, ExerciseFailed, fmt, show
+from .checking import ExerciseFailed, Guard, cut, fmt, sealed_check, short_repr, show
+from .guard import _Unfinished
+from .view import drawn_stones, laid_out
 
 #: (width, height, seed, turns at most) of each game played on the model; each has two-way choices
 #: and chains, some ended by a click on the stone.
@@ -41,8 +47,9 @@ def clicks_for(board: Board, rng: random.Random) -> list[str]:
     """The clicks of one action on ``board``: end a chain (a click on its stone, one time in four),
     or one step, chosen at random with two-way steps preferred; a two-way step is settled by a click
     on a stone of the chosen string."""
-    if board.chain and rng.random() < 0.25:
-        return [board.chain_stone]
+    stone = board.chain_stone if board.chain else None
+    if stone is not None and rng.random() < 0.25:
+        return [stone]
     steps = board.legal_steps()
     two_way = [
         s
@@ -66,20 +73,44 @@ def act(controller: Controller, point: str) -> None:
         controller.click(point)
 
 
-def games(make, played=GAMES):
+def clicks_text(done: list) -> str:
+    return ", ".join(done) or "none"
+
+
+FIRST = "(the first click of the game)"
+
+
+def after(done: list, first: str = "before any click") -> str:
+    """When a call came in the game, for the sentence naming it."""
+    return f"after the clicks {', '.join(done)}" if done else first
+
+
+@contextmanager
+def students(guard: Guard, call: str | Callable[[], str], done: list) -> Iterator[None]:
+    """Run the block as the student's code under ``guard`` (``call``, or a function giving it,
+    names it in the sentence for a timeout, an interrupt or exit()); an error it raises becomes a
+    sentence with the clicks that led there."""
+    try:
+        with guard.running(call):
+            yield
+    except (ExerciseFailed, _Unfinished):
+        raise
+    except Exception as error:  # the student's code: a sentence, not a traceback from the checker
+        raise raised(error, done) from None
+
+
+def games(
+    start: Callable[[int, int], object], played=GAMES
+) -> Iterator[tuple[object, Board, list[str], str | None]]:
     """Yield (model, board, clicks so far, the next click) for each click of the seeded games, after
-    playing it on the reference board; the caller plays it on the student's side first."""
+    playing it on the reference board; the caller plays it on the student's side first.
+    ``start(width, height)`` makes the student's model of each game."""
     for width, height, seed, most in played:
         rng = random.Random(seed)
-        model, board = make(width, height), Board((width, height), Rules.danish())
+        board = Board((width, height), Rules.danish())
         reference = Controller(board)
-        if tuple(model.size) != (width, height) or tuple(model.points) != board.points:
-            raise ExerciseFailed(
-                f"{type(model).__name__}({width}, {height}) should have size {(width, height)} and "
-                f"the points {board.points[0]} to {board.points[-1]} in the package's order; "
-                f"got size {model.size!r}."
-            )
-        done = []
+        model = start(width, height)
+        done: list[str] = []
         yield model, board, done, None
         while board.outcome() is None and len(board.turns) < most:
             for point in clicks_for(board, rng):
@@ -88,22 +119,43 @@ def games(make, played=GAMES):
                 yield model, board, done, point
 
 
-def compare(model, board: Board, done: list, how: str) -> int:
-    expected, actual = state(board), state(model)
+def starter(make, guard: Guard) -> Callable[[int, int], object]:
+    """``start(width, height)`` for ``games``: the student's model, made under the guard and
+    checked to have the board's size and points."""
+    name = getattr(make, "__name__", "MyFullGame")
+
+    def start(width: int, height: int):
+        points = Board((width, height), Rules.danish()).points
+        with students(guard, lambda: f"{name}({width}, {height})", []):
+            model = make(width, height)
+            shape = (tuple(model.size), tuple(model.points))
+        if shape != ((width, height), points):
+            raise ExerciseFailed(
+                f"{name}({width}, {height}) should have size {(width, height)} and the points "
+                f"{points[0]} to {points[-1]} in the package's order; got size "
+                f"{short_repr(model.size)}."
+            )
+        return model
+
+    return start
+
+
+def compare(actual: dict, board: Board, done: list, how: str) -> int:
+    """1 when the student's model (``actual``, its ``state``) shows what the rules' board shows;
+    else the difference shown and a sentence."""
+    expected = state(board)
     if actual == expected:
         return 1
-    keys = [k for k in expected if expected[k] != actual[k]]
-    show(
-        board, f"The rules' board after the clicks {', '.join(done) or 'none'}: your model differs"
-    )
+    keys = [k for k in expected if expected[k] != actual.get(k)]
+    show(board, f"The rules' board after the clicks {clicks_text(done)}: your model differs")
     print(
         f"Input:       {how} on {board.size[0]}x{board.size[1]}: "
         + (", ".join(done) or "no clicks yet")
     )
-    print(f"Expected:    {fmt({k: expected[k] for k in keys})}")
-    print(f"Your answer: {fmt({k: actual[k] for k in keys})}")
+    print(f"Expected:    {cut(fmt({k: expected[k] for k in keys}))}")
+    print(f"Your answer: {cut(fmt({k: actual.get(k) for k in keys}))}")
     raise ExerciseFailed(
-        f"After the clicks {', '.join(done[-3:]) or 'none'} your model differs in"
+        f"After the clicks {clicks_text(done[-3:])} your model differs in"
         f" {', '.join(keys)}. Capture is compulsory, a chain goes on only by capturing and never"
         " returns to a point, and a turn ends when the stone cannot capture again or its chain is"
         " ended."
@@ -114,91 +166,124 @@ def raised(error: Exception, done: list) -> ExerciseFailed:
     """The sentence for an error raised by the student's code, with the clicks that led there."""
     return ExerciseFailed(
         f"Your code raised {type(error).__name__}: {str(error)[:200]} after the clicks "
-        f"{', '.join(done) or 'none'} (the game starts from the start position)."
+        f"{clicks_text(done)} (the game starts from the start position)."
     )
+
+
+def read_state(model, board: Board, done: list, guard: Guard) -> dict:
+    """The student's model's ``state``, read under the guard."""
+    size = f"{board.size[0]}x{board.size[1]}"
+    with students(
+        guard,
+        lambda: (
+            f"Reading your model (stones, turns, chain, legal_steps(), outcome()) on {size}"
+            f" {after(done)}"
+        ),
+        done,
+    ):
+        return state(model)
 
 
 def check_full_game(make) -> int:
     """Check a model class ``make(width, height)`` of the game with both extensions by playing
-    seeded
-    games through the board's controller on it and on the package's board, comparing after
-    each click.
-    """
-    n, done, controller = 0, [], None
+    seeded games through the board's controller on it and on the package's board, comparing after
+    each click."""
+    return sealed_check(lambda guard: play_full_games(make, guard))
+
+
+def play_full_games(make, guard: Guard) -> int:
+    n, controller = 0, None
     try:
-        for model, board, done, point in games(make):
-            if point is None:
-                controller = Controller(model)
-            else:
-                act(controller, point)
-            n += compare(model, board, done, "Clicks through the board's controller")
-    except NotImplementedError:
-        raise ExerciseFailed(UNFINISHED) from None
-    except ExerciseFailed:
-        raise
-    except Exception as error:  # the student's code: a sentence, not a traceback from the checker
-        raise raised(error, done) from None
-    print(f"All {n} cases agree.")
+        for model, board, done, point in games(starter(make, guard)):
+            size = f"{board.size[0]}x{board.size[1]}"
+            if controller is None or point is None:  # a new game
+                stop(controller)
+                with students(guard, f"Controller(your model on {size})", done):
+                    controller = Controller(model)
+            if point is not None:
+                click = f"The click on {point} through the board's controller on {size}"
+                with students(guard, f"{click} {after(done[:-1], FIRST)}", done):
+                    act(controller, point)
+            n += compare(
+                read_state(model, board, done, guard),
+                board,
+                done,
+                "Clicks through the board's controller",
+            )
+    finally:
+        stop(controller)
     return n
+
+
+def stop(controller: Controller | None) -> None:
+    """Stop a controller's computer runner (none plays here, but it may wait on a timer)."""
+    if controller is not None:
+        with controller.lock:
+            controller.runner.cancel()
 
 
 def click_at(fig, ax, point: str) -> None:
     """A left click at ``point``'s data coordinates (column, row from 0) on the figure's canvas."""
-    from matplotlib.backend_bases import MouseEvent
+    from matplotlib.backend_bases import MouseButton, MouseEvent
 
     column, row = ord(point[0]) - ord("a"), int(point[1:]) - 1
     x, y = ax.transData.transform((column, row))
-    event = MouseEvent("button_press_event", fig.canvas, x, y, button=1)
+    event = MouseEvent("button_press_event", fig.canvas, x, y, button=MouseButton.LEFT)
     fig.canvas.callbacks.process("button_press_event", event)
 
 
 def check_clickable(play, make) -> int:
     """Check ``play(model)``: a matplotlib figure whose clicks play ``model`` (your control acts
-    on the
-    point clicked, your view redraws). Synthetic clicks at the points' places on the figure's first
-    Axes; after each one the model and the stones drawn must match the package's board."""
+    on the point clicked, your view redraws). Synthetic clicks at the points' places on the figure's
+    first Axes; after each one the model and the stones drawn must match the package's board."""
+    return sealed_check(lambda guard: click_games(play, make, guard))
+
+
+def click_games(play, make, guard: Guard) -> int:
     from matplotlib import pyplot as plt
     from matplotlib.figure import Figure
 
-    from .view import drawn_stones
-
-    n, done, figures = 0, [], []
+    n, figures, fig = 0, [], None
     try:
         with plt.ioff():
-            for model, board, done, point in games(make, FIGURE_GAMES):
-                if point is None:
-                    fig = play(model)
+            for model, board, done, point in games(starter(make, guard), FIGURE_GAMES):
+                size = f"{board.size[0]}x{board.size[1]}"
+                if fig is None or point is None:  # a new game
+                    with students(guard, f"play(your model on {size})", done):
+                        fig = play(model)
                     if not isinstance(fig, Figure) or not fig.axes:
-                        raise ExerciseFailed(  # noqa: TRY301
+                        raise ExerciseFailed(
                             "play(model) should return the matplotlib Figure it drew on; got"
-                            f" {fig!r}."
+                            f" {short_repr(fig)}."
                         )
                     figures.append(fig)
-                    fig.canvas.draw_idle = lambda *args, **kwargs: (
-                        None
-                    )  # the check reads artists, not pixels
-                else:
-                    click_at(fig, fig.axes[0], point)
-                n += compare(model, board, done, "Clicks on your figure")
-                drawn = drawn_stones(board, fig.axes[0])
-                expected = {p: str(s) for p in board.points if (s := board.stone_at(p)) is not None}
-                if drawn != expected:
-                    missing = {p for p in expected if drawn.get(p) != expected[p]}
-                    extra = {p for p in drawn if p not in expected}
-                    show(board, f"The position after the clicks {', '.join(done) or 'none'}")
-                    raise ExerciseFailed(  # noqa: TRY301
-                        f"After the clicks {', '.join(done[-3:]) or 'none'} the figure shows the"
-                        f" wrong stones: missing or wrong {fmt(missing)}, extra {fmt(extra)}."
-                        " Redraw the position (ax.clear(), then draw_position) after every click."
-                    )
-    except NotImplementedError:
-        raise ExerciseFailed(UNFINISHED) from None
-    except ExerciseFailed:
-        raise
-    except Exception as error:  # the student's code: a sentence, not a traceback from the checker
-        raise raised(error, done) from None
+                if point is not None:
+                    click = f"The click on {point} on your figure on {size}"
+                    with students(guard, f"{click} {after(done[:-1], FIRST)}", done):
+                        click_at(fig, fig.axes[0], point)
+                n += compare(
+                    read_state(model, board, done, guard), board, done, "Clicks on your figure"
+                )
+                with students(guard, f"Drawing your figure {after(done)}", done):
+                    laid_out(fig.axes[0])
+                    drawn = drawn_stones(board, fig.axes[0])
+                shows_right_stones(board, drawn, done)
     finally:
-        for fig in figures:
-            plt.close(fig)
-    print(f"All {n} cases agree.")
+        for figure in figures:
+            plt.close(figure)
     return n
+
+
+def shows_right_stones(board: Board, drawn: dict, done: list) -> None:
+    """Fail with a sentence unless the stones ``drawn`` are the board's."""
+    expected = {p: str(s) for p in board.points if (s := board.stone_at(p)) is not None}
+    if drawn == expected:
+        return
+    missing = {p for p in expected if drawn.get(p) != expected[p]}
+    extra = {p for p in drawn if p not in expected}
+    show(board, f"The position after the clicks {clicks_text(done)}")
+    raise ExerciseFailed(
+        f"After the clicks {clicks_text(done[-3:])} the figure shows the wrong stones: missing or"
+        f" wrong {fmt(missing)}, extra {fmt(extra)}. Redraw the position (ax.clear(), then"
+        " draw_position) after every click."
+    )

@@ -1,5 +1,7 @@
 """The checker of notebook 11's exercise: a tournament player, played as the tournament plays it
-(in a process of its own, under its time limit) against level 1."""
+(in a process of its own, under its time limit) against level 1.  The player's code runs only in
+that process, so no ``Guard`` is needed here; the package is verified unchanged before and after,
+as by every checker (``seal``)."""
 
 from __future__ import annotations
 
@@ -7,6 +9,7 @@ from pathlib import Path
 
 from ..tournament.check import CheckReport, check_player
 from .guard import UNFINISHED, ExerciseFailed
+from .seal import tampering
 
 
 def check_tournament_player(
@@ -14,7 +17,9 @@ def check_tournament_player(
 ) -> CheckReport:
     """Play the player in the file ``path`` against level 1 as the tournament will; it passes
     when it forfeits no game and wins at least ``wins`` of the ``games``."""
+    sealed()
     report = check_player(path, games=games, max_turns=max_turns)
+    sealed()
     print(report)
     if any("NotImplementedError" in reason for reason in report.forfeits):
         raise ExerciseFailed(UNFINISHED)
@@ -28,3 +33,10 @@ def check_tournament_player(
             f"Beat level 1 in most games: your player won {report.wins} of {games}."
         )
     return report
+
+
+def sealed() -> None:
+    """Fail with the TAMPERED sentence if the package was changed in this kernel."""
+    changed = tampering()
+    if changed:
+        raise ExerciseFailed(changed)
