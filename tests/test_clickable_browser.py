@@ -12,10 +12,12 @@ import sys
 
 import nbformat
 import pytest
-from test_browser import (
+from test_browser import (  # the fixtures browser and page are used by name
     NOTEBOOKS,
     SCREENSHOTS,
+    browser,  # noqa: F401
     free_port,
+    page,  # noqa: F401
     require_chromium,
     serve,
 )
@@ -132,7 +134,7 @@ IN_KERNEL = """async (code) => {
 }"""
 
 
-def test_a_game_clicked_on_the_reference_program_in_jupyterlab(lab, page):
+def test_a_game_clicked_on_the_reference_program_in_jupyterlab(lab, page):  # noqa: F811
     played = script()
     assert any(two_way for *_rest, two_way in played), "the script has no two-way choice"
     assert any(len(chain) >= 2 for _p, _t, chain, _w in played), "the script has no chain"

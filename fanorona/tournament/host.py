@@ -10,16 +10,11 @@ are within its reach) before it runs a line of the player's code.
 
 from __future__ import annotations
 
-import abc  # noqa: F401
-
-# Loaded before privileges are dropped: where Python's own files are private to root (a
-# ~/.pyenv under /root), a player may import only what is already loaded.
-import bisect  # noqa: F401
+import importlib
 import json
 import os
 import random
 import resource
-import statistics  # noqa: F401
 import sys
 import traceback
 
@@ -27,6 +22,14 @@ import fanorona  # noqa: F401
 from fanorona import ai
 from fanorona.board import Board, Turn
 from fanorona.rules import Rules
+
+#: Loaded before privileges are dropped: where Python's own files are private to root (a
+#: ~/.pyenv under /root), a player may import only what is already loaded.
+PRELOADED = """abc array bisect collections contextlib copy dataclasses datetime decimal enum
+fractions functools glob heapq io itertools math numbers operator pickle re signal statistics
+string struct tempfile textwrap threading time typing warnings weakref""".split()  # noqa: SIM905
+for _module in PRELOADED:
+    importlib.import_module(_module)
 
 PLAYER_FILE = "player.py"
 
