@@ -497,3 +497,93 @@ def test_a_plain_model_plays_on_the_widget(widgets_made):
     press(w, step.destination)
     assert str(game.turns[-1]) == str(step) and w.board is game
     assert w.controls["computer"].disabled and w.controls["load"].disabled
+
+
+# -- issue 18: the picture is the game's ------------------------------------------------------
+
+STONE_RGB = {"white": (0xf7, 0xf3, 0xe8), "black": (0x22, 0x22, 0x22)}
+
+
+def stones_in_pixels(rgba, pixels: dict, scale: float = 1.0) -> dict:
+    """The stone colour read at each point of a picture (an RGBA array) from the pixels of the
+    stone's disc: eight spots at 22.5° off the board's lines (no line, arrow or mark centre there);
+    a point whose spots are neither stone colour holds no stone."""
+    import numpy as np
+    height, width = rgba.shape[:2]
+    radius = 11 * scale     # pixels at 100 dpi: inside the stone's disc (14), outside a target dot (9)
+    found = {}
+    for point, (fx, fy) in pixels.items():
+        votes = []
+        for k in range(8):
+            angle = np.pi / 8 + k * np.pi / 4
+            x, y = round(fx * width + radius * np.cos(angle)), round(fy * height + radius * np.sin(angle))
+            r, g, b, a = (int(v) for v in rgba[y, x])
+            colour = next((c for c, rgb in STONE_RGB.items()
+                           if a == 255 and max(abs(r - rgb[0]), abs(g - rgb[1]), abs(b - rgb[2])) < 12), None)
+            votes.append(colour)
+        found[point] = max(set(votes), key=votes.count)
+    return found
+
+
+def model_stones(board) -> dict:
+    return {p: board.stone_at(p) for p in board.points}
+
+
+def drawn_stones(w) -> dict:
+    """The stones the picture's artists hold (the white and the black dots' places)."""
+    picture = w._picture
+    drawn = dict.fromkeys(w.board.points)
+    for colour in ("white", "black"):
+        for x, y in picture.dots[colour].get_offsets():
+            drawn[f"{chr(ord('a') + round(float(x)))}{round(float(y)) + 1}"] = colour
+    return drawn
+
+
+@pytest.mark.parametrize("delay", [0, 0.4])
+def test_1_every_picture_sent_is_whole_and_shows_the_models_stones(widgets_made, delay):
+    """A browser keeps only the last of pictures that come faster than it loads them, so each
+    picture sent must show the whole board as the game has it (a difference picture, dropped,
+    leaves a stale board); the artists equal the model's stones after every step, and a browser
+    asking for full redraws from the kernel's thread meanwhile mixes nothing up."""
+    import io
+    import threading
+
+    import numpy as np
+    from PIL import Image
+    w = widgets_made(size=(5, 5))
+    w.level = 1
+    w.delay = delay
+    w.canvas.syncing_data_url = False       # as when a browser has the canvas
+    w.canvas._handle_message(w.canvas, {"type": "refresh"}, [])
+    pixels = w.point_pixels()
+    frames, artists_wrong = [], []
+    send_binary = w.canvas.send_binary
+
+    def sending(data):
+        frames.append((data, model_stones(w.board)))
+        send_binary(data)
+    w.canvas.send_binary = sending
+    w.controller.observe(lambda: drawn_stones(w) == model_stones(w.board) or artists_wrong.append(w.board.fen()))
+    stop = threading.Event()
+
+    def browser_asks_for_redraws():
+        while not stop.is_set():
+            w.canvas._handle_message(w.canvas, {"type": "draw"}, [])
+            time.sleep(0.003)
+    asking = threading.Thread(target=browser_asks_for_redraws)
+    asking.start()
+    try:
+        w.computer = "both"
+        until(lambda: w.board.is_game_over(), timeout=120)
+        w.wait()
+    finally:
+        stop.set()
+        asking.join()
+    w.canvas.send_binary = send_binary
+    assert w.error is None and not artists_wrong, artists_wrong[:3]
+    assert len(frames) > 5
+    for n, (data, stones) in enumerate(frames):
+        rgba = np.asarray(Image.open(io.BytesIO(data)).convert("RGBA"))
+        assert (rgba[:, :, 3] == 255).all(), f"picture {n} of {len(frames)} is a difference, not a whole board"
+        assert stones_in_pixels(rgba, pixels) == stones, f"picture {n} of {len(frames)} shows other stones"
+    assert frames[-1][1] == model_stones(w.board), "the last picture is of the final position"
