@@ -11,6 +11,7 @@ sent before the status text, so the two never disagree on the screen.
 """
 from __future__ import annotations
 
+import base64
 import html
 import io
 import json
@@ -62,7 +63,7 @@ class _BlitFigure(Figure):
     def draw(self, renderer):
         with self._lock:
             super().draw(renderer)
-            if hasattr(renderer, "copy_from_bbox"):
+            if hasattr(renderer, "copy_from_bbox") and not self.canvas.is_saving():   # savefig draws them all
                 self._kept = ((renderer.width, renderer.height), renderer.copy_from_bbox(self.bbox))
             for artist in self.changing:
                 artist.draw(renderer)
@@ -240,16 +241,28 @@ class BoardWidget:
         """
         self.ax.apply_aspect()
         width, height = self.figure.bbox.width, self.figure.bbox.height
-        w, h = self.board.size
+        geometry = self._geometry
         pixels = {}
-        for r in range(h):
-            for c in range(w):
-                x, y = self.ax.transData.transform((c, r))
-                pixels[f"{chr(ord('a') + c)}{r + 1}"] = (round(float(x / width), 5), round(float(1 - y / height), 5))
+        for i, name in enumerate(geometry.names):
+            x, y = self.ax.transData.transform(geometry.coordinates(i))
+            pixels[name] = (round(float(x / width), 5), round(float(1 - y / height), 5))
         return pixels
 
-    def _repr_mimebundle_(self, **kwargs):    # a cell that ends with the board shows it
-        return self.ui._repr_mimebundle_(**kwargs)
+    def picture_png(self) -> bytes:
+        """The board's picture as it is now, as PNG bytes."""
+        with self.controller.lock:
+            self.canvas.draw()
+            with io.BytesIO() as png:
+                Image.fromarray(np.asarray(self.canvas.get_renderer().buffer_rgba())).save(png, format="png")
+                return png.getvalue()
+
+    def _repr_mimebundle_(self, **kwargs):
+        """A cell that ends with the board shows it live; a page without a kernel (a static site, a
+        notebook viewer) shows its picture instead, and the text says how to play it."""
+        bundle = self.ui._repr_mimebundle_(**kwargs)
+        bundle["image/png"] = base64.b64encode(self.picture_png()).decode("ascii")
+        bundle["text/plain"] = f"Fanorona board: {self.status} (run the notebook to play on it)"
+        return bundle
 
     # -- the view: bring every control and the picture up to date --------------------------------
 
@@ -293,6 +306,11 @@ class BoardWidget:
         self._picture = BoardPicture(self.ax, geometry, strong=strong, point_names=names, scale=scale)
         self._frame_key = key
         self.controls["points"].value = json.dumps(self.point_pixels())
+
+    @property
+    def _geometry(self):
+        """The drawn board's points (their names and places): the rules' geometry."""
+        return self._scene["board"].geometry
 
     @property
     def _scale(self) -> float:
@@ -437,9 +455,10 @@ class BoardWidget:
         if event.inaxes is not self.ax or event.xdata is None or event.button != 1:
             return
         col, row = round(event.xdata), round(event.ydata)
-        w, h = self.board.size
-        if 0 <= col < w and 0 <= row < h and (event.xdata - col) ** 2 + (event.ydata - row) ** 2 <= CLICK_RADIUS ** 2:
-            self.click(f"{chr(ord('a') + col)}{row + 1}")
+        geometry = self._geometry
+        if (0 <= col < geometry.width and 0 <= row < geometry.height
+                and (event.xdata - col) ** 2 + (event.ydata - row) ** 2 <= CLICK_RADIUS ** 2):
+            self.click(geometry.names[row * geometry.width + col])
 
 
 __all__ = ["BoardWidget", "LABELS", "SIZES"]

@@ -587,3 +587,38 @@ def test_1_every_picture_sent_is_whole_and_shows_the_models_stones(widgets_made,
         assert (rgba[:, :, 3] == 255).all(), f"picture {n} of {len(frames)} is a difference, not a whole board"
         assert stones_in_pixels(rgba, pixels) == stones, f"picture {n} of {len(frames)} shows other stones"
     assert frames[-1][1] == model_stones(w.board), "the last picture is of the final position"
+
+
+def test_12_the_legend_names_the_dashed_arrow_of_a_waiting_step(widgets_made):
+    from fanorona.labels import LABELS
+    w = widgets_made()
+    assert "waiting for its capture" not in w.controls["legend"].value
+    w.click("d3")
+    w.click("e3")                      # captures both ways: the step waits, drawn as a dashed arrow
+    assert "⇢" in w.controls["legend"].value and "the step waiting for its capture to be chosen" in w.controls["legend"].value
+    for language in LABELS:
+        w.language = language
+        assert LABELS[language]["legend_waiting"] in w.controls["legend"].value
+
+
+def test_19_the_board_displays_as_a_picture_where_no_kernel_runs(widgets_made):
+    """A static page or a notebook viewer shows image/png: the board's current picture."""
+    import base64
+    import io
+
+    import numpy as np
+    from PIL import Image
+    w = widgets_made(size=(5, 5))
+    w.click("c2")
+    w.click("c3")
+    bundle = w._repr_mimebundle_()
+    assert "application/vnd.jupyter.widget-view+json" in bundle
+    assert "run the notebook to play" in bundle["text/plain"]
+    rgba = np.asarray(Image.open(io.BytesIO(base64.b64decode(bundle["image/png"]))).convert("RGBA"))
+    assert stones_in_pixels(rgba, w.point_pixels()) == model_stones(w.board)
+    assert w.board.stone_at("c2") is None, "the picture is of the game as it is now"
+    w.click("d4")                       # a later picture changes with the game (no stale frame kept)
+    w.click("d4")
+    w.show(strings=True)
+    rgba = np.asarray(Image.open(io.BytesIO(base64.b64decode(w._repr_mimebundle_()["image/png"]))).convert("RGBA"))
+    assert stones_in_pixels(rgba, w.point_pixels()) == model_stones(w.board)
