@@ -26,7 +26,7 @@ from PIL import Image
 
 from . import positions
 from .board import Board
-from .controller import COMPUTER_SIDES, OVERLAYS, SIZES, Controller, size_text
+from .controller import COMPUTER_SIDES, OVERLAYS, SIZES, Controller, size_text, turn_text
 from .draw import LEGEND, BoardPicture
 from .labels import LABELS, LANGUAGES, labels
 from .rules import PRESETS
@@ -38,6 +38,9 @@ LARGE_SCALE = 1.4
 
 #: zlib's level for the pictures sent: 1 encodes a 9x5 board in a third less time than the default 6.
 PNG_LEVEL = 1
+
+#: Lines of the move list per box: a turn played rewrites only the last box.
+MOVE_BOX_LINES = 50
 
 #: The board's style sheet (wrapping rows, a scrolling move list, Large mode), shipped beside this module.
 STYLE = "<style>" + (Path(__file__).with_name("widget.css")).read_text(encoding="utf-8") + "</style>"
@@ -122,6 +125,62 @@ class _BoardCanvas(Canvas):
         with io.BytesIO() as png:
             Image.fromarray(pixels).save(png, format="png", compress_level=PNG_LEVEL)
             return png.getvalue()
+
+
+class _MoveList:
+    """The move list: numbered lines of two turns in boxes of ``MOVE_BOX_LINES`` lines, in a
+    scroller that keeps the newest turn in view.  An update rewrites only the boxes whose lines
+    changed, and each turn's text is made once, so a click in a long game costs what it costs in
+    a short one (the whole list re-sent and re-laid out per click grew a click nine-fold by 5,000 turns)."""
+
+    def __init__(self):
+        self.boxes: list = []
+        self.inner = widgets.VBox()
+        self.inner.add_class("fanorona-moves-inner")
+        self.scroller = widgets.Box([self.inner])          # column-reverse: it stays scrolled to the end
+        self.scroller.add_class("fanorona-moves")
+        self._turns: list = []                              # (turn, its escaped text), as the model has them
+        self._lead = False                                  # Black began: the first line starts with "…"
+        self._texts: list = []
+
+    def update(self, model, shown: int | None) -> None:
+        turns = model.turns
+        kept = min(len(self._turns), len(turns))
+        if kept and self._turns[0][0] is not turns[0]:
+            kept = 0                                        # another game
+        while kept and self._turns[kept - 1][0] is not turns[kept - 1]:
+            kept -= 1
+        if not kept:
+            root = getattr(model, "root", None)
+            self._lead = root is not None and root().to_move == "black"
+        del self._turns[kept:]
+        self._turns += [(turn, html.escape(str(turn))) for turn in turns[kept:]]
+        texts = ["…"] * self._lead + [text for _, text in self._turns]
+        if model.chain:
+            texts.append(html.escape(turn_text(model.chain)) + "…")
+        if shown:
+            place = shown - 1 + self._lead
+            texts[place] = f'<span class="fanorona-shown">{texts[place]}</span>'
+        changed = next((i for i, (a, b) in enumerate(zip(texts, self._texts)) if a != b),
+                       min(len(texts), len(self._texts)))
+        self._texts = texts
+        per_box = 2 * MOVE_BOX_LINES
+        count = max(1, -(-len(texts) // per_box))
+        while len(self.boxes) < count:
+            self.boxes.append(widgets.HTML())
+        for b in range(changed // per_box, count):
+            first = b * per_box
+            lines = [f"{n // 2 + 1}. " + "  ".join(texts[n:n + 2]) for n in range(first, min(first + per_box, len(texts)), 2)]
+            value = f'<div class="fanorona-moves-part fanorona-text">{"<br>".join(lines)}</div>'
+            if self.boxes[b].value != value:
+                self.boxes[b].value = value
+        if len(self.inner.children) != count:
+            self.inner.children = self.boxes[:count]
+
+    @property
+    def html(self) -> str:
+        """The whole list's HTML, as the page shows it."""
+        return "".join(box.value for box in self.inner.children)
 
 
 class BoardWidget:
@@ -275,8 +334,7 @@ class BoardWidget:
         self.controls["details"].value = f'<div class="fanorona-details fanorona-text">{html.escape(c.details)}</div>'
         search = c.sentence("search", info=c.search) if c.search else ""
         self.controls["search"].value = f'<div class="fanorona-search">{html.escape(search)}</div>'
-        lines = c.move_lines(lambda text: f'<span class="fanorona-shown">{text}</span>', html.escape)
-        self.controls["moves"].value = f'<div class="fanorona-moves fanorona-text">{"<br>".join(lines)}</div>'
+        self._moves.update(self.board, c.shown)
         self.controls["legend"].value = '<div class="fanorona-legend fanorona-text">' + "<br>".join(
             f'<span class="sym" style="color:{color}">{symbol}</span>{html.escape(t[key])}'
             for mark, (key, symbol, color) in LEGEND.items() if self._scene.get(mark)) + "</div>"
@@ -385,7 +443,9 @@ class BoardWidget:
         w["position"] = widgets.Dropdown(options=positions.names())
         w["diagram"] = widgets.Textarea(placeholder="B.B\n...\nW.W", layout=widgets.Layout(width="200px", height="90px"))
         w["record"] = widgets.Textarea(layout=widgets.Layout(width="100%", height="140px"))
-        for name in ("status", "details", "search", "moves", "legend", "moves_title", "points"):
+        self._moves = _MoveList()
+        w["moves"] = self._moves.scroller
+        for name in ("status", "details", "search", "legend", "moves_title", "points"):
             w[name] = widgets.HTML()
             w[name].add_class(f"fanorona-{name}-box")
         w["status"].add_class("fanorona-status-line")

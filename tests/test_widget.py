@@ -392,7 +392,7 @@ def test_d_the_move_list_wraps_and_keeps_whole_chains(widgets_made):
     while w.board.chain or w.board.to_move == "white":
         w.click(w.controller.scene()["targets"][0])
     longest = str(w.board.turns[-1])
-    assert longest in w.controls["moves"].value
+    assert longest in w._moves.html
     from fanorona.widget import STYLE
     assert "pre-wrap" in STYLE and "overflow-y: auto" in STYLE
     assert "white-space: pre;" not in STYLE
@@ -403,10 +403,10 @@ def test_e_the_move_list_marks_the_turn_on_show(widgets_made):
     play_by_mouse(w, fa.Board().parse_turn("d3e3W"))
     play_by_mouse(w, w.board.legal_turns()[0])
     w.controls["replay"].value = 1
-    assert '<span class="fanorona-shown">d3e3W</span>' in w.controls["moves"].value
+    assert '<span class="fanorona-shown">d3e3W</span>' in w._moves.html
     assert "Showing the position after 1 of 2 turns" in w.status
     w.controls["replay"].value = 2
-    assert "fanorona-shown" not in w.controls["moves"].value and "Showing" not in w.status
+    assert "fanorona-shown" not in w._moves.html and "Showing" not in w.status
 
 
 def test_f_a_language_chooser_relabels_everything_and_names_the_rules(widgets_made):
@@ -622,3 +622,58 @@ def test_19_the_board_displays_as_a_picture_where_no_kernel_runs(widgets_made):
     w.show(strings=True)
     rgba = np.asarray(Image.open(io.BytesIO(base64.b64decode(w._repr_mimebundle_()["image/png"]))).convert("RGBA"))
     assert stones_in_pixels(rgba, w.point_pixels()) == model_stones(w.board)
+
+
+def long_game(turns: int) -> fa.Board:
+    """A game of many quiet turns: a stone a side, far apart, stepping to and fro (no quiet-turn draw)."""
+    board = fa.Board.from_diagram("........B\n.........\n.........\n.........\nW........",
+                                  rules=fa.Rules(quiet_draw=None))
+    for n in range(turns):
+        board.push(board.parse_turn(("a1a2", "i5i4", "a2a1", "i4i5")[n % 4]))
+    return board
+
+
+def html_sent(w, action) -> int:
+    """The characters of HTML the board's text boxes are given while action runs."""
+    sent = []
+    boxes, seen = [w.ui], []
+    while boxes:
+        box = boxes.pop()
+        seen.append(box)
+        boxes += getattr(box, "children", ())
+    handlers = [(box, lambda change: sent.append(len(change["new"]))) for box in seen
+                if isinstance(box, fa.widget.widgets.HTML)]
+    for box, handler in handlers:
+        box.observe(handler, names="value")
+    action()
+    for box, handler in handlers:
+        box.unobserve(handler, names="value")
+    return sum(sent)
+
+
+def moves_html(w) -> str:
+    """The move list's HTML, whether one box or many."""
+    boxes, parts = [w.controls["moves"]], []
+    while boxes:
+        box = boxes.pop(0)
+        parts.append(getattr(box, "value", ""))
+        boxes += getattr(box, "children", ())
+    return "".join(parts)
+
+
+def test_11_a_click_in_a_long_game_rewrites_only_the_end_of_the_move_list(widgets_made):
+    w = widgets_made(long_game(1000))
+    assert "1. a1a2  i5i4" in moves_html(w) and "500. a2a1  i4i5" in moves_html(w)
+    whole = len(moves_html(w))
+    sent = html_sent(w, lambda: (w.click("a1"), w.click("b1")))
+    assert str(w.board.turns[-1]) == "a1b1"
+    assert "501. a1b1" in moves_html(w)
+    assert sent < whole / 5, f"two clicks sent {sent} characters of a list of {whole}"
+    w.replay(3)                          # the turn shown is marked, in the first box
+    assert '2. <span class="fanorona-shown">a2a1</span>' in moves_html(w)
+    w.replay(None)
+    assert "fanorona-shown" not in moves_html(w)
+    w.undo()
+    assert "501." not in moves_html(w) and "500. a2a1  i4i5" in moves_html(w)
+    w.new_game()
+    assert moves_html(w).count("<br>") == 0 and "1." not in moves_html(w)
