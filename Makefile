@@ -44,6 +44,7 @@ student: $(VENV)/.installed-test ## student copies of the notebooks, released by
 
 bench: $(VENV)/.installed-test   ## speed and strength figures
 	$(BIN)/python -m fanorona.bench
+	$(BIN)/python benchmarks/widget_clicks.py
 
 bench-browser: $(VENV)/.installed-test   ## click-to-picture latency in Chromium (Voila and JupyterLab)
 	$(BIN)/python benchmarks/click_latency.py
