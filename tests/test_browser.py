@@ -164,9 +164,7 @@ def open_page(browser, width: int, height: int):
 
 
 def leave(page) -> None:
-    """Close the page.  Voilà 0.5.13 keeps the page's kernel anyway: its goodbye (a beacon to
-    voila/api/shutdown) is refused with 403, as the page has no _xsrf cookie; the kernels end
-    with the module's server."""
+    """Close the page (a Voilà page's goodbye stops its kernel: see tests/test_serving.py)."""
     page.context.close()
 
 
