@@ -180,9 +180,9 @@ class BoardPicture:
                for kind, color in KIND_COLORS.items()},
             **{f"cross_{kind}": dots(6, s=260 * s2, color=color, marker="x", linewidths=3 * scale)
                for kind, color in KIND_COLORS.items()})
-        self.letters = {kind: ax.text(0, 0, kind[0].upper(), fontsize=16 * scale, color=color, fontweight="bold",
+        self.letters = {kind: ax.text(0, 0, kind[0].upper(), fontsize=_text_size(16, scale), color=color, fontweight="bold",
                                       zorder=8, visible=False, animated=True) for kind, color in KIND_COLORS.items()}
-        self.title = ax.set_title("", fontsize=12 * scale, animated=True)
+        self.title = ax.set_title("", fontsize=_text_size(12, scale), animated=True)
         self.arrows: list = []
 
     def update(self, scene: dict) -> list:

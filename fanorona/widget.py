@@ -35,6 +35,9 @@ from .rules import PRESETS
 CLICK_RADIUS = 0.45
 #: How much bigger Large mode draws the board (for a projector).
 LARGE_SCALE = 1.4
+#: The widest the picture is drawn, in pixels, unless told otherwise: JupyterLab's output area at
+#: 1024x768 (a classroom projector) with the file browser open is 592 px wide.
+MAX_WIDTH = 590
 
 #: zlib's level for the pictures sent: 1 encodes a 9x5 board in a third less time than the default 6.
 PNG_LEVEL = 1
@@ -191,10 +194,16 @@ class BoardWidget:
     (size, points, to_move, turns, chain, chain_stone, stone_at, legal_steps, captures, push, pop,
     end_turn, outcome) is played as it is.  ``opponent``: None, a level 1-5, or any player with
     ``choose_turn(board)``; it plays Black.  ``language``: "en", "da", "de" or "cs".
+    ``max_width``: the widest the picture may be, in pixels (the default fits JupyterLab's output
+    area on a 1024x768 projector, Large mode too); None: no limit, as on a Voilà page.
     Display it as the last expression of a cell.
     """
 
-    def __init__(self, board=None, size=(9, 5), rules=None, opponent=None, language: str = "en"):
+    def __init__(self, board=None, size=(9, 5), rules=None, opponent=None, language: str = "en",
+                 max_width: int | None = MAX_WIDTH):
+        if max_width is not None and (isinstance(max_width, bool) or not isinstance(max_width, int) or max_width < 200):
+            raise ValueError(f"max_width is a number of pixels of at least 200, or None; got {max_width!r}")
+        self.max_width = max_width
         model = board.copy() if isinstance(board, Board) else board
         self.controller = Controller(model, size=size, rules=rules, opponent=opponent, language=language)
         self._syncing = False
@@ -372,7 +381,12 @@ class BoardWidget:
 
     @property
     def _scale(self) -> float:
-        return LARGE_SCALE if self.controller.overlays["large"] else 1.0
+        """The picture's scale: 1, or LARGE_SCALE for Large, shrunk to fit ``max_width``."""
+        scale = LARGE_SCALE if self.controller.overlays["large"] else 1.0
+        if self.max_width is None:
+            return scale
+        w, _ = self.board.size
+        return min(scale, round((self.max_width / self._dpi - 0.1) / (0.62 * w + 0.6), 3))
 
     def _sync_controls(self) -> None:
         """Show the controller's settings in the choosers and enable only the buttons that can act."""
@@ -425,6 +439,7 @@ class BoardWidget:
     def _build(self) -> None:
         """Make the figure, the canvas and every control, and wire them to the controller."""
         self.figure = _BlitFigure(self.controller.lock, figsize=(6, 4))
+        self._dpi = self.figure.dpi          # CSS pixels an inch (a HiDPI browser raises the figure's own)
         self.canvas = _BoardCanvas(self.figure, self.controller.lock)
         FigureManager(self.canvas, 0)
         self.canvas.header_visible = self.canvas.toolbar_visible = self.canvas.footer_visible = False

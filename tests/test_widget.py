@@ -243,7 +243,7 @@ def test_replay_shows_earlier_positions_and_blocks_play(widgets_made):
 
 
 def test_overlays_add_to_the_picture(widgets_made):
-    w = widgets_made()
+    w = widgets_made(max_width=None)
     texts = len(w.ax.texts)
     w.show(names=True)
     assert len(w.ax.texts) == texts + 45
@@ -677,3 +677,17 @@ def test_11_a_click_in_a_long_game_rewrites_only_the_end_of_the_move_list(widget
     assert "501." not in moves_html(w) and "500. a2a1  i4i5" in moves_html(w)
     w.new_game()
     assert moves_html(w).count("<br>") == 0 and "1." not in moves_html(w)
+
+
+@pytest.mark.parametrize("size", [(9, 5), (3, 7), (5, 5)])
+def test_12_large_mode_fits_jupyterlabs_output_area_on_a_projector(widgets_made, size):
+    """JupyterLab at 1024x768 with the file browser open gives a notebook's output 592 px."""
+    w = widgets_made(size=size)
+    normal = w.figure.get_figwidth() * w.figure.dpi
+    w.show(large=True)
+    large = w.figure.get_figwidth() * w.figure.dpi
+    assert normal <= large <= 592, f"{size}: {normal:.0f} px, Large {large:.0f} px"
+    if size != (9, 5):
+        assert large > 1.3 * normal, "a small board grows in Large mode"
+    with pytest.raises(ValueError, match="max_width is a number of pixels"):
+        fa.BoardWidget(max_width=10)
