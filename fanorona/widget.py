@@ -23,6 +23,7 @@ import numpy as np
 from ipympl.backend_nbagg import Canvas, FigureManager
 from matplotlib.figure import Figure
 from PIL import Image
+from tqdm.std import tqdm
 
 from . import positions
 from .board import Board
@@ -347,7 +348,25 @@ class BoardWidget:
         self.controls["legend"].value = '<div class="fanorona-legend fanorona-text">' + "<br>".join(
             f'<span class="sym" style="color:{color}">{symbol}</span>{html.escape(t[key])}'
             for mark, (key, symbol, color) in LEGEND.items() if self._scene.get(mark)) + "</div>"
+        self._show_progress(getattr(c, "progress", None))
         self._sync_controls()
+
+    def _show_progress(self, progress) -> None:
+        """A long wait's bar (building a table, compiling) under the status line, with the time
+        left from the bar's own rate.  ``progress``: None, or a tqdm bar (anything with tqdm's
+        ``format_dict``: n, total, elapsed, rate) that the controller advances and announces."""
+        bar, text = self.controls["progress"], self.controls["progress_text"]
+        info = getattr(progress, "format_dict", None) or {}
+        total, n = info.get("total"), info.get("n", 0)
+        display = None if total else "none"
+        if bar.layout.display != display:
+            bar.layout.display = text.layout.display = display
+        if not total:
+            return
+        rate = info.get("rate") or (n / info["elapsed"] if n and info.get("elapsed") else None)
+        left = f" · ⏳ {tqdm.format_interval((total - n) / rate)}" if rate else ""
+        bar.value = min(max(n / total, 0.0), 1.0)
+        text.value = f'<span class="fanorona-progress fanorona-text">{100 * bar.value:.0f}%{left}</span>'
 
     def _redraw(self) -> None:
         scene = self._scene = self.controller.scene()
@@ -465,6 +484,8 @@ class BoardWidget:
             w[name].add_class(f"fanorona-{name}-box")
         w["status"].add_class("fanorona-status-line")
         w["points"].layout.display = "none"
+        w["progress"] = widgets.FloatProgress(min=0.0, max=1.0, layout=widgets.Layout(display="none", width="16em"))
+        w["progress_text"] = widgets.HTML(layout=widgets.Layout(display="none"))
         w["points"].add_class("fanorona-points")
         for name in ("delay", "replay", "size", "rules", "computer", "level", "language", "position"):
             w[name].style.description_width = "initial"
@@ -483,7 +504,8 @@ class BoardWidget:
             row(w["export"], w["import"]), w["record"]])])
         side = widgets.VBox([w["moves_title"], w["moves"], w["legend"]], layout=widgets.Layout(margin="0 0 0 12px"))
         ui = widgets.VBox([
-            widgets.HTML(STYLE), row(self.canvas, side), w["status"], w["details"], w["search"],
+            widgets.HTML(STYLE), row(self.canvas, side), w["status"], row(w["progress"], w["progress_text"]),
+            w["details"], w["search"],
             row(*(w[name] for name in ("end_turn", "approach", "withdrawal", "undo", "undo_step", "redo"))),
             row(w["new_game"], w["size"], w["rules"], w["language"]),
             row(w["computer"], w["level"], w["computer_move"], w["delay"]),

@@ -691,3 +691,29 @@ def test_12_large_mode_fits_jupyterlabs_output_area_on_a_projector(widgets_made,
         assert large > 1.3 * normal, "a small board grows in Large mode"
     with pytest.raises(ValueError, match="max_width is a number of pixels"):
         fa.BoardWidget(max_width=10)
+
+
+def test_10_a_long_wait_shows_a_bar_with_the_time_left(widgets_made):
+    """The controller's ``progress`` (a tqdm bar it advances, announcing each change) is shown
+    under the status line, with the time left from the bar's own rate; None hides it."""
+    import io
+
+    from tqdm import tqdm
+    w = widgets_made()
+    bar, text = w.controls["progress"], w.controls["progress_text"]
+    assert bar.layout.display == "none"
+    progress = tqdm(total=200, file=io.StringIO(), mininterval=0)
+    time.sleep(0.05)
+    progress.update(50)
+    with w.controller.lock:
+        w.controller.progress = progress
+        w.controller.changed()
+    assert bar.layout.display is None and text.layout.display is None
+    assert bar.value == 0.25 and "25%" in text.value
+    rate = progress.format_dict["rate"] or 50 / progress.format_dict["elapsed"]
+    assert tqdm.format_interval(150 / rate) in text.value, "the time left, from the bar's own estimate"
+    with w.controller.lock:
+        w.controller.progress = None
+        w.controller.changed()
+    assert bar.layout.display == "none"
+    progress.close()
