@@ -43,6 +43,8 @@ MAX_WIDTH = 590
 #: zlib's level for the pictures sent: 1 encodes a 9x5 board in a third less time than the default 6.
 PNG_LEVEL = 1
 
+#: Turns the Turn slider is rebuilt ahead for (see ``BoardWidget._rebuild_replay_slider``).
+SLIDER_ROOM = 64
 #: Lines of the move list per box: a turn played rewrites only the last box.
 MOVE_BOX_LINES = 50
 
@@ -209,6 +211,7 @@ class BoardWidget:
         self.controller = Controller(model, size=size, rules=rules, opponent=opponent, language=language)
         self._syncing = False
         self._frame_key = None
+        self._slider_reach = 0           # the most turns the page's Turn slider was built for
         self._build()
         self.controller.observe(self._refresh)
         with self.controller.lock:
@@ -439,7 +442,21 @@ class BoardWidget:
                     if getattr(w[name], trait) != (tuple(value) if trait == "options" else value):
                         setattr(w[name], trait, value)
             w["computer_move"].layout.display = None if c.paused else "none"
+            if total > self._slider_reach:
+                self._rebuild_replay_slider(total)
             self._more.set_title(0, t["more"])
+
+    def _rebuild_replay_slider(self, total: int) -> None:
+        """Have the page rebuild the Turn slider with room for SLIDER_ROOM more turns: its End key
+        goes to the largest turn the slider was built with (noUiSlider keeps that range when
+        ipywidgets updates the maximum), so without this End did nothing; a change of orientation
+        is what makes ipywidgets rebuild it."""
+        slider = self.controls["replay"]
+        self._slider_reach = total + SLIDER_ROOM
+        slider.max = self._slider_reach
+        slider.orientation = "vertical"
+        slider.orientation = "horizontal"
+        slider.max = total
 
     @contextmanager
     def _quiet(self):
