@@ -492,6 +492,12 @@ def test_nothing_is_clipped_in_large_mode_in_jupyterlab_with_the_file_browser_op
         board.shot("lab_1024x768_large")
         clipped = board.clipped()
         assert not clipped, "\n".join(clipped)
+        canvas, area = page.evaluate("""root => {
+            const c = root.querySelector('.jupyter-matplotlib-canvas-div canvas').getBoundingClientRect();
+            const a = root.closest('.jp-OutputArea-output').getBoundingClientRect();
+            return [[c.left, c.right], [a.left, a.right]]; }""", board.root.element_handle())
+        assert area[0] - 1 <= canvas[0] and canvas[1] <= area[1] + 1, \
+            f"the Large canvas spans {canvas[0]:.0f}-{canvas[1]:.0f} px, the output area {area[0]:.0f}-{area[1]:.0f} px"
     finally:
         shut_down_kernels(page)
 
