@@ -286,7 +286,7 @@ class BoardWidget:
         """Stop the computer and close every widget (a closed board cannot be shown again)."""
         with self.controller.lock:
             self.controller.runner.cancel()
-        boxes = [self.ui]
+        boxes = [self.ui, *self._moves.boxes]       # the move list's spare boxes too
         while boxes:
             box = boxes.pop()
             boxes += getattr(box, "children", ())
