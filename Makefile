@@ -61,6 +61,7 @@ grade-demo: $(VENV)/.installed-test   ## autograde a generated class of 10 with 
 
 bench: $(VENV)/.installed-test   ## speed, strength and memory figures: every benchmarks/bench_*.py
 	$(BIN)/python -m benchmarks
+	$(BIN)/python benchmarks/widget_clicks.py
 
 $(VENV)/.installed-lint: pyproject.toml $(VENV)/.installed-test
 	$(BIN)/pip install --quiet -e '.[test,lint]'

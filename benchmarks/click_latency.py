@@ -7,7 +7,9 @@ click runs, on the page's clock, from a capture-phase ``mousedown`` listener to 
 first ``drawImage`` after which the board's canvas pixels hash differently; so it covers the trip
 to the kernel, the kernel's work, the image's trip back and its drawing.  The kernel-side time is
 the sum of the kernel's busy spells (its own status messages, read off the websocket) inside that
-interval.  Each figure is measured with no overlay and with every overlay on.
+interval.  Each figure is measured with no overlay and with every overlay on.  Then one click is
+split inside the kernel (``benchmarks/widget_clicks.py``: scene, artists, picture, PNG encode and
+its size, controls, move list), and the load average is printed: the machine may be shared.
 """
 import argparse
 import contextlib
@@ -31,7 +33,9 @@ CHROMIUM = "/usr/bin/chromium"
 LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                "--disable-sync", "--no-first-run"]
 POINT = "d3"
-GOAL_MS = 60
+#: Median latency goals with no overlay, and what every overlay on may add.
+GOALS_MS = {"Voilà": 60, "JupyterLab": 80}
+OVERLAY_ALLOWANCE_MS = 20
 
 # Installed before any page script runs: remembers each mousedown and each change of a board canvas.
 PROBE = """
@@ -262,10 +266,16 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'front end':<11} {'median':>7} {'p90':>7} {'kernel':>7}  overlays")
     for where, overlays, latencies, busy in rows:
         print(f"{where:<11} {median(latencies):4.0f} ms {p90(latencies):4.0f} ms {median(busy):4.0f} ms  {overlays}")
-    voila_median = [median(lat) for where, overlays, lat, _ in rows if where == "Voilà" and overlays == "none"]
-    if voila_median:
-        print(f"goal: median <= {GOAL_MS} ms in Voilà with no overlay: "
-              f"{'met' if voila_median[0] <= GOAL_MS else 'not met'} ({voila_median[0]:.0f} ms)")
+    for where, goal in GOALS_MS.items():
+        medians = [median(lat) for w, _, lat, _ in rows if w == where]
+        if len(medians) == 2:
+            plain, overlaid = medians
+            met = plain <= goal and overlaid <= plain + OVERLAY_ALLOWANCE_MS
+            print(f"goal in {where}: median <= {goal} ms, every overlay on <= {OVERLAY_ALLOWANCE_MS} ms more: "
+                  f"{'met' if met else 'not met'} ({plain:.0f} ms, {overlaid:.0f} ms)")
+    from widget_clicks import print_split
+    print_split(args.clicks)
+    print(f"load average now {os.getloadavg()[0]:.2f}")
     return 0
 
 

@@ -28,6 +28,8 @@ NOTE_COLOR = "#5a4a2a"
 #: The two kinds of capture, one colour each wherever the board shows them.
 KIND_COLORS = {"approach": "#d62828", "withdrawal": "#1f5fbf"}
 LAST_COLOR = "#8c8c8c"
+#: The step that waits for its capture to be chosen: a dashed arrow and a dot at its end.
+WAITING_COLOR = "#333333"
 
 
 def xy(board: Board, point: str) -> tuple[int, int]:
@@ -137,7 +139,7 @@ LEGEND = {
     "must": ("legend_must", "●", MARK), "selected": ("legend_selected", "◯", HIGHLIGHT),
     "targets": ("legend_target", "•", HIGHLIGHT), "approach": ("legend_approach", "✕", KIND_COLORS["approach"]),
     "withdrawal": ("legend_withdrawal", "✕", KIND_COLORS["withdrawal"]), "path": ("legend_path", "➜", HIGHLIGHT),
-    "last": ("legend_last", "➜", LAST_COLOR),
+    "last": ("legend_last", "➜", LAST_COLOR), "waiting": ("legend_waiting", "⇢", WAITING_COLOR),
 }
 
 
@@ -173,14 +175,14 @@ class BoardPicture:
             must=dots(4, s=110 * s2, color=MARK, edgecolors="#111111", linewidths=0.8 * scale),
             selected=dots(4, s=640 * s2, facecolors="none", edgecolors=HIGHLIGHT, linewidths=4 * scale),
             targets=dots(4, s=150 * s2, color=HIGHLIGHT, edgecolors="white", linewidths=1 * scale),
-            waiting=dots(4, s=150 * s2, color="#333333"),
+            waiting=dots(4, s=150 * s2, color=WAITING_COLOR),
             **{f"ring_{kind}": dots(5, s=640 * s2, facecolors="none", edgecolors=color, linewidths=4 * scale)
                for kind, color in KIND_COLORS.items()},
             **{f"cross_{kind}": dots(6, s=260 * s2, color=color, marker="x", linewidths=3 * scale)
                for kind, color in KIND_COLORS.items()})
-        self.letters = {kind: ax.text(0, 0, kind[0].upper(), fontsize=16 * scale, color=color, fontweight="bold",
+        self.letters = {kind: ax.text(0, 0, kind[0].upper(), fontsize=_text_size(16, scale), color=color, fontweight="bold",
                                       zorder=8, visible=False, animated=True) for kind, color in KIND_COLORS.items()}
-        self.title = ax.set_title("", fontsize=12 * scale, animated=True)
+        self.title = ax.set_title("", fontsize=_text_size(12, scale), animated=True)
         self.arrows: list = []
 
     def update(self, scene: dict) -> list:
@@ -212,7 +214,7 @@ class BoardPicture:
         self.arrows = (_arrows(self.ax, board, scene["legal"], HIGHLIGHT, 1.2 * s, alpha=0.45)
                        + _arrows(self.ax, board, scene["last"], LAST_COLOR, 2.5 * s)
                        + _arrows(self.ax, board, scene["path"], HIGHLIGHT, 2.5 * s)
-                       + _arrows(self.ax, board, [waiting] if waiting else [], "#333333", 2.5 * s, linestyle="--"))
+                       + _arrows(self.ax, board, [waiting] if waiting else [], WAITING_COLOR, 2.5 * s, linestyle="--"))
         return ([c for pair in self.bands.values() for c in pair] + list(self.dots.values())
                 + list(self.letters.values()) + self.arrows + [self.title])
 

@@ -264,7 +264,7 @@ class Table:
     # -- bytes on disk -------------------------------------------------------------------------
 
     def to_bytes(self) -> bytes:
-        """The cache file: magic, format version, sha256 of the payload, then the zlib payload."""
+        """The cache file: magic, format version, keyed digest of the payload, then the zlib payload."""
         rules = repr(self.rules).encode()
         parts = [_PAYLOAD_HEAD.pack(*self.size, len(self), len(rules)), rules,
                  little_endian(self._keys), self._values, little_endian(self._distances)]
@@ -286,7 +286,7 @@ class Table:
         distances = from_little_endian("i", raw[at + 9 * count:])
         check_entries(width * height, keys, values, distances)
         table = cls(size, rules, keys, values, distances)
-        table._check_sample(random.Random(data[:HEADER.size]))   # seeded by the file's checksum
+        table._check_sample(random.Random(data[:HEADER.size]))   # seeded by the file's digest
         return table
 
     def _check_sample(self, rng: random.Random, samples: int = 48) -> None:
@@ -321,7 +321,7 @@ def solve(size, rules: Rules | None = None, progress: bool = True) -> Table:
                          f"{MAX_POINTS} (3x7 or 7x3): bigger boards have far too many positions for it")
     return load_or_build(cache_path((width, height), rules), _loaded,
                          lambda data: Table.from_bytes(data, (width, height), rules),
-                         lambda: _solve_now(width, height, rules, progress), "solved table")
+                         lambda: _solve_now(width, height, rules, progress), "solved table", magic=MAGIC)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -1,11 +1,16 @@
-"""The cache files of the solved boards and the endgame tables: where they live, their checksummed
+"""The cache files of the solved boards and the endgame tables: where they live, their signed
 layout, what every table read back must hold, and writing them so that several processes, or one
 killed half way, never leave a damaged file behind.
+
+A file's digest is keyed (HMAC-SHA256) with a secret made for this install and kept beside the
+cache files, so a file changed by anything but this package (one result flipped and a plain
+checksum recomputed) is refused, whichever entries the load's sample check happens to replay.
 """
 from __future__ import annotations
 
 import glob
 import hashlib
+import hmac
 import operator
 import os
 import stat
@@ -22,8 +27,11 @@ from pathlib import Path
 from .retrograde import NAME
 from .rules import Rules
 
-#: Every cache file starts with this: magic, format version, sha256 of the (compressed) payload.
+#: Every cache file starts with this: magic, format version, keyed digest of the (compressed) payload.
 HEADER = struct.Struct("<8sH32s")
+#: The install's secret for the digests, in the cache directory (readable by its owner only).
+KEY_NAME = "cache-key"
+KEY_BYTES = 32
 #: A ``.part`` file untouched for this long is left over, whoever wrote it (writing takes seconds).
 STALE_PART_SECONDS = 3600
 
@@ -47,10 +55,45 @@ def cache_file(stem: str, rules: Rules) -> Path:
     return cache_dir() / f"{stem}-{tag}.bin"
 
 
+_keys: dict[Path, bytes] = {}
+
+
+def install_key() -> bytes:
+    """This install's secret (``KEY_NAME`` in the cache directory), made on first use.  Where it
+    cannot be kept, a secret for this process only: its files are then refused by the next."""
+    folder = cache_dir()
+    if folder not in _keys:
+        path = folder / KEY_NAME
+        try:
+            key = path.read_bytes() if path.exists() else b""
+            if len(key) != KEY_BYTES:
+                folder.mkdir(parents=True, exist_ok=True)
+                fd, partial = tempfile.mkstemp(dir=folder, prefix=f"{KEY_NAME}.", suffix=".part")
+                with os.fdopen(fd, "wb") as file:        # mkstemp's file is its owner's only
+                    file.write(os.urandom(KEY_BYTES))
+                try:
+                    os.link(partial, path)               # the first writer's key wins a race
+                except FileExistsError:
+                    if len(path.read_bytes()) != KEY_BYTES:
+                        os.replace(partial, path)         # a damaged key is replaced
+                finally:
+                    Path(partial).unlink(missing_ok=True)
+                key = path.read_bytes()
+        except OSError:
+            key = os.urandom(KEY_BYTES)
+        _keys[folder] = key
+    return _keys[folder]
+
+
+def digest(payload: bytes) -> bytes:
+    """The keyed digest of a cache file's payload."""
+    return hmac.new(install_key(), payload, hashlib.sha256).digest()
+
+
 def packed(magic: bytes, format_version: int, raw: bytes) -> bytes:
-    """A cache file: ``HEADER`` then ``raw`` compressed with zlib."""
+    """A cache file: ``HEADER`` (with the payload's keyed digest) then ``raw`` compressed with zlib."""
     payload = zlib.compress(raw, 6)
-    return HEADER.pack(magic, format_version, hashlib.sha256(payload).digest()) + payload
+    return HEADER.pack(magic, format_version, digest(payload)) + payload
 
 
 def checked_payload(data: bytes, magic: bytes, format_version: int, what: str) -> bytes:
@@ -62,14 +105,15 @@ def checked_payload(data: bytes, magic: bytes, format_version: int, what: str) -
     """
     if len(data) < HEADER.size:
         raise ValueError("the file is shorter than its header")
-    found, version, digest = HEADER.unpack_from(data)
+    found, version, signed = HEADER.unpack_from(data)
     if found != magic:
         raise ValueError(f"the file is not {what}")
     if version != format_version:
         raise ValueError(f"the file has format version {version}, this code reads version {format_version}")
     payload = data[HEADER.size:]
-    if hashlib.sha256(payload).digest() != digest:
-        raise ValueError("the checksum does not match (the file is damaged or truncated)")
+    if not hmac.compare_digest(digest(payload), signed):
+        raise ValueError("the keyed checksum does not match (the file is damaged or truncated, or was not "
+                         "written by this install's fanorona)")
     return zlib.decompress(payload)
 
 
@@ -106,10 +150,11 @@ def from_little_endian(typecode: str, data: bytes) -> array:
     return numbers
 
 
-def load_or_build(path: Path, loaded: dict, read, build, what: str):
+def load_or_build(path: Path, loaded: dict, read, build, what: str, magic: bytes | None = None):
     """The table of ``path``: from ``loaded`` (a memory of path -> (file stamp, table)) while the
     file is unchanged, else ``read(bytes of the file)``, else ``build()`` and saved.  A file that
-    ``read`` refuses is rebuilt, with a ``SolveCacheWarning`` naming the ``what``."""
+    ``read`` refuses, or that does not begin with ``magic``, is rebuilt, with a
+    ``SolveCacheWarning`` naming the ``what``; the magic is read before the rest."""
     stamp = _file_stamp(path)
     if path in loaded and loaded[path][0] == stamp:
         return loaded[path][1]
@@ -117,7 +162,7 @@ def load_or_build(path: Path, loaded: dict, read, build, what: str):
     table = None
     if stamp is not None:
         try:
-            table = read(_read_regular_file(path))
+            table = read(_read_regular_file(path, magic))
         except (OSError, ValueError, zlib.error, struct.error) as problem:
             warnings.warn(f"cannot use the cached {what} {path}: {problem}; building it again", SolveCacheWarning,
                           stacklevel=3)      # the caller of solve() or endgame_table()
@@ -137,14 +182,18 @@ def _file_stamp(path: Path):
     return (found.st_mtime_ns, found.st_size)
 
 
-def _read_regular_file(path: Path) -> bytes:
-    """The bytes of ``path`` if it is a regular file; opening never blocks (a FIFO would)."""
+def _read_regular_file(path: Path, magic: bytes | None = None) -> bytes:
+    """The bytes of ``path`` if it is a regular file starting with ``magic`` (checked before the
+    rest is read: a huge file of something else costs nothing); opening never blocks (a FIFO would)."""
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             raise ValueError("it is not a regular file")
         with os.fdopen(fd, "rb", closefd=False) as file:
-            return file.read()
+            head = file.read(len(magic)) if magic else b""
+            if magic and head != magic:
+                raise ValueError(f"the file does not begin with {magic!r}, so it is no such table")
+            return head + file.read()
     finally:
         os.close(fd)
 

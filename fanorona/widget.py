@@ -11,18 +11,23 @@ sent before the status text, so the two never disagree on the screen.
 """
 from __future__ import annotations
 
+import base64
 import html
+import io
 import json
 from contextlib import contextmanager
 from pathlib import Path
 
 import ipywidgets as widgets
+import numpy as np
 from ipympl.backend_nbagg import Canvas, FigureManager
 from matplotlib.figure import Figure
+from PIL import Image
+from tqdm.std import tqdm
 
 from . import positions
 from .board import Board
-from .controller import COMPUTER_SIDES, OVERLAYS, SIZES, Controller, size_text
+from .controller import COMPUTER_SIDES, OVERLAYS, SIZES, Controller, size_text, turn_text
 from .draw import LEGEND, BoardPicture
 from .labels import LABELS, LANGUAGES, labels
 from .rules import PRESETS
@@ -31,6 +36,17 @@ from .rules import PRESETS
 CLICK_RADIUS = 0.45
 #: How much bigger Large mode draws the board (for a projector).
 LARGE_SCALE = 1.4
+#: The widest the picture is drawn, in pixels, unless told otherwise: JupyterLab's output area at
+#: 1024x768 (a classroom projector) with the file browser open is 592 px wide, 4 px of it padding.
+MAX_WIDTH = 580
+
+#: zlib's level for the pictures sent: 1 encodes a 9x5 board in a third less time than the default 6.
+PNG_LEVEL = 1
+
+#: Turns the Turn slider is rebuilt ahead for (see ``BoardWidget._rebuild_replay_slider``).
+SLIDER_ROOM = 64
+#: Lines of the move list per box: a turn played rewrites only the last box.
+MOVE_BOX_LINES = 50
 
 #: The board's style sheet (wrapping rows, a scrolling move list, Large mode), shipped beside this module.
 STYLE = "<style>" + (Path(__file__).with_name("widget.css")).read_text(encoding="utf-8") + "</style>"
@@ -56,7 +72,7 @@ class _BlitFigure(Figure):
     def draw(self, renderer):
         with self._lock:
             super().draw(renderer)
-            if hasattr(renderer, "copy_from_bbox"):
+            if hasattr(renderer, "copy_from_bbox") and not self.canvas.is_saving():   # savefig draws them all
                 self._kept = ((renderer.width, renderer.height), renderer.copy_from_bbox(self.bbox))
             for artist in self.changing:
                 artist.draw(renderer)
@@ -77,6 +93,102 @@ class _BlitFigure(Figure):
         canvas.blit(self.bbox)
 
 
+class _BoardCanvas(Canvas):
+    """ipympl's canvas made safe for a board that changes from two threads (a click in the kernel's
+    own thread, the computer's steps in its thread) and for a browser that drops pictures.
+
+    Every picture is drawn, encoded and sent holding the controller's lock, so the pictures leave
+    in the order the positions happened and none mixes two positions.  Every picture is whole
+    (ipympl's "full" mode): the browser keeps only the last of pictures that arrive faster than it
+    loads them (a new one replaces the image still loading), which loses a difference picture
+    for good and leaves a stale board, but never a whole one.  A fast PNG setting pays for it.
+    """
+
+    def __init__(self, figure, lock):
+        self._lock = lock
+        super().__init__(figure)
+
+    def draw(self):
+        with self._lock:
+            super().draw()
+
+    def blit(self, bbox=None):
+        with self._lock:
+            super().blit(bbox)
+
+    def _handle_message(self, object, content, buffers):     # the browser's requests, one at a time
+        with self._lock:
+            super()._handle_message(object, content, buffers)
+
+    def get_diff_image(self):
+        """The current picture as a whole PNG (None if it was sent already)."""
+        if not self._png_is_old:
+            return None
+        pixels = np.asarray(self.get_renderer().buffer_rgba())
+        self.set_image_mode("full")
+        self._last_buff = pixels.view(np.uint32).squeeze(2).copy()
+        self._force_full = self._png_is_old = False
+        with io.BytesIO() as png:
+            Image.fromarray(pixels).save(png, format="png", compress_level=PNG_LEVEL)
+            return png.getvalue()
+
+
+class _MoveList:
+    """The move list: numbered lines of two turns in boxes of ``MOVE_BOX_LINES`` lines, in a
+    scroller that keeps the newest turn in view.  An update rewrites only the boxes whose lines
+    changed, and each turn's text is made once, so a click in a long game costs what it costs in
+    a short one (the whole list re-sent and re-laid out per click grew a click nine-fold by 5,000 turns)."""
+
+    def __init__(self):
+        self.boxes: list = []
+        self.inner = widgets.VBox()
+        self.inner.add_class("fanorona-moves-inner")
+        self.scroller = widgets.Box([self.inner])          # column-reverse: it stays scrolled to the end
+        self.scroller.add_class("fanorona-moves")
+        self._turns: list = []                              # (turn, its escaped text), as the model has them
+        self._lead = False                                  # Black began: the first line starts with "…"
+        self._texts: list = []
+
+    def update(self, model, shown: int | None) -> None:
+        turns = model.turns
+        kept = min(len(self._turns), len(turns))
+        if kept and self._turns[0][0] is not turns[0]:
+            kept = 0                                        # another game
+        while kept and self._turns[kept - 1][0] is not turns[kept - 1]:
+            kept -= 1
+        if not kept:
+            root = getattr(model, "root", None)
+            self._lead = root is not None and root().to_move == "black"
+        del self._turns[kept:]
+        self._turns += [(turn, html.escape(str(turn))) for turn in turns[kept:]]
+        texts = ["…"] * self._lead + [text for _, text in self._turns]
+        if model.chain:
+            texts.append(html.escape(turn_text(model.chain)) + "…")
+        if shown:
+            place = shown - 1 + self._lead
+            texts[place] = f'<span class="fanorona-shown">{texts[place]}</span>'
+        changed = next((i for i, (a, b) in enumerate(zip(texts, self._texts)) if a != b),
+                       min(len(texts), len(self._texts)))
+        self._texts = texts
+        per_box = 2 * MOVE_BOX_LINES
+        count = max(1, -(-len(texts) // per_box))
+        while len(self.boxes) < count:
+            self.boxes.append(widgets.HTML())
+        for b in range(changed // per_box, count):
+            first = b * per_box
+            lines = [f"{n // 2 + 1}. " + "  ".join(texts[n:n + 2]) for n in range(first, min(first + per_box, len(texts)), 2)]
+            value = f'<div class="fanorona-moves-part fanorona-text">{"<br>".join(lines)}</div>'
+            if self.boxes[b].value != value:
+                self.boxes[b].value = value
+        if len(self.inner.children) != count:
+            self.inner.children = self.boxes[:count]
+
+    @property
+    def html(self) -> str:
+        """The whole list's HTML, as the page shows it."""
+        return "".join(box.value for box in self.inner.children)
+
+
 class BoardWidget:
     """A board to play on by clicking, with undo, replay, a computer opponent and overlays.
 
@@ -85,14 +197,21 @@ class BoardWidget:
     (size, points, to_move, turns, chain, chain_stone, stone_at, legal_steps, captures, push, pop,
     end_turn, outcome) is played as it is.  ``opponent``: None, a level 1-5, or any player with
     ``choose_turn(board)``; it plays Black.  ``language``: "en", "da", "de" or "cs".
+    ``max_width``: the widest the picture may be, in pixels (the default fits JupyterLab's output
+    area on a 1024x768 projector, Large mode too); None: no limit, as on a Voilà page.
     Display it as the last expression of a cell.
     """
 
-    def __init__(self, board=None, size=(9, 5), rules=None, opponent=None, language: str = "en"):
+    def __init__(self, board=None, size=(9, 5), rules=None, opponent=None, language: str = "en",
+                 max_width: int | None = MAX_WIDTH):
+        if max_width is not None and (isinstance(max_width, bool) or not isinstance(max_width, int) or max_width < 200):
+            raise ValueError(f"max_width is a number of pixels of at least 200, or None; got {max_width!r}")
+        self.max_width = max_width
         model = board.copy() if isinstance(board, Board) else board
         self.controller = Controller(model, size=size, rules=rules, opponent=opponent, language=language)
         self._syncing = False
         self._frame_key = None
+        self._slider_reach = 0           # the most turns the page's Turn slider was built for
         self._build()
         self.controller.observe(self._refresh)
         with self.controller.lock:
@@ -167,7 +286,7 @@ class BoardWidget:
         """Stop the computer and close every widget (a closed board cannot be shown again)."""
         with self.controller.lock:
             self.controller.runner.cancel()
-        boxes = [self.ui]
+        boxes = [self.ui, *self._moves.boxes]       # the move list's spare boxes too
         while boxes:
             box = boxes.pop()
             boxes += getattr(box, "children", ())
@@ -194,16 +313,28 @@ class BoardWidget:
         """
         self.ax.apply_aspect()
         width, height = self.figure.bbox.width, self.figure.bbox.height
-        w, h = self.board.size
+        geometry = self._geometry
         pixels = {}
-        for r in range(h):
-            for c in range(w):
-                x, y = self.ax.transData.transform((c, r))
-                pixels[f"{chr(ord('a') + c)}{r + 1}"] = (round(float(x / width), 5), round(float(1 - y / height), 5))
+        for i, name in enumerate(geometry.names):
+            x, y = self.ax.transData.transform(geometry.coordinates(i))
+            pixels[name] = (round(float(x / width), 5), round(float(1 - y / height), 5))
         return pixels
 
-    def _repr_mimebundle_(self, **kwargs):    # a cell that ends with the board shows it
-        return self.ui._repr_mimebundle_(**kwargs)
+    def picture_png(self) -> bytes:
+        """The board's picture as it is now, as PNG bytes."""
+        with self.controller.lock:
+            self.canvas.draw()
+            with io.BytesIO() as png:
+                Image.fromarray(np.asarray(self.canvas.get_renderer().buffer_rgba())).save(png, format="png")
+                return png.getvalue()
+
+    def _repr_mimebundle_(self, **kwargs):
+        """A cell that ends with the board shows it live; a page without a kernel (a static site, a
+        notebook viewer) shows its picture instead, and the text says how to play it."""
+        bundle = self.ui._repr_mimebundle_(**kwargs)
+        bundle["image/png"] = base64.b64encode(self.picture_png()).decode("ascii")
+        bundle["text/plain"] = f"Fanorona board: {self.status} (run the notebook to play on it)"
+        return bundle
 
     # -- the view: bring every control and the picture up to date --------------------------------
 
@@ -216,12 +347,29 @@ class BoardWidget:
         self.controls["details"].value = f'<div class="fanorona-details fanorona-text">{html.escape(c.details)}</div>'
         search = c.sentence("search", info=c.search) if c.search else ""
         self.controls["search"].value = f'<div class="fanorona-search">{html.escape(search)}</div>'
-        lines = c.move_lines(lambda text: f'<span class="fanorona-shown">{text}</span>', html.escape)
-        self.controls["moves"].value = f'<div class="fanorona-moves fanorona-text">{"<br>".join(lines)}</div>'
+        self._moves.update(self.board, c.shown)
         self.controls["legend"].value = '<div class="fanorona-legend fanorona-text">' + "<br>".join(
             f'<span class="sym" style="color:{color}">{symbol}</span>{html.escape(t[key])}'
             for mark, (key, symbol, color) in LEGEND.items() if self._scene.get(mark)) + "</div>"
+        self._show_progress(getattr(c, "progress", None))
         self._sync_controls()
+
+    def _show_progress(self, progress) -> None:
+        """A long wait's bar (building a table, compiling) under the status line, with the time
+        left from the bar's own rate.  ``progress``: None, or a tqdm bar (anything with tqdm's
+        ``format_dict``: n, total, elapsed, rate) that the controller advances and announces."""
+        bar, text = self.controls["progress"], self.controls["progress_text"]
+        info = getattr(progress, "format_dict", None) or {}
+        total, n = info.get("total"), info.get("n", 0)
+        display = None if total else "none"
+        if bar.layout.display != display:
+            bar.layout.display = text.layout.display = display
+        if not total:
+            return
+        rate = info.get("rate") or (n / info["elapsed"] if n and info.get("elapsed") else None)
+        left = f" · ⏳ {tqdm.format_interval((total - n) / rate)}" if rate else ""
+        bar.value = min(max(n / total, 0.0), 1.0)
+        text.value = f'<span class="fanorona-progress fanorona-text">{100 * bar.value:.0f}%{left}</span>'
 
     def _redraw(self) -> None:
         scene = self._scene = self.controller.scene()
@@ -249,8 +397,18 @@ class BoardWidget:
         self.controls["points"].value = json.dumps(self.point_pixels())
 
     @property
+    def _geometry(self):
+        """The drawn board's points (their names and places): the rules' geometry."""
+        return self._scene["board"].geometry
+
+    @property
     def _scale(self) -> float:
-        return LARGE_SCALE if self.controller.overlays["large"] else 1.0
+        """The picture's scale: 1, or LARGE_SCALE for Large, shrunk to fit ``max_width``."""
+        scale = LARGE_SCALE if self.controller.overlays["large"] else 1.0
+        if self.max_width is None:
+            return scale
+        w, _ = self.board.size
+        return min(scale, round((self.max_width / self._dpi - 0.1) / (0.62 * w + 0.6), 3))
 
     def _sync_controls(self) -> None:
         """Show the controller's settings in the choosers and enable only the buttons that can act."""
@@ -284,7 +442,21 @@ class BoardWidget:
                     if getattr(w[name], trait) != (tuple(value) if trait == "options" else value):
                         setattr(w[name], trait, value)
             w["computer_move"].layout.display = None if c.paused else "none"
+            if total > self._slider_reach:
+                self._rebuild_replay_slider(total)
             self._more.set_title(0, t["more"])
+
+    def _rebuild_replay_slider(self, total: int) -> None:
+        """Have the page rebuild the Turn slider with room for SLIDER_ROOM more turns: its End key
+        goes to the largest turn the slider was built with (noUiSlider keeps that range when
+        ipywidgets updates the maximum), so without this End did nothing; a change of orientation
+        is what makes ipywidgets rebuild it."""
+        slider = self.controls["replay"]
+        self._slider_reach = total + SLIDER_ROOM
+        slider.max = self._slider_reach
+        slider.orientation = "vertical"
+        slider.orientation = "horizontal"
+        slider.max = total
 
     @contextmanager
     def _quiet(self):
@@ -303,7 +475,8 @@ class BoardWidget:
     def _build(self) -> None:
         """Make the figure, the canvas and every control, and wire them to the controller."""
         self.figure = _BlitFigure(self.controller.lock, figsize=(6, 4))
-        self.canvas = Canvas(self.figure)
+        self._dpi = self.figure.dpi          # CSS pixels an inch (a HiDPI browser raises the figure's own)
+        self.canvas = _BoardCanvas(self.figure, self.controller.lock)
         FigureManager(self.canvas, 0)
         self.canvas.header_visible = self.canvas.toolbar_visible = self.canvas.footer_visible = False
         self.canvas.resizable = False
@@ -321,11 +494,15 @@ class BoardWidget:
         w["position"] = widgets.Dropdown(options=positions.names())
         w["diagram"] = widgets.Textarea(placeholder="B.B\n...\nW.W", layout=widgets.Layout(width="200px", height="90px"))
         w["record"] = widgets.Textarea(layout=widgets.Layout(width="100%", height="140px"))
-        for name in ("status", "details", "search", "moves", "legend", "moves_title", "points"):
+        self._moves = _MoveList()
+        w["moves"] = self._moves.scroller
+        for name in ("status", "details", "search", "legend", "moves_title", "points"):
             w[name] = widgets.HTML()
             w[name].add_class(f"fanorona-{name}-box")
         w["status"].add_class("fanorona-status-line")
         w["points"].layout.display = "none"
+        w["progress"] = widgets.FloatProgress(min=0.0, max=1.0, layout=widgets.Layout(display="none", width="16em"))
+        w["progress_text"] = widgets.HTML(layout=widgets.Layout(display="none"))
         w["points"].add_class("fanorona-points")
         for name in ("delay", "replay", "size", "rules", "computer", "level", "language", "position"):
             w[name].style.description_width = "initial"
@@ -344,7 +521,8 @@ class BoardWidget:
             row(w["export"], w["import"]), w["record"]])])
         side = widgets.VBox([w["moves_title"], w["moves"], w["legend"]], layout=widgets.Layout(margin="0 0 0 12px"))
         ui = widgets.VBox([
-            widgets.HTML(STYLE), row(self.canvas, side), w["status"], w["details"], w["search"],
+            widgets.HTML(STYLE), row(self.canvas, side), w["status"], row(w["progress"], w["progress_text"]),
+            w["details"], w["search"],
             row(*(w[name] for name in ("end_turn", "approach", "withdrawal", "undo", "undo_step", "redo"))),
             row(w["new_game"], w["size"], w["rules"], w["language"]),
             row(w["computer"], w["level"], w["computer_move"], w["delay"]),
@@ -391,9 +569,10 @@ class BoardWidget:
         if event.inaxes is not self.ax or event.xdata is None or event.button != 1:
             return
         col, row = round(event.xdata), round(event.ydata)
-        w, h = self.board.size
-        if 0 <= col < w and 0 <= row < h and (event.xdata - col) ** 2 + (event.ydata - row) ** 2 <= CLICK_RADIUS ** 2:
-            self.click(f"{chr(ord('a') + col)}{row + 1}")
+        geometry = self._geometry
+        if (0 <= col < geometry.width and 0 <= row < geometry.height
+                and (event.xdata - col) ** 2 + (event.ydata - row) ** 2 <= CLICK_RADIUS ** 2):
+            self.click(geometry.names[row * geometry.width + col])
 
 
 __all__ = ["BoardWidget", "LABELS", "SIZES"]

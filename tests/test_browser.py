@@ -164,9 +164,7 @@ def open_page(browser, width: int, height: int):
 
 
 def leave(page) -> None:
-    """Close the page.  Voilà 0.5.13 keeps the page's kernel anyway: its goodbye (a beacon to
-    voila/api/shutdown) is refused with 403, as the page has no _xsrf cookie; the kernels end
-    with the module's server."""
+    """Close the page (a Voilà page's goodbye stops its kernel: see tests/test_serving.py)."""
     page.context.close()
 
 
@@ -494,6 +492,12 @@ def test_nothing_is_clipped_in_large_mode_in_jupyterlab_with_the_file_browser_op
         board.shot("lab_1024x768_large")
         clipped = board.clipped()
         assert not clipped, "\n".join(clipped)
+        canvas, area = page.evaluate("""root => {
+            const c = root.querySelector('.jupyter-matplotlib-canvas-div canvas').getBoundingClientRect();
+            const a = root.closest('.jp-OutputArea-output').getBoundingClientRect();
+            return [[c.left, c.right], [a.left, a.right]]; }""", board.root.element_handle())
+        assert area[0] - 1 <= canvas[0] and canvas[1] <= area[1] + 1, \
+            f"the Large canvas spans {canvas[0]:.0f}-{canvas[1]:.0f} px, the output area {area[0]:.0f}-{area[1]:.0f} px"
     finally:
         shut_down_kernels(page)
 
@@ -506,3 +510,124 @@ def test_without_chromium_the_browser_tests_skip_but_fail_under_ci(monkeypatch, 
     monkeypatch.delenv("CI")
     with pytest.raises(pytest.skip.Exception, match="no Chromium"):
         require_chromium()
+
+
+# -- issue 18 ----------------------------------------------------------------------------------
+
+def canvas_rgba(board: OnPage):
+    """The board's canvas pixels, as the page has them (an RGBA array at the canvas's CSS size)."""
+    import base64
+    import io
+
+    import numpy as np
+    from PIL import Image
+    url = board.canvas.evaluate("c => c.toDataURL('image/png')")
+    image = Image.open(io.BytesIO(base64.b64decode(url.split(",", 1)[1]))).convert("RGBA")
+    box = board.canvas.bounding_box()
+    return np.asarray(image.resize((round(box["width"]), round(box["height"])), Image.NEAREST))
+
+
+def stones_on_page(board: OnPage) -> dict:
+    from test_widget import stones_in_pixels
+    return stones_in_pixels(canvas_rgba(board), json.loads(board.root.locator(".fanorona-points").text_content()))
+
+
+def game_of_move_list(board: OnPage, size) -> dict:
+    """The stones of the game whose turns the move list shows, replayed by the rules."""
+    import fanorona as fa
+    from fanorona.board import Step
+    from fanorona.notation import tokenize_turn
+    game = fa.Board(size)
+    for token in board.moves().split():
+        if token.endswith("…") and token != "…":     # a chain in progress: its steps one by one
+            start, steps = tokenize_turn(token[:-1])
+            for origin, (destination, capture) in zip([start] + [d for d, _ in steps], steps):
+                game.push(Step(origin, destination, capture))
+        elif not re.fullmatch(r"\d+\.|…", token):
+            game.push(game.parse_turn(token))
+    return {p: game.stone_at(p) for p in game.points}
+
+
+def set_delay_zero(board: OnPage) -> None:
+    handle = board.root.locator(".widget-hslider").filter(has_text="Step delay").locator(".noUi-handle")
+    handle.focus()
+    board.page.keyboard.press("Home")
+    board.page.wait_for_function("el => el.getAttribute('aria-valuenow') === '0.0' || "
+                                 "Number(el.getAttribute('aria-valuenow')) === 0", arg=handle.element_handle())
+
+
+@pytest.mark.parametrize("delay", [0, 0.4])
+def test_1_after_a_computer_game_the_canvas_shows_the_games_stones(voila, page, delay):
+    board = board_in_voila(page, voila)
+    board.chooser("Size").select_option(label="5x5")
+    board.settled()
+    if delay == 0:
+        set_delay_zero(board)
+    board.chooser("Level").select_option(label="1")
+    board.chooser("Computer").select_option(label="both")
+    page.wait_for_function("root => /wins|Draw/.test(root.querySelector('.fanorona-status').innerText)",
+                           arg=board.root.element_handle(), timeout=NOTEBOOK_RUN * 1000)
+    board.settled(1500)
+    assert stones_on_page(board) == game_of_move_list(board, (5, 5)), board.status()
+    board.shot(f"voila_computer_game_delay_{delay}")
+
+
+def test_1_switching_the_computer_off_mid_game_leaves_a_true_picture(voila, page):
+    board = board_in_voila(page, voila)
+    set_delay_zero(board)
+    board.chooser("Level").select_option(label="1")
+    for round_ in range(3):
+        board.chooser("Computer").select_option(label="both")
+        page.wait_for_timeout(1500 + 500 * round_)
+        board.chooser("Computer").select_option(label="nobody")
+        board.settled(1500)
+        assert stones_on_page(board) == game_of_move_list(board, (9, 5)), f"round {round_}: {board.status()}"
+
+
+def test_11_the_move_list_keeps_the_newest_turn_in_view(voila, page):
+    import fanorona as fa
+    from test_widget import long_game
+    board = board_in_voila(page, voila)
+    board.root.get_by_text("Positions and game record").click()
+    board.root.locator("textarea").last.fill(fa.Game.from_board(long_game(120)).to_json())
+    board.press("Import")
+    board.click("a1", "b1")
+    newest = page.evaluate("""root => {
+        const box = root.querySelector('.fanorona-moves'), outer = box.getBoundingClientRect();
+        const walker = document.createTreeWalker(box, NodeFilter.SHOW_TEXT);
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+          if (node.textContent.includes('a1b1')) {
+            const range = document.createRange();
+            range.selectNodeContents(node);
+            const r = range.getBoundingClientRect();
+            return [r.top, r.bottom, outer.top, outer.bottom];
+          }
+        }
+        return null; }""", board.root.element_handle())
+    assert newest, "the newest turn is not in the move list"
+    top, bottom, box_top, box_bottom = newest
+    assert box_top - 1 <= top and bottom <= box_bottom + 1, f"the newest turn at {top:.0f}-{bottom:.0f} px, " \
+                                                            f"the list shows {box_top:.0f}-{box_bottom:.0f} px"
+
+
+def test_12_the_end_key_on_the_turn_slider_goes_back_to_the_live_game(voila, page):
+    import fanorona as fa
+    board = board_in_voila(page, voila)
+    game = fa.Board()
+    for turn in (game.parse_turn("d3e3A"), None):
+        if turn is None:                     # a one-step reply with no choice to make
+            turn = next(t for t in game.legal_turns() if len(t.steps) == 1 and sum(
+                (s.origin, s.destination) == (t.steps[0].origin, t.steps[0].destination) for s in game.legal_steps()) == 1)
+        points = [turn.steps[0].origin] + [s.destination for s in turn.steps]
+        if str(turn) == "d3e3A":
+            points.append("f3")               # the approached stone settles the choice
+        board.click(*points)
+        game.push(turn)
+    assert str(game.turns[1]) in board.moves()
+    handle = board.root.locator(".widget-hslider").filter(has_text="Turn").locator(".noUi-handle")
+    handle.focus()
+    board.answered(lambda: page.keyboard.press("Home"))
+    assert "after 0 of 2 turns" in board.status()
+    handle.focus()
+    board.answered(lambda: page.keyboard.press("End"))
+    assert "Showing" not in board.status(), board.status()

@@ -210,3 +210,28 @@ def test_make_play_works_offline_and_keeps_the_kernel_of_an_open_page(serve, chr
     time.sleep(CULL_TIMEOUT + 3 * CULL_INTERVAL)
     assert kernel_exists(server, kernel), "the kernel of an open page was stopped"
     page.context.close()
+
+
+def test_make_play_stops_the_kernel_when_its_page_is_closed(serve, chromium):
+    """The page's goodbye reaches Voilà and is obeyed (no 403 for a missing _xsrf), long before the cull."""
+    server = serve("play")            # the configured cull: 10 minutes, far beyond this test's wait
+    wait_for_http(server.base + "/voila/static/voila.js", server.process, server.log)
+    kernels = []
+    for leave in ("close", "navigate"):
+        page = chromium.new_context(viewport={"width": 1280, "height": 1000}).new_page()
+        page.set_default_timeout(180_000)
+        page.goto(server.base + "/")
+        page.locator(".jupyter-matplotlib-canvas-div canvas").first.wait_for(state="visible")
+        kernel = kernel_of(page.content())
+        assert kernel_exists(server, kernel)
+        if leave == "close":
+            page.close(run_before_unload=True)
+        else:
+            page.goto("about:blank")
+        kernels.append(kernel)
+        page.context.close()
+    deadline = time.monotonic() + 30
+    while any(kernel_exists(server, kernel) for kernel in kernels):
+        assert time.monotonic() < deadline, (f"a closed page's kernel still runs:\n"
+                                             + "\n".join(l for l in server.text().splitlines() if "shutdown" in l))
+        time.sleep(0.5)

@@ -2,6 +2,7 @@
 solution, a FIFO in the file's place, writers killed half way, several writers at once."""
 import hashlib
 import os
+import random
 import subprocess
 import sys
 import threading
@@ -12,8 +13,9 @@ from array import array
 import pytest
 
 from fanorona import solve as solver
-from fanorona.retrograde import CODE, WIN
+from fanorona.retrograde import CODE, DRAW, LOSS, WIN
 from fanorona.solve import SolveCacheWarning, solve
+from fanorona import tablefile
 from fanorona.tablefile import HEADER, STALE_PART_SECONDS, write_file
 
 SIZE = (3, 3)
@@ -39,12 +41,13 @@ def payload_parts(data: bytes):
     return width, height, rules, keys, values, distances
 
 
-def packed(width, height, rules, keys, values, distances) -> bytes:
-    """Put a cache file together again, with a valid checksum, as a buggy writer would."""
+def packed(width, height, rules, keys, values, distances, sign=None) -> bytes:
+    """Put a cache file together again, with a valid digest (this install's keyed one, as a buggy
+    writer in the package would make; or ``sign(payload)``)."""
     raw = (solver._PAYLOAD_HEAD.pack(width, height, len(keys), len(rules)) + rules + keys.tobytes()
            + bytes(values) + distances.tobytes())
     payload = zlib.compress(raw)
-    return HEADER.pack(solver.MAGIC, solver.FORMAT_VERSION, hashlib.sha256(payload).digest()) + payload
+    return HEADER.pack(solver.MAGIC, solver.FORMAT_VERSION, (sign or tablefile.digest)(payload)) + payload
 
 
 def rebuilt_after(change):
@@ -84,6 +87,68 @@ def test_a_table_with_its_start_value_flipped_is_refused():
         code = parts[4][i]
         parts[4][i] = {1: 2, 2: 1, 0: 1}[code]
     assert "does not follow" in rebuilt_after(flipped)
+
+
+def test_13_a_result_flipped_with_a_recomputed_checksum_is_refused_even_where_no_sample_looks():
+    """Anyone can recompute a plain sha256; only this install's package has the key."""
+    assert sys.byteorder == "little"
+    table = solve(SIZE, progress=False)
+    path = solver.cache_path(SIZE)
+    good = path.read_bytes()
+    parts = list(payload_parts(good))
+    values = parts[4]
+    for i in range(len(values)):
+        if values[i] == CODE[DRAW]:
+            continue
+        changed = parts[:4] + [bytearray(values), parts[5]]
+        changed[4][i] = {CODE[WIN]: CODE[LOSS], CODE[LOSS]: CODE[WIN]}[values[i]]
+        data = packed(*changed, sign=lambda payload: hashlib.sha256(payload).digest())
+        try:             # the load's sample check, which this change must slip past
+            solver.Table(SIZE, table.rules, parts[3], bytes(changed[4]), parts[5])._check_sample(
+                random.Random(data[:HEADER.size]))
+            break
+        except ValueError:
+            continue
+    path.write_bytes(data)
+    os.utime(path, ns=(1, 1))
+    with pytest.warns(SolveCacheWarning, match="keyed checksum does not match"):
+        again = solve(SIZE, progress=False)
+    assert again._values == table._values and path.read_bytes() == good
+    key = tablefile.cache_dir() / tablefile.KEY_NAME
+    assert len(key.read_bytes()) == tablefile.KEY_BYTES and key.stat().st_mode & 0o077 == 0, "the key is private"
+
+
+def test_13_the_magic_is_read_before_the_rest_of_a_file(cache, monkeypatch):
+    path = solver.cache_path(SIZE)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "wb") as file:              # 64 MiB, sparse: no disk taken
+        file.write(b"NOTMAGIC")
+        file.truncate(64 << 20)
+    read = []
+    fdopen = os.fdopen
+
+    class Counting:
+        def __init__(self, file):
+            self.file = file
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            self.file.close()
+
+        def __getattr__(self, name):
+            return getattr(self.file, name)
+
+        def read(self, size=-1):
+            data = self.file.read(size)
+            read.append(len(data))
+            return data
+    monkeypatch.setattr(tablefile.os, "fdopen", lambda *a, **k: Counting(fdopen(*a, **k)))
+    with pytest.warns(SolveCacheWarning) as caught:
+        solve(SIZE, progress=False)
+    assert sum(read) <= 1024, f"{sum(read)} bytes were read from a file that is no table"
+    assert "does not begin with b'FANSOLVE'" in str(caught[0].message)
 
 
 def test_positions_out_of_order_are_refused():

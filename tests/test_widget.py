@@ -243,7 +243,7 @@ def test_replay_shows_earlier_positions_and_blocks_play(widgets_made):
 
 
 def test_overlays_add_to_the_picture(widgets_made):
-    w = widgets_made()
+    w = widgets_made(max_width=None)
     texts = len(w.ax.texts)
     w.show(names=True)
     assert len(w.ax.texts) == texts + 45
@@ -392,7 +392,7 @@ def test_d_the_move_list_wraps_and_keeps_whole_chains(widgets_made):
     while w.board.chain or w.board.to_move == "white":
         w.click(w.controller.scene()["targets"][0])
     longest = str(w.board.turns[-1])
-    assert longest in w.controls["moves"].value
+    assert longest in w._moves.html
     from fanorona.widget import STYLE
     assert "pre-wrap" in STYLE and "overflow-y: auto" in STYLE
     assert "white-space: pre;" not in STYLE
@@ -403,10 +403,10 @@ def test_e_the_move_list_marks_the_turn_on_show(widgets_made):
     play_by_mouse(w, fa.Board().parse_turn("d3e3W"))
     play_by_mouse(w, w.board.legal_turns()[0])
     w.controls["replay"].value = 1
-    assert '<span class="fanorona-shown">d3e3W</span>' in w.controls["moves"].value
+    assert '<span class="fanorona-shown">d3e3W</span>' in w._moves.html
     assert "Showing the position after 1 of 2 turns" in w.status
     w.controls["replay"].value = 2
-    assert "fanorona-shown" not in w.controls["moves"].value and "Showing" not in w.status
+    assert "fanorona-shown" not in w._moves.html and "Showing" not in w.status
 
 
 def test_f_a_language_chooser_relabels_everything_and_names_the_rules(widgets_made):
@@ -497,3 +497,223 @@ def test_a_plain_model_plays_on_the_widget(widgets_made):
     press(w, step.destination)
     assert str(game.turns[-1]) == str(step) and w.board is game
     assert w.controls["computer"].disabled and w.controls["load"].disabled
+
+
+# -- issue 18: the picture is the game's ------------------------------------------------------
+
+STONE_RGB = {"white": (0xf7, 0xf3, 0xe8), "black": (0x22, 0x22, 0x22)}
+
+
+def stones_in_pixels(rgba, pixels: dict, scale: float = 1.0) -> dict:
+    """The stone colour read at each point of a picture (an RGBA array) from the pixels of the
+    stone's disc: eight spots at 22.5° off the board's lines (no line, arrow or mark centre there);
+    a point whose spots are neither stone colour holds no stone."""
+    import numpy as np
+    height, width = rgba.shape[:2]
+    radius = 11 * scale     # pixels at 100 dpi: inside the stone's disc (14), outside a target dot (9)
+    found = {}
+    for point, (fx, fy) in pixels.items():
+        votes = []
+        for k in range(8):
+            angle = np.pi / 8 + k * np.pi / 4
+            x, y = round(fx * width + radius * np.cos(angle)), round(fy * height + radius * np.sin(angle))
+            r, g, b, a = (int(v) for v in rgba[y, x])
+            colour = next((c for c, rgb in STONE_RGB.items()
+                           if a == 255 and max(abs(r - rgb[0]), abs(g - rgb[1]), abs(b - rgb[2])) < 12), None)
+            votes.append(colour)
+        found[point] = max(set(votes), key=votes.count)
+    return found
+
+
+def model_stones(board) -> dict:
+    return {p: board.stone_at(p) for p in board.points}
+
+
+def drawn_stones(w) -> dict:
+    """The stones the picture's artists hold (the white and the black dots' places)."""
+    picture = w._picture
+    drawn = dict.fromkeys(w.board.points)
+    for colour in ("white", "black"):
+        for x, y in picture.dots[colour].get_offsets():
+            drawn[f"{chr(ord('a') + round(float(x)))}{round(float(y)) + 1}"] = colour
+    return drawn
+
+
+@pytest.mark.parametrize("delay", [0, 0.4])
+def test_1_every_picture_sent_is_whole_and_shows_the_models_stones(widgets_made, delay):
+    """A browser keeps only the last of pictures that come faster than it loads them, so each
+    picture sent must show the whole board as the game has it (a difference picture, dropped,
+    leaves a stale board); the artists equal the model's stones after every step, and a browser
+    asking for full redraws from the kernel's thread meanwhile mixes nothing up."""
+    import io
+    import threading
+
+    import numpy as np
+    from PIL import Image
+    w = widgets_made(size=(5, 5))
+    w.level = 1
+    w.delay = delay
+    w.canvas.syncing_data_url = False       # as when a browser has the canvas
+    w.canvas._handle_message(w.canvas, {"type": "refresh"}, [])
+    pixels = w.point_pixels()
+    frames, artists_wrong = [], []
+    send_binary = w.canvas.send_binary
+
+    def sending(data):
+        frames.append((data, model_stones(w.board)))
+        send_binary(data)
+    w.canvas.send_binary = sending
+    w.controller.observe(lambda: drawn_stones(w) == model_stones(w.board) or artists_wrong.append(w.board.fen()))
+    stop = threading.Event()
+
+    def browser_asks_for_redraws():
+        while not stop.is_set():
+            w.canvas._handle_message(w.canvas, {"type": "draw"}, [])
+            time.sleep(0.003)
+    asking = threading.Thread(target=browser_asks_for_redraws)
+    asking.start()
+    try:
+        w.computer = "both"
+        until(lambda: w.board.is_game_over(), timeout=120)
+        w.wait()
+    finally:
+        stop.set()
+        asking.join()
+    w.canvas.send_binary = send_binary
+    assert w.error is None and not artists_wrong, artists_wrong[:3]
+    assert len(frames) > 5
+    for n, (data, stones) in enumerate(frames):
+        rgba = np.asarray(Image.open(io.BytesIO(data)).convert("RGBA"))
+        assert (rgba[:, :, 3] == 255).all(), f"picture {n} of {len(frames)} is a difference, not a whole board"
+        assert stones_in_pixels(rgba, pixels) == stones, f"picture {n} of {len(frames)} shows other stones"
+    assert frames[-1][1] == model_stones(w.board), "the last picture is of the final position"
+
+
+def test_12_the_legend_names_the_dashed_arrow_of_a_waiting_step(widgets_made):
+    from fanorona.labels import LABELS
+    w = widgets_made()
+    assert "waiting for its capture" not in w.controls["legend"].value
+    w.click("d3")
+    w.click("e3")                      # captures both ways: the step waits, drawn as a dashed arrow
+    assert "⇢" in w.controls["legend"].value and "the step waiting for its capture to be chosen" in w.controls["legend"].value
+    for language in LABELS:
+        w.language = language
+        assert LABELS[language]["legend_waiting"] in w.controls["legend"].value
+
+
+def test_19_the_board_displays_as_a_picture_where_no_kernel_runs(widgets_made):
+    """A static page or a notebook viewer shows image/png: the board's current picture."""
+    import base64
+    import io
+
+    import numpy as np
+    from PIL import Image
+    w = widgets_made(size=(5, 5))
+    w.click("c2")
+    w.click("c3")
+    bundle = w._repr_mimebundle_()
+    assert "application/vnd.jupyter.widget-view+json" in bundle
+    assert "run the notebook to play" in bundle["text/plain"]
+    rgba = np.asarray(Image.open(io.BytesIO(base64.b64decode(bundle["image/png"]))).convert("RGBA"))
+    assert stones_in_pixels(rgba, w.point_pixels()) == model_stones(w.board)
+    assert w.board.stone_at("c2") is None, "the picture is of the game as it is now"
+    w.click("d4")                       # a later picture changes with the game (no stale frame kept)
+    w.click("d4")
+    w.show(strings=True)
+    rgba = np.asarray(Image.open(io.BytesIO(base64.b64decode(w._repr_mimebundle_()["image/png"]))).convert("RGBA"))
+    assert stones_in_pixels(rgba, w.point_pixels()) == model_stones(w.board)
+
+
+def long_game(turns: int) -> fa.Board:
+    """A game of many quiet turns: a stone a side, far apart, stepping to and fro (no quiet-turn draw)."""
+    board = fa.Board.from_diagram("........B\n.........\n.........\n.........\nW........",
+                                  rules=fa.Rules(quiet_draw=None))
+    for n in range(turns):
+        board.push(board.parse_turn(("a1a2", "i5i4", "a2a1", "i4i5")[n % 4]))
+    return board
+
+
+def html_sent(w, action) -> int:
+    """The characters of HTML the board's text boxes are given while action runs."""
+    sent = []
+    boxes, seen = [w.ui], []
+    while boxes:
+        box = boxes.pop()
+        seen.append(box)
+        boxes += getattr(box, "children", ())
+    handlers = [(box, lambda change: sent.append(len(change["new"]))) for box in seen
+                if isinstance(box, fa.widget.widgets.HTML)]
+    for box, handler in handlers:
+        box.observe(handler, names="value")
+    action()
+    for box, handler in handlers:
+        box.unobserve(handler, names="value")
+    return sum(sent)
+
+
+def moves_html(w) -> str:
+    """The move list's HTML, whether one box or many."""
+    boxes, parts = [w.controls["moves"]], []
+    while boxes:
+        box = boxes.pop(0)
+        parts.append(getattr(box, "value", ""))
+        boxes += getattr(box, "children", ())
+    return "".join(parts)
+
+
+def test_11_a_click_in_a_long_game_rewrites_only_the_end_of_the_move_list(widgets_made):
+    w = widgets_made(long_game(1000))
+    assert "1. a1a2  i5i4" in moves_html(w) and "500. a2a1  i4i5" in moves_html(w)
+    whole = len(moves_html(w))
+    sent = html_sent(w, lambda: (w.click("a1"), w.click("b1")))
+    assert str(w.board.turns[-1]) == "a1b1"
+    assert "501. a1b1" in moves_html(w)
+    assert sent < whole / 5, f"two clicks sent {sent} characters of a list of {whole}"
+    w.replay(3)                          # the turn shown is marked, in the first box
+    assert '2. <span class="fanorona-shown">a2a1</span>' in moves_html(w)
+    w.replay(None)
+    assert "fanorona-shown" not in moves_html(w)
+    w.undo()
+    assert "501." not in moves_html(w) and "500. a2a1  i4i5" in moves_html(w)
+    w.new_game()
+    assert moves_html(w).count("<br>") == 0 and "1." not in moves_html(w)
+
+
+@pytest.mark.parametrize("size", [(9, 5), (3, 7), (5, 5)])
+def test_12_large_mode_fits_jupyterlabs_output_area_on_a_projector(widgets_made, size):
+    """JupyterLab at 1024x768 with the file browser open gives a notebook's output 592 px."""
+    w = widgets_made(size=size)
+    normal = w.figure.get_figwidth() * w.figure.dpi
+    w.show(large=True)
+    large = w.figure.get_figwidth() * w.figure.dpi
+    assert normal <= large <= 592, f"{size}: {normal:.0f} px, Large {large:.0f} px"
+    if size != (9, 5):
+        assert large > 1.3 * normal, "a small board grows in Large mode"
+    with pytest.raises(ValueError, match="max_width is a number of pixels"):
+        fa.BoardWidget(max_width=10)
+
+
+def test_10_a_long_wait_shows_a_bar_with_the_time_left(widgets_made):
+    """The controller's ``progress`` (a tqdm bar it advances, announcing each change) is shown
+    under the status line, with the time left from the bar's own rate; None hides it."""
+    import io
+
+    from tqdm import tqdm
+    w = widgets_made()
+    bar, text = w.controls["progress"], w.controls["progress_text"]
+    assert bar.layout.display == "none"
+    progress = tqdm(total=200, file=io.StringIO(), mininterval=0)
+    time.sleep(0.05)
+    progress.update(50)
+    with w.controller.lock:
+        w.controller.progress = progress
+        w.controller.changed()
+    assert bar.layout.display is None and text.layout.display is None
+    assert bar.value == 0.25 and "25%" in text.value
+    rate = progress.format_dict["rate"] or 50 / progress.format_dict["elapsed"]
+    assert tqdm.format_interval(150 / rate) in text.value, "the time left, from the bar's own estimate"
+    with w.controller.lock:
+        w.controller.progress = None
+        w.controller.changed()
+    assert bar.layout.display == "none"
+    progress.close()
