@@ -913,3 +913,20 @@ def test_the_whole_package_in_use_is_not_taken_for_tampered():
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert done.stdout.strip().splitlines()[-1] == "sealed", done.stdout + done.stderr
+
+
+def test_copying_a_slotted_object_of_the_package_is_not_tampering():
+    """copy and pickle cache ``__slotnames__`` on a class with __slots__ the first time they copy
+    one of its objects: Python's own doing, so a checker that runs after it still passes."""
+    import copy
+    import pickle
+
+    import fanorona as fa
+
+    for cls in (fa.Rules, fa.ai.RandomPlayer):
+        if "__slotnames__" in vars(cls):
+            type.__delattr__(cls, "__slotnames__")
+    copy.copy(fa.Rules())
+    pickle.dumps(fa.ai.RandomPlayer(seed=1))
+    assert "__slotnames__" in vars(fa.Rules), "copy did not cache __slotnames__: nothing tested"
+    assert exercises.check_neighbours(neighbours) > 0

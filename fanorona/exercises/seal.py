@@ -76,9 +76,11 @@ BUILTINS = (
     "vars",
 )
 DESCRIPTORS = (types.FunctionType, property, classmethod, staticmethod)
-#: Names Python itself may add to a class after it is made (typing's protocol checks cache them).
+#: Names Python itself may add to a class after it is made (typing's protocol checks cache them;
+#: copy and pickle cache a slotted class's ``__slotnames__``).
 MACHINERY = frozenset(
     (
+        "__slotnames__",
         "__protocol_attrs__",
         "__non_callable_proto_members__",
         "__callable_proto_members_only__",
