@@ -369,4 +369,5 @@ def endgame_table(
         lambda data: EndgameTable.from_bytes(data, size, stones, rules),
         lambda: EndgameTable.build(size, stones, rules, progress),
         "endgame table",
+        magic=MAGIC,
     )

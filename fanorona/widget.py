@@ -356,20 +356,18 @@ class BoardWidget:
 
     def _show_progress(self, progress) -> None:
         """A long wait's bar (building a table, compiling) under the status line, with the time
-        left from the bar's own rate.  ``progress``: None, or a tqdm bar (anything with tqdm's
-        ``format_dict``: n, total, elapsed, rate) that the controller advances and announces."""
+        left that tqdm estimates.  ``progress``: the controller's ``fanorona.progress.Progress``,
+        or None when nothing is waited for."""
         bar, text = self.controls["progress"], self.controls["progress_text"]
-        info = getattr(progress, "format_dict", None) or {}
-        total, n = info.get("total"), info.get("n", 0)
-        display = None if total else "none"
+        display = "none" if progress is None else None
         if bar.layout.display != display:
             bar.layout.display = text.layout.display = display
-        if not total:
+        if progress is None:
             return
-        rate = info.get("rate") or (n / info["elapsed"] if n and info.get("elapsed") else None)
-        left = f" · ⏳ {tqdm.format_interval((total - n) / rate)}" if rate else ""
-        bar.value = min(max(n / total, 0.0), 1.0)
-        text.value = f'<span class="fanorona-progress fanorona-text">{100 * bar.value:.0f}%{left}</span>'
+        bar.value = min(max(progress.fraction, 0.0), 1.0)
+        left = f" · ⏳ {progress.left}" if progress.remaining is not None else ""
+        text.value = (f'<span class="fanorona-progress fanorona-text">'
+                      f"{html.escape(progress.what)} {100 * bar.value:.0f}%{left}</span>")
 
     def _redraw(self) -> None:
         scene = self._scene = self.controller.scene()

@@ -694,26 +694,25 @@ def test_12_large_mode_fits_jupyterlabs_output_area_on_a_projector(widgets_made,
 
 
 def test_10_a_long_wait_shows_a_bar_with_the_time_left(widgets_made):
-    """The controller's ``progress`` (a tqdm bar it advances, announcing each change) is shown
-    under the status line, with the time left from the bar's own rate; None hides it."""
+    """The controller's progress (read from a real tqdm bar, as the runner reads the package's
+    bars) is shown under the status line with tqdm's estimate of the time left; None hides it."""
     import io
 
     from tqdm import tqdm
+
+    from fanorona.progress import reading
+
     w = widgets_made()
     bar, text = w.controls["progress"], w.controls["progress_text"]
     assert bar.layout.display == "none"
-    progress = tqdm(total=200, file=io.StringIO(), mininterval=0)
+    progress = tqdm(total=200, file=io.StringIO(), mininterval=0, desc="Listing 9x5")
     time.sleep(0.05)
     progress.update(50)
-    with w.controller.lock:
-        w.controller.progress = progress
-        w.controller.changed()
+    seen = reading(progress)
+    w.controller.show_progress(seen)
     assert bar.layout.display is None and text.layout.display is None
-    assert bar.value == 0.25 and "25%" in text.value
-    rate = progress.format_dict["rate"] or 50 / progress.format_dict["elapsed"]
-    assert tqdm.format_interval(150 / rate) in text.value, "the time left, from the bar's own estimate"
-    with w.controller.lock:
-        w.controller.progress = None
-        w.controller.changed()
+    assert bar.value == 0.25 and "25%" in text.value and "Listing 9x5" in text.value
+    assert seen.remaining is not None and seen.left in text.value, "the time left, tqdm's own"
+    w.controller.show_progress(None)
     assert bar.layout.display == "none"
     progress.close()
