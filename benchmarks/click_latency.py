@@ -11,6 +11,7 @@ interval.  Each figure is measured with no overlay and with every overlay on.  T
 split inside the kernel (``benchmarks/widget_clicks.py``: scene, artists, picture, PNG encode and
 its size, controls, move list), and the load average is printed: the machine may be shared.
 """
+
 import argparse
 import contextlib
 import json
@@ -30,8 +31,14 @@ from tqdm import tqdm
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = "/usr/bin/chromium"
-LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-               "--disable-sync", "--no-first-run"]
+LAUNCH_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 POINT = "d3"
 #: Median latency goals with no overlay, and what every overlay on may add.
 GOALS_MS = {"Voilà": 60, "JupyterLab": 80}
@@ -71,24 +78,34 @@ def free_port() -> int:
 @contextlib.contextmanager
 def serving(command: list[str], url: str, folder: Path, timeout: float = 180):
     """Run a server in folder with this checkout's fanorona importable; yield once url answers."""
-    env = dict(os.environ, JUPYTER_PLATFORM_DIRS="1",
-               PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
+    env = dict(
+        os.environ,
+        JUPYTER_PLATFORM_DIRS="1",
+        PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
+    )
     env.pop("MPLBACKEND", None)
     log = folder / "server.log"
     with open(log, "w") as out:
-        process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, env=env, cwd=folder)
+        process = subprocess.Popen(
+            command, stdout=out, stderr=subprocess.STDOUT, env=env, cwd=folder
+        )
     try:
         deadline = time.monotonic() + timeout
         while True:
             if process.poll() is not None:
-                raise RuntimeError(f"{command[2]} stopped with code {process.returncode}:\n{log.read_text()[-2000:]}")
+                raise RuntimeError(
+                    f"{command[2]} stopped with code"
+                    f" {process.returncode}:\n{log.read_text()[-2000:]}"
+                )
             try:
                 with urllib.request.urlopen(url, timeout=10) as answer:
                     if answer.status == 200:
                         break
             except OSError:
                 if time.monotonic() > deadline:
-                    raise RuntimeError(f"{command[2]} did not answer {url} within {timeout} s") from None
+                    raise RuntimeError(
+                        f"{command[2]} did not answer {url} within {timeout} s"
+                    ) from None
                 time.sleep(0.5)
         yield
     finally:
@@ -104,7 +121,15 @@ def voila(page, folder: Path):
     """Serve play.ipynb with Voilà; yield the board once it is on the page."""
     (folder / "play.ipynb").write_text((ROOT / "notebooks" / "play.ipynb").read_text())
     port = free_port()
-    command = [sys.executable, "-m", "voila", "--no-browser", f"--port={port}", "--Voila.ip=127.0.0.1", "play.ipynb"]
+    command = [
+        sys.executable,
+        "-m",
+        "voila",
+        "--no-browser",
+        f"--port={port}",
+        "--Voila.ip=127.0.0.1",
+        "play.ipynb",
+    ]
     with serving(command, f"http://127.0.0.1:{port}/", folder):
         page.goto(f"http://127.0.0.1:{port}/")
         yield page.locator(".fanorona-board").first
@@ -113,24 +138,44 @@ def voila(page, folder: Path):
 def lab(page, folder: Path):
     """Serve a notebook holding one board with JupyterLab, run it; yield the board."""
     import nbformat
-    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("import fanorona as fa\nfa.BoardWidget()")])
-    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+
+    notebook = nbformat.v4.new_notebook(
+        cells=[nbformat.v4.new_code_cell("import fanorona as fa\nfa.BoardWidget()")]
+    )
+    notebook.metadata["kernelspec"] = {
+        "name": "python3",
+        "display_name": "Python 3",
+        "language": "python",
+    }
     nbformat.write(notebook, folder / "board.ipynb")
     settings = folder / "settings" / "@jupyterlab" / "apputils-extension"
     settings.mkdir(parents=True)
     (settings / "notification.jupyterlab-settings").write_text('{"fetchNews": "false"}')
     port = free_port()
-    command = [sys.executable, "-m", "jupyter", "lab", "--no-browser", f"--port={port}", "--ServerApp.ip=127.0.0.1",
-               "--IdentityProvider.token=", "--ServerApp.password=", "--LabApp.expose_app_in_browser=True",
-               f"--ServerApp.root_dir={folder}", f"--LabApp.workspaces_dir={folder / 'workspaces'}",
-               f"--LabApp.user_settings_dir={folder / 'settings'}"]
+    command = [
+        sys.executable,
+        "-m",
+        "jupyter",
+        "lab",
+        "--no-browser",
+        f"--port={port}",
+        "--ServerApp.ip=127.0.0.1",
+        "--IdentityProvider.token=",
+        "--ServerApp.password=",
+        "--LabApp.expose_app_in_browser=True",
+        f"--ServerApp.root_dir={folder}",
+        f"--LabApp.workspaces_dir={folder / 'workspaces'}",
+        f"--LabApp.user_settings_dir={folder / 'settings'}",
+    ]
     if os.geteuid() == 0:
         command.append("--allow-root")
     with serving(command, f"http://127.0.0.1:{port}/api", folder):
         page.goto(f"http://127.0.0.1:{port}/lab/tree/board.ipynb")
-        page.wait_for_function("() => { const w = window.jupyterapp && window.jupyterapp.shell.currentWidget;"
-                               " const k = w && w.sessionContext && w.sessionContext.session"
-                               " && w.sessionContext.session.kernel; return k && k.connectionStatus === 'connected'; }")
+        page.wait_for_function(
+            "() => { const w = window.jupyterapp && window.jupyterapp.shell.currentWidget;"
+            " const k = w && w.sessionContext && w.sessionContext.session"
+            " && w.sessionContext.session.kernel; return k && k.connectionStatus === 'connected'; }"
+        )
         page.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
         yield page.locator(".fanorona-board").first
 
@@ -162,7 +207,11 @@ class KernelClock:
         try:
             if isinstance(payload, str):
                 message = json.loads(payload)
-                return message.get("header") or {}, message.get("parent_header") or {}, message.get("content") or {}
+                return (
+                    message.get("header") or {},
+                    message.get("parent_header") or {},
+                    message.get("content") or {},
+                )
             channel, parts = deserialize_msg_from_ws_v1(payload)
             if channel != "iopub" or len(parts) < 4:
                 return {}, {}, {}
@@ -171,18 +220,24 @@ class KernelClock:
             return {}, {}, {}
 
     def busy(self, start: float, end: float) -> float:
-        """Milliseconds the kernel was busy in spells that began between start and end (epoch ms)."""
+        """Milliseconds the kernel was busy in spells that began between start and end (epoch
+        ms)."""
         return sum(b - a for a, b in self.spells if start <= a <= end)
 
 
 def settle(page, quiet_ms: int = 600, limit_ms: int = 30000) -> None:
     """Wait until the board's picture has not changed for quiet_ms."""
-    page.wait_for_function(f"""() => {{
+    page.wait_for_function(
+        f"""() => {{
         const c = window.__latency.changes;
-        return c.length > 0 && performance.now() - c[c.length - 1] > {quiet_ms}; }}""", timeout=limit_ms)
+        return c.length > 0 && performance.now() - c[c.length - 1] > {quiet_ms}; }}""",
+        timeout=limit_ms,
+    )
 
 
-def measure(page, board, kernel: KernelClock, clicks: int, label: str) -> tuple[list[float], list[float]]:
+def measure(
+    page, board, kernel: KernelClock, clicks: int, label: str
+) -> tuple[list[float], list[float]]:
     """Click POINT clicks times; the latency and the kernel's busy time of each click, in ms."""
     canvas = board.locator(".jupyter-matplotlib-canvas-div canvas").first
     points = json.loads(board.locator(".fanorona-points").text_content())
@@ -194,10 +249,13 @@ def measure(page, board, kernel: KernelClock, clicks: int, label: str) -> tuple[
     latencies, busy = [], []
     for _ in tqdm(range(clicks), desc=label, leave=False):
         page.mouse.click(box["x"] + fx * box["width"], box["y"] + fy * box["height"])
-        clicked, shown = page.wait_for_function("""() => {
+        clicked, shown = page.wait_for_function(
+            """() => {
             const p = window.__latency, t = p.clicks[p.clicks.length - 1];
             const after = p.changes.find(c => c > t);
-            return after !== undefined && [t, after]; }""", timeout=30000).json_value()
+            return after !== undefined && [t, after]; }""",
+            timeout=30000,
+        ).json_value()
         settle(page, quiet_ms=300)
         latencies.append(shown - clicked)
         busy.append(kernel.busy(origin + clicked, origin + shown))
@@ -226,8 +284,12 @@ def p90(values: list[float]) -> float:
 def run(where: str, clicks: int, browser) -> list[tuple]:
     context = browser.new_context(viewport={"width": 1280, "height": 1000})
     context.add_init_script(PROBE)
-    context.route("**/*", lambda route: route.continue_() if route.request.url.startswith("http://127.0.0.1")
-                  else route.abort())        # offline: a CDN that cannot be reached must not stall the page
+    context.route(
+        "**/*",
+        lambda route: (
+            route.continue_() if route.request.url.startswith("http://127.0.0.1") else route.abort()
+        ),
+    )  # offline: a CDN that cannot be reached must not stall the page
     page = context.new_page()
     page.set_default_timeout(300_000)
     kernel = KernelClock(page)
@@ -237,10 +299,17 @@ def run(where: str, clicks: int, browser) -> list[tuple]:
             board = next(boards)
             board.wait_for(state="visible")
             board.locator(".fanorona-points").wait_for(state="attached")
-            rows.append((where, "none", *measure(page, board, kernel, clicks, f"{where}, no overlay")))
+            rows.append(
+                (where, "none", *measure(page, board, kernel, clicks, f"{where}, no overlay"))
+            )
             names = overlays_on(page, board)
-            rows.append((where, "all: " + ", ".join(names), *measure(page, board, kernel, clicks,
-                                                                     f"{where}, all overlays")))
+            rows.append(
+                (
+                    where,
+                    "all: " + ", ".join(names),
+                    *measure(page, board, kernel, clicks, f"{where}, all overlays"),
+                )
+            )
     context.close()
     return rows
 
@@ -254,6 +323,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"no Chromium at {CHROMIUM} (apt-get install chromium)", file=sys.stderr)
         return 2
     from playwright.sync_api import sync_playwright
+
     wheres = {"voila": ["Voilà"], "lab": ["JupyterLab"], None: ["Voilà", "JupyterLab"]}[args.only]
     rows, load = [], os.getloadavg()[0]
     with sync_playwright() as p:
@@ -261,19 +331,28 @@ def main(argv: list[str] | None = None) -> int:
         for where in wheres:
             rows += run(where, args.clicks, browser)
         browser.close()
-    print(f"Click on {POINT} (select, deselect) to the first changed canvas pixels, headless Chromium, "
-          f"{args.clicks} clicks each, 9x5 start; load average {load:.2f} before, {os.getloadavg()[0]:.2f} after")
+    print(
+        f"Click on {POINT} (select, deselect) to the first changed canvas pixels, headless"
+        f" Chromium, {args.clicks} clicks each, 9x5 start; load average {load:.2f} before,"
+        f" {os.getloadavg()[0]:.2f} after"
+    )
     print(f"{'front end':<11} {'median':>7} {'p90':>7} {'kernel':>7}  overlays")
     for where, overlays, latencies, busy in rows:
-        print(f"{where:<11} {median(latencies):4.0f} ms {p90(latencies):4.0f} ms {median(busy):4.0f} ms  {overlays}")
+        print(
+            f"{where:<11} {median(latencies):4.0f} ms {p90(latencies):4.0f} ms {median(busy):4.0f}"
+            f" ms  {overlays}"
+        )
     for where, goal in GOALS_MS.items():
         medians = [median(lat) for w, _, lat, _ in rows if w == where]
         if len(medians) == 2:
             plain, overlaid = medians
             met = plain <= goal and overlaid <= plain + OVERLAY_ALLOWANCE_MS
-            print(f"goal in {where}: median <= {goal} ms, every overlay on <= {OVERLAY_ALLOWANCE_MS} ms more: "
-                  f"{'met' if met else 'not met'} ({plain:.0f} ms, {overlaid:.0f} ms)")
+            print(
+                f"goal in {where}: median <= {goal} ms, every overlay on <= {OVERLAY_ALLOWANCE_MS}"
+                f" ms more: {'met' if met else 'not met'} ({plain:.0f} ms, {overlaid:.0f} ms)"
+            )
     from widget_clicks import print_split
+
     print_split(args.clicks)
     print(f"load average now {os.getloadavg()[0]:.2f}")
     return 0

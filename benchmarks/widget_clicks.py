@@ -7,6 +7,7 @@ into its parts: the controller's work, the scene, the artists updated, the pictu
 encoded (and its size), the controls and the move list synced.  ``make bench-browser`` prints the
 same split beside the latencies seen in Chromium.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -18,26 +19,36 @@ from statistics import median
 
 import fanorona as fa
 
-#: The parts of a click, each a method timed where the widget calls it: (label, object path, method).
-PARTS = (("scene", "controller", "scene"), ("artists", "_picture", "update"),
-         ("PNG encode", "canvas", "get_diff_image"), ("send", "canvas", "send_binary"),
-         ("controls", None, "_sync_controls"), ("move list", "_moves", "update"))
+# : The parts of a click, each a method timed where the widget calls it: (label, object path,
+# method).
+PARTS = (
+    ("scene", "controller", "scene"),
+    ("artists", "_picture", "update"),
+    ("PNG encode", "canvas", "get_diff_image"),
+    ("send", "canvas", "send_binary"),
+    ("controls", None, "_sync_controls"),
+    ("move list", "_moves", "update"),
+)
 
 
 def long_game(turns: int) -> fa.Board:
-    """A game of many quiet turns: a stone a side, far apart, stepping to and fro (no quiet-turn draw)."""
-    board = fa.Board.from_diagram("........B\n.........\n.........\n.........\nW........",
-                                  rules=fa.Rules(quiet_draw=None))
+    """A game of many quiet turns: a stone a side, far apart, stepping to and fro (no quiet-turn
+    draw)."""
+    board = fa.Board.from_diagram(
+        "........B\n.........\n.........\n.........\nW........", rules=fa.Rules(quiet_draw=None)
+    )
     for n in range(turns):
         board.push(board.parse_turn(("a1a2", "i5i4", "a2a1", "i4i5")[n % 4]))
     return board
 
 
 def board_widget(board=None, **overlays) -> fa.BoardWidget:
-    with warnings.catch_warnings():   # ipympl 0.10 makes traitlets warn about its Toolbar
+    with warnings.catch_warnings():  # ipympl 0.10 makes traitlets warn about its Toolbar
         warnings.filterwarnings("ignore", "Passing unrecognized arguments", DeprecationWarning)
         w = fa.BoardWidget(board)
-    w.canvas.syncing_data_url = False      # as when a browser shows the canvas: every click renders at once
+    w.canvas.syncing_data_url = (
+        False  # as when a browser shows the canvas: every click renders at once
+    )
     w.show(**overlays)
     return w
 
@@ -54,7 +65,8 @@ def click_times(w, point: str, clicks: int) -> tuple[float, float]:
 
 
 def split(clicks: int = 30, **overlays) -> tuple[dict[str, float], int, float]:
-    """Median CPU milliseconds (robust on a shared machine) of each part of a click on d3 of the 9x5 start, the PNG's median size
+    """Median CPU milliseconds (robust on a shared machine) of each part of a click on d3 of the
+    9x5 start, the PNG's median size
     in bytes, and the median whole click; "picture drawn" is the redraw less its encode and send."""
     w = board_widget(**overlays)
     spent: dict[str, list[float]] = defaultdict(list)
@@ -69,7 +81,9 @@ def split(clicks: int = 30, **overlays) -> tuple[dict[str, float], int, float]:
                 return method(*args, **kwargs)
             finally:
                 spent[label].append(time.process_time() - start)
+
         setattr(owner, name, wrapper)
+
     for label, path, name in PARTS:
         timed(label, getattr(w, path) if path else w, name)
     timed("redraw", w, "_redraw")
@@ -83,26 +97,35 @@ def split(clicks: int = 30, **overlays) -> tuple[dict[str, float], int, float]:
     w.close()
     parts = {label: median(spent[label]) * 1000 for label, _, _ in PARTS}
     redraw = median(spent["redraw"]) * 1000
-    parts["picture drawn"] = redraw - parts["scene"] - parts["artists"] - parts["PNG encode"] - parts["send"]
+    parts["picture drawn"] = (
+        redraw - parts["scene"] - parts["artists"] - parts["PNG encode"] - parts["send"]
+    )
     whole = median(wholes) * 1000
     parts["controller and the rest"] = whole - sum(parts.values())
     return parts, int(median(sizes)), whole
 
 
 def print_split(clicks: int = 30) -> None:
-    for name, overlays in (("no overlay", {}), ("all overlays", dict(strings=True, names=True, strong=True,
-                                                                      legal=True))):
+    for name, overlays in (
+        ("no overlay", {}),
+        ("all overlays", dict(strings=True, names=True, strong=True, legal=True)),
+    ):
         parts, size, whole = split(clicks, **overlays)
-        print(f"  one click in the kernel, {name}: {whole:.1f} ms CPU = "
-              + ", ".join(f"{label} {ms:.1f}" for label, ms in parts.items()) + f" ms; PNG {size / 1000:.1f} kB")
+        print(
+            f"  one click in the kernel, {name}: {whole:.1f} ms CPU = "
+            + ", ".join(f"{label} {ms:.1f}" for label, ms in parts.items())
+            + f" ms; PNG {size / 1000:.1f} kB"
+        )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--clicks", type=int, default=30)
     args = parser.parse_args()
-    print(f"widget: a click through BoardWidget.click, its picture drawn and encoded, median of {args.clicks}; "
-          f"load average {os.getloadavg()[0]:.2f}")
+    print(
+        "widget: a click through BoardWidget.click, its picture drawn and encoded, median of"
+        f" {args.clicks}; load average {os.getloadavg()[0]:.2f}"
+    )
     times = {}
     for turns in (10, 5000):
         w = board_widget(long_game(turns))
@@ -111,7 +134,10 @@ def main() -> None:
             point = next(p for p in w.board.points if w.board.stone_at(p) == w.board.to_move)
         times[turns] = click_times(w, point, args.clicks)
         w.close()
-        print(f"  game of {turns:>5} turns: {times[turns][0]:6.1f} ms wall {times[turns][1]:6.1f} ms CPU")
+        print(
+            f"  game of {turns:>5} turns: {times[turns][0]:6.1f} ms wall {times[turns][1]:6.1f}"
+            " ms CPU"
+        )
     print(f"  5,000 turns against 10: {times[5000][1] / times[10][1]:.2f}x CPU")
     print_split(args.clicks)
     print(f"load average after: {os.getloadavg()[0]:.2f}")

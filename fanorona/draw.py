@@ -6,12 +6,12 @@ Lines and strings are drawn as one collection each, so a redraw stays fast enoug
 The interactive board draws the frame once (``draw_frame``) and, on each click, updates only the
 position and its marks (``BoardPicture``), with one meaning for each mark (``LEGEND``).
 """
+
 from __future__ import annotations
 
 import io
 
 import numpy as np
-
 from matplotlib.collections import LineCollection
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
@@ -37,9 +37,22 @@ def xy(board: Board, point: str) -> tuple[int, int]:
     return board.geometry.coordinates(board.geometry.index[point])
 
 
-def draw_board(board: Board, ax=None, *, highlight=(), strings=(), captures=(), arrows=(),
-               names: bool = True, strong: bool = False, title: str | None = None, scale: float = 1.0,
-               marked=(), notes=(), point_names: bool = False):
+def draw_board(
+    board: Board,
+    ax=None,
+    *,
+    highlight=(),
+    strings=(),
+    captures=(),
+    arrows=(),
+    names: bool = True,
+    strong: bool = False,
+    title: str | None = None,
+    scale: float = 1.0,
+    marked=(),
+    notes=(),
+    point_names: bool = False,
+):
     """Draw ``board`` on ``ax`` and return the Axes; with no ``ax``, on a new pyplot figure, so that
     a notebook cell shows it.
 
@@ -52,24 +65,64 @@ def draw_board(board: Board, ax=None, *, highlight=(), strings=(), captures=(), 
     g = board.geometry
     if ax is None:
         import matplotlib.pyplot as plt
+
         _fig, ax = plt.subplots(figsize=figure_size(board, scale))
     draw_frame(ax, g, names=names, strong=strong, scale=scale)
     _draw_strings(board, ax, strings, scale)
     _draw_stones(ax, board, scale)
-    _dots(ax, board, marked, s=90 * scale ** 2, color=MARK, edgecolors="#111111", linewidths=0.8 * scale,
-          zorder=4)
-    _dots(ax, board, highlight, s=700 * scale ** 2, facecolors="none", edgecolors=HIGHLIGHT,
-          linewidths=3 * scale, zorder=4)
-    _dots(ax, board, captures, s=260 * scale ** 2, color=CAPTURE, marker="x", linewidths=3 * scale, zorder=5)
+    _dots(
+        ax,
+        board,
+        marked,
+        s=90 * scale**2,
+        color=MARK,
+        edgecolors="#111111",
+        linewidths=0.8 * scale,
+        zorder=4,
+    )
+    _dots(
+        ax,
+        board,
+        highlight,
+        s=700 * scale**2,
+        facecolors="none",
+        edgecolors=HIGHLIGHT,
+        linewidths=3 * scale,
+        zorder=4,
+    )
+    _dots(
+        ax,
+        board,
+        captures,
+        s=260 * scale**2,
+        color=CAPTURE,
+        marker="x",
+        linewidths=3 * scale,
+        zorder=5,
+    )
     for a, b in arrows:
         (x1, y1), (x2, y2) = xy(board, a), xy(board, b)
-        ax.annotate("", (x2, y2), (x1, y1), zorder=6,
-                    arrowprops=dict(arrowstyle="-|>", color=HIGHLIGHT, lw=2.5 * scale, shrinkA=8, shrinkB=8))
+        ax.annotate(
+            "",
+            (x2, y2),
+            (x1, y1),
+            zorder=6,
+            arrowprops=dict(
+                arrowstyle="-|>", color=HIGHLIGHT, lw=2.5 * scale, shrinkA=8, shrinkB=8
+            ),
+        )
     labels = [(p, p) for p in g.names] if point_names else []
     for p, text in labels + list(notes):
         x, y = xy(board, p)
-        ax.text(x + 0.17, y + 0.17, text, fontsize=_text_size(8, scale), color=NOTE_COLOR, zorder=7,
-                fontweight="bold" if (p, text) in notes else "normal")
+        ax.text(
+            x + 0.17,
+            y + 0.17,
+            text,
+            fontsize=_text_size(8, scale),
+            color=NOTE_COLOR,
+            zorder=7,
+            fontweight="bold" if (p, text) in notes else "normal",
+        )
     if title is not None:
         ax.set_title(title, fontsize=_text_size(12, scale))
     return ax
@@ -89,30 +142,64 @@ def _dots(ax, board: Board, points, **style) -> list:
     return [ax.scatter(xs, ys, **style)]
 
 
-def draw_frame(ax, g, *, names: bool = True, strong: bool = False, point_names: bool = False,
-               scale: float = 1.0) -> list:
+def draw_frame(
+    ax,
+    g,
+    *,
+    names: bool = True,
+    strong: bool = False,
+    point_names: bool = False,
+    scale: float = 1.0,
+) -> list:
     """The parts that no move changes: the wooden board, its lines, strong points and names.
 
     Returns the artists made.  Column letters and row numbers are plain text beside the board (no
-    axis ticks: building those is slower than drawing all the rest); equal aspect, half a point of margin.
+    axis ticks: building those is slower than drawing all the rest); equal aspect, half a
+    point of margin.
     """
     w, h = g.size
     ax.set_axis_off()
-    made = [ax.add_patch(Rectangle((-0.6, -0.6), w - 0.8 + 1, h - 0.8 + 1, facecolor=BOARD_COLOR,
-                                   edgecolor="none", zorder=0)),
-            ax.add_collection(LineCollection([(g.coordinates(p), g.coordinates(q)) for p, q in g.edges()],
-                                             colors=LINE_COLOR, linewidths=1.2 * scale, zorder=1))]
+    made = [
+        ax.add_patch(
+            Rectangle(
+                (-0.6, -0.6),
+                w - 0.8 + 1,
+                h - 0.8 + 1,
+                facecolor=BOARD_COLOR,
+                edgecolor="none",
+                zorder=0,
+            )
+        ),
+        ax.add_collection(
+            LineCollection(
+                [(g.coordinates(p), g.coordinates(q)) for p, q in g.edges()],
+                colors=LINE_COLOR,
+                linewidths=1.2 * scale,
+                zorder=1,
+            )
+        ),
+    ]
     if strong:
         sx, sy = zip(*(g.coordinates(p) for p in range(w * h) if g.strong[p]))
-        made.append(ax.scatter(sx, sy, s=28 * scale ** 2, color=LINE_COLOR, zorder=2, marker="D"))
+        made.append(ax.scatter(sx, sy, s=28 * scale**2, color=LINE_COLOR, zorder=2, marker="D"))
     if names:
-        made += [ax.text(c, -0.68, chr(ord("a") + c), ha="center", va="top", fontsize=_text_size(10, scale))
-                 for c in range(w)]
-        made += [ax.text(-0.68, r, str(r + 1), ha="right", va="center", fontsize=_text_size(10, scale))
-                 for r in range(h)]
+        made += [
+            ax.text(
+                c, -0.68, chr(ord("a") + c), ha="center", va="top", fontsize=_text_size(10, scale)
+            )
+            for c in range(w)
+        ]
+        made += [
+            ax.text(-0.68, r, str(r + 1), ha="right", va="center", fontsize=_text_size(10, scale))
+            for r in range(h)
+        ]
     if point_names:
-        made += [ax.text(x + 0.17, y + 0.17, name, fontsize=_text_size(8, scale), color=NOTE_COLOR, zorder=7)
-                 for name, (x, y) in ((n, g.coordinates(i)) for i, n in enumerate(g.names))]
+        made += [
+            ax.text(
+                x + 0.17, y + 0.17, name, fontsize=_text_size(8, scale), color=NOTE_COLOR, zorder=7
+            )
+            for name, (x, y) in ((n, g.coordinates(i)) for i, n in enumerate(g.names))
+        ]
     ax.set_xlim(-0.6, w - 0.4)
     ax.set_ylim(-0.6, h - 0.4)
     ax.set_aspect("equal")
@@ -128,18 +215,30 @@ def _text_size(points: float, scale: float) -> float:
 def _draw_stones(ax, board, scale: float) -> list:
     made = []
     for color, fill in COLORS.items():
-        made += _dots(ax, board, board.stones(color), s=420 * scale ** 2,
-                      color=fill, edgecolors="#111111", linewidths=1.2 * scale, zorder=3)
+        made += _dots(
+            ax,
+            board,
+            board.stones(color),
+            s=420 * scale**2,
+            color=fill,
+            edgecolors="#111111",
+            linewidths=1.2 * scale,
+            zorder=3,
+        )
     return made
 
 
 #: What each mark of the interactive board means, in the order a legend lists them (keys of
 #: ``fanorona.labels``), with the symbol and colour an HTML legend shows for it.
 LEGEND = {
-    "must": ("legend_must", "●", MARK), "selected": ("legend_selected", "◯", HIGHLIGHT),
-    "targets": ("legend_target", "•", HIGHLIGHT), "approach": ("legend_approach", "✕", KIND_COLORS["approach"]),
-    "withdrawal": ("legend_withdrawal", "✕", KIND_COLORS["withdrawal"]), "path": ("legend_path", "➜", HIGHLIGHT),
-    "last": ("legend_last", "➜", LAST_COLOR), "waiting": ("legend_waiting", "⇢", WAITING_COLOR),
+    "must": ("legend_must", "●", MARK),
+    "selected": ("legend_selected", "◯", HIGHLIGHT),
+    "targets": ("legend_target", "•", HIGHLIGHT),
+    "approach": ("legend_approach", "✕", KIND_COLORS["approach"]),
+    "withdrawal": ("legend_withdrawal", "✕", KIND_COLORS["withdrawal"]),
+    "path": ("legend_path", "➜", HIGHLIGHT),
+    "last": ("legend_last", "➜", LAST_COLOR),
+    "waiting": ("legend_waiting", "⇢", WAITING_COLOR),
 }
 
 
@@ -155,33 +254,72 @@ class BoardPicture:
     banded in their colours and lettered A and W, and the waiting step is a dashed arrow.
     """
 
-    def __init__(self, ax, geometry, *, strong: bool = False, point_names: bool = False, scale: float = 1.0):
+    def __init__(
+        self, ax, geometry, *, strong: bool = False, point_names: bool = False, scale: float = 1.0
+    ):
         self.ax, self.scale = ax, scale
         draw_frame(ax, geometry, strong=strong, point_names=point_names, scale=scale)
-        s2 = scale ** 2
+        s2 = scale**2
 
         def dots(zorder, **style):
             return ax.scatter([], [], zorder=zorder, animated=True, **style)
 
         def bands(color, width, alpha):
-            return (ax.add_collection(LineCollection([], colors=color, linewidths=width, alpha=alpha, capstyle="round",
-                                                     zorder=2, animated=True)),
-                    dots(2, s=(width * 1.6) ** 2, color=color, alpha=alpha))
-        self.bands = {"strings": bands(HIGHLIGHT, 14 * scale, 0.35),
-                      **{kind: bands(color, 22 * scale, 0.30) for kind, color in KIND_COLORS.items()}}
-        self.dots = {color: dots(3, s=420 * s2, color=fill, edgecolors="#111111", linewidths=1.2 * scale)
-                     for color, fill in COLORS.items()}
+            return (
+                ax.add_collection(
+                    LineCollection(
+                        [],
+                        colors=color,
+                        linewidths=width,
+                        alpha=alpha,
+                        capstyle="round",
+                        zorder=2,
+                        animated=True,
+                    )
+                ),
+                dots(2, s=(width * 1.6) ** 2, color=color, alpha=alpha),
+            )
+
+        self.bands = {
+            "strings": bands(HIGHLIGHT, 14 * scale, 0.35),
+            **{kind: bands(color, 22 * scale, 0.30) for kind, color in KIND_COLORS.items()},
+        }
+        self.dots = {
+            color: dots(3, s=420 * s2, color=fill, edgecolors="#111111", linewidths=1.2 * scale)
+            for color, fill in COLORS.items()
+        }
         self.dots.update(
             must=dots(4, s=110 * s2, color=MARK, edgecolors="#111111", linewidths=0.8 * scale),
-            selected=dots(4, s=640 * s2, facecolors="none", edgecolors=HIGHLIGHT, linewidths=4 * scale),
+            selected=dots(
+                4, s=640 * s2, facecolors="none", edgecolors=HIGHLIGHT, linewidths=4 * scale
+            ),
             targets=dots(4, s=150 * s2, color=HIGHLIGHT, edgecolors="white", linewidths=1 * scale),
             waiting=dots(4, s=150 * s2, color=WAITING_COLOR),
-            **{f"ring_{kind}": dots(5, s=640 * s2, facecolors="none", edgecolors=color, linewidths=4 * scale)
-               for kind, color in KIND_COLORS.items()},
-            **{f"cross_{kind}": dots(6, s=260 * s2, color=color, marker="x", linewidths=3 * scale)
-               for kind, color in KIND_COLORS.items()})
-        self.letters = {kind: ax.text(0, 0, kind[0].upper(), fontsize=_text_size(16, scale), color=color, fontweight="bold",
-                                      zorder=8, visible=False, animated=True) for kind, color in KIND_COLORS.items()}
+            **{
+                f"ring_{kind}": dots(
+                    5, s=640 * s2, facecolors="none", edgecolors=color, linewidths=4 * scale
+                )
+                for kind, color in KIND_COLORS.items()
+            },
+            **{
+                f"cross_{kind}": dots(6, s=260 * s2, color=color, marker="x", linewidths=3 * scale)
+                for kind, color in KIND_COLORS.items()
+            },
+        )
+        self.letters = {
+            kind: ax.text(
+                0,
+                0,
+                kind[0].upper(),
+                fontsize=_text_size(16, scale),
+                color=color,
+                fontweight="bold",
+                zorder=8,
+                visible=False,
+                animated=True,
+            )
+            for kind, color in KIND_COLORS.items()
+        }
         self.title = ax.set_title("", fontsize=_text_size(12, scale), animated=True)
         self.arrows: list = []
 
@@ -191,6 +329,7 @@ class BoardPicture:
 
         def place(collection, points):
             collection.set_offsets([xy(board, p) for p in points] or _EMPTY)
+
         for color in COLORS:
             place(self.dots[color], board.stones(color))
         for name in ("must", "targets"):
@@ -211,12 +350,21 @@ class BoardPicture:
         for arrow in self.arrows:
             arrow.remove()
         s = self.scale
-        self.arrows = (_arrows(self.ax, board, scene["legal"], HIGHLIGHT, 1.2 * s, alpha=0.45)
-                       + _arrows(self.ax, board, scene["last"], LAST_COLOR, 2.5 * s)
-                       + _arrows(self.ax, board, scene["path"], HIGHLIGHT, 2.5 * s)
-                       + _arrows(self.ax, board, [waiting] if waiting else [], WAITING_COLOR, 2.5 * s, linestyle="--"))
-        return ([c for pair in self.bands.values() for c in pair] + list(self.dots.values())
-                + list(self.letters.values()) + self.arrows + [self.title])
+        self.arrows = (
+            _arrows(self.ax, board, scene["legal"], HIGHLIGHT, 1.2 * s, alpha=0.45)
+            + _arrows(self.ax, board, scene["last"], LAST_COLOR, 2.5 * s)
+            + _arrows(self.ax, board, scene["path"], HIGHLIGHT, 2.5 * s)
+            + _arrows(
+                self.ax, board, [waiting] if waiting else [], WAITING_COLOR, 2.5 * s, linestyle="--"
+            )
+        )
+        return (
+            [c for pair in self.bands.values() for c in pair]
+            + list(self.dots.values())
+            + list(self.letters.values())
+            + self.arrows
+            + [self.title]
+        )
 
     def _band(self, name: str, board, runs) -> None:
         lines, blots = self.bands[name]
@@ -228,13 +376,19 @@ _EMPTY = np.empty((0, 2))
 
 
 def _bands(ax, board, runs, color, width: float, alpha: float) -> list:
-    """Runs of points as broad translucent bands; a one-point run as a round blot of the same width."""
+    """Runs of points as broad translucent bands; a one-point run as a round blot of the same
+    width."""
     runs = [[xy(board, p) for p in run] for run in runs if run]
     made = []
     long = [run for run in runs if len(run) > 1]
     if long:
-        made.append(ax.add_collection(LineCollection(long, colors=color, linewidths=width, alpha=alpha,
-                                                     capstyle="round", zorder=2)))
+        made.append(
+            ax.add_collection(
+                LineCollection(
+                    long, colors=color, linewidths=width, alpha=alpha, capstyle="round", zorder=2
+                )
+            )
+        )
     single = [run[0] for run in runs if len(run) == 1]
     if single:
         xs, ys = zip(*single)
@@ -243,9 +397,17 @@ def _bands(ax, board, runs, color, width: float, alpha: float) -> list:
 
 
 def _arrows(ax, board, pairs, color, width: float, **style) -> list:
-    return [ax.annotate("", xy(board, b), xy(board, a), zorder=7, animated=True,
-                        arrowprops=dict(arrowstyle="-|>", color=color, lw=width, shrinkA=8, shrinkB=8, **style))
-            for a, b in pairs]
+    return [
+        ax.annotate(
+            "",
+            xy(board, b),
+            xy(board, a),
+            zorder=7,
+            animated=True,
+            arrowprops=dict(arrowstyle="-|>", color=color, lw=width, shrinkA=8, shrinkB=8, **style),
+        )
+        for a, b in pairs
+    ]
 
 
 def figure_size(board: Board, scale: float = 1.0) -> tuple[float, float]:

@@ -8,6 +8,7 @@ result is a ``Table``; it is cached on disk, because the bigger boards take a wh
 Positions are keyed from the side to move's point of view (its stones, the other side's
 stones), so a colour swap costs nothing; mirror images of a position share one entry.
 """
+
 from __future__ import annotations
 
 import random
@@ -20,17 +21,37 @@ from pathlib import Path
 from .board import Board, Turn, turn_of
 from .geometry import Geometry, check_size, geometry
 from .movegen import bitsets, generator
-from .retrograde import (CODE, DRAW, LOSS, NAME, OPPOSITE, WIN, follows, graph_rules, label_positions, progress_bar,
-                         value_code)
+from .retrograde import (
+    CODE,
+    DRAW,
+    LOSS,
+    NAME,
+    OPPOSITE,
+    WIN,
+    follows,
+    graph_rules,
+    label_positions,
+    progress_bar,
+    value_code,
+)
 from .rules import Rules
-from .tablefile import (HEADER, cache_file, check_entries, checked_payload, from_little_endian, little_endian,
-                        load_or_build, packed)
-from .tablefile import STALE_PART_SECONDS, SolveCacheWarning, cache_dir  # noqa: F401  (still importable from here)
+from .tablefile import (
+    HEADER,
+    SolveCacheWarning,
+    cache_dir,
+    cache_file,
+    check_entries,
+    checked_payload,
+    from_little_endian,
+    little_endian,
+    load_or_build,
+    packed,
+)
 
 #: Bumped whenever the cache file layout or the meaning of its contents changes.
 FORMAT_VERSION = 1
 MAGIC = b"FANSOLVE"
-_PAYLOAD_HEAD = struct.Struct("<HHIH")        # width, height, positions, length of the rules text
+_PAYLOAD_HEAD = struct.Struct("<HHIH")  # width, height, positions, length of the rules text
 #: Boards with more points are refused: their tables would not fit a pure-Python solver.
 MAX_POINTS = 21
 
@@ -44,6 +65,7 @@ def cache_path(size, rules: Rules | None = None) -> Path:
 # ---------------------------------------------------------------------------------------------
 # Symmetry.  A key packs a position as ``me | opp << points``.
 
+
 class Symmetry:
     """The board's mirror images and turns that keep its lines, acting on packed position keys.
 
@@ -55,8 +77,11 @@ class Symmetry:
         self.points = n = g.width * g.height
         self.maps = g.symmetries()
         self._low_bits = (n + 1) // 2
-        self._tables = [(_chunk_table(m, 0, self._low_bits), _chunk_table(m, self._low_bits, n))
-                        for m in self.maps if m != tuple(range(n))]
+        self._tables = [
+            (_chunk_table(m, 0, self._low_bits), _chunk_table(m, self._low_bits, n))
+            for m in self.maps
+            if m != tuple(range(n))
+        ]
 
     def __len__(self) -> int:
         return len(self.maps)
@@ -65,7 +90,12 @@ class Symmetry:
         """The smallest image of a packed key: each half is mapped in two table look-ups."""
         n, k = self.points, self._low_bits
         me, opp = key & ((1 << n) - 1), key >> n
-        me_low, me_high, opp_low, opp_high = me & ((1 << k) - 1), me >> k, opp & ((1 << k) - 1), opp >> k
+        me_low, me_high, opp_low, opp_high = (
+            me & ((1 << k) - 1),
+            me >> k,
+            opp & ((1 << k) - 1),
+            opp >> k,
+        )
         best = key
         for low, high in self._tables:
             image = low[me_low] | high[me_high] | (low[opp_low] | high[opp_high]) << n
@@ -75,7 +105,8 @@ class Symmetry:
 
 
 def _chunk_table(perm: tuple[int, ...], first: int, stop: int) -> list[int]:
-    """The images under ``perm`` of every set of the points ``first`` to ``stop - 1``, indexed from ``first``."""
+    """The images under ``perm`` of every set of the points ``first`` to ``stop - 1``, indexed
+    from ``first``."""
     images = [1 << perm[p] for p in range(first, stop)]
     table = [0] * (1 << (stop - first))
     for subset in range(1, len(table)):
@@ -86,6 +117,7 @@ def _chunk_table(perm: tuple[int, ...], first: int, stop: int) -> list[int]:
 
 # ---------------------------------------------------------------------------------------------
 # The positions after each turn: the shared bit-set generator, which records no steps for this.
+
 
 class Successors:
     """The positions a side can leave after one whole turn, as packed keys for the next mover."""
@@ -102,6 +134,7 @@ class Successors:
 
 # ---------------------------------------------------------------------------------------------
 # The solver.
+
 
 def _explore(g: Geometry, rules: Rules, start: int, symmetry: Symmetry, progress: bool):
     """Every position reachable from ``start`` (up to symmetry), in order of first discovery.
@@ -133,7 +166,7 @@ def _explore(g: Geometry, rules: Rules, start: int, symmetry: Symmetry, progress
     return keys, offsets, targets
 
 
-def _solve_now(width: int, height: int, rules: Rules, progress: bool) -> "Table":
+def _solve_now(width: int, height: int, rules: Rules, progress: bool) -> Table:
     """The table of a board built from scratch: explored from the start, then labelled."""
     board = Board((width, height), rules)
     g = board.geometry
@@ -142,12 +175,18 @@ def _solve_now(width: int, height: int, rules: Rules, progress: bool) -> "Table"
     keys, offsets, targets = _explore(g, rules, me | opp << symmetry.points, symmetry, progress)
     values, distances = label_positions(offsets, targets, progress, f"{width}x{height}")
     order = sorted(range(len(keys)), key=keys.__getitem__)
-    return Table((width, height), rules, array("q", (keys[i] for i in order)),
-                 bytes(values[i] for i in order), array("i", (distances[i] for i in order)))
+    return Table(
+        (width, height),
+        rules,
+        array("q", (keys[i] for i in order)),
+        bytes(values[i] for i in order),
+        array("i", (distances[i] for i in order)),
+    )
 
 
 # ---------------------------------------------------------------------------------------------
 # The table.
+
 
 class Table:
     """Win, loss or draw for the side to move, and turns to the end, for every reachable position.
@@ -175,10 +214,13 @@ class Table:
 
     def __repr__(self) -> str:
         w, h = self.size
-        return f"<Table {w}x{h}: {len(self)} positions, start {self.start_value} in {self.start_distance}>"
+        return (
+            f"<Table {w}x{h}: {len(self)} positions, start {self.start_value} in"
+            f" {self.start_distance}>"
+        )
 
     def value(self, board: Board) -> str:
-        """"win", "loss" or "draw" for the side to move, under best play by both sides."""
+        """ "win", "loss" or "draw" for the side to move, under best play by both sides."""
         return NAME[self._values[self._index(board)]]
 
     def distance(self, board: Board) -> int | None:
@@ -200,11 +242,15 @@ class Table:
         return out
 
     def boards(self, value: str | None = None, distance: int | None = None):
-        """One board per entry (White to move, its stones the mover's), optionally of one value and distance."""
+        """One board per entry (White to move, its stones the mover's), optionally of one value
+        and distance."""
         code = None if value is None else value_code(value)
-        return self._boards_at(i for i, (found, d) in enumerate(zip(self._values, self._distances))
-                               if (code is None or found == code)
-                               and (distance is None or (d == distance and found != CODE[DRAW])))
+        return self._boards_at(
+            i
+            for i, (found, d) in enumerate(zip(self._values, self._distances))
+            if (code is None or found == code)
+            and (distance is None or (d == distance and found != CODE[DRAW]))
+        )
 
     def _boards_at(self, indices):
         """The boards of some entries, White to move as the mover."""
@@ -214,8 +260,13 @@ class Table:
             me, opp = key & ((1 << n) - 1), key >> n
             if me & opp:
                 raise ValueError(f"entry {i} puts two stones on one point")
-            rows = ("".join("W" if me >> (r * w + c) & 1 else "B" if opp >> (r * w + c) & 1 else "."
-                            for c in range(w)) for r in reversed(range(h)))
+            rows = (
+                "".join(
+                    "W" if me >> (r * w + c) & 1 else "B" if opp >> (r * w + c) & 1 else "."
+                    for c in range(w)
+                )
+                for r in reversed(range(h))
+            )
             yield Board.from_diagram("\n".join(rows), "white", self.rules)
 
     def distance_counts(self, value: str) -> dict[int, int]:
@@ -229,7 +280,9 @@ class Table:
     def best_turns(self, board: Board) -> list[Turn]:
         """The turns that keep the best result: fastest win, slowest loss, or a drawing turn."""
         value, distance = self.value(board), self.distance(board)
-        return [turn for turn, result, d in self.outcomes(board) if result == value and d == distance]
+        return [
+            turn for turn, result, d in self.outcomes(board) if result == value and d == distance
+        ]
 
     # -- finding a position --------------------------------------------------------------------
 
@@ -241,11 +294,15 @@ class Table:
             bw, bh = board.size
             raise ValueError(f"this table solves the {w}x{h} board; the board is {bw}x{bh}")
         if board.rules != self.rules:
-            raise ValueError(f"this table solves {w}x{h} under {self.rules}; the board plays under {board.rules}: "
-                             f"make it with Board(({w}, {h}), rules)")
+            raise ValueError(
+                f"this table solves {w}x{h} under {self.rules}; the board plays under"
+                f" {board.rules}: make it with Board(({w}, {h}), rules)"
+            )
         if board.chain:
-            raise ValueError("the board is in the middle of a capture chain; the table holds positions "
-                             "between turns: finish the turn first (push a step or end_turn())")
+            raise ValueError(
+                "the board is in the middle of a capture chain; the table holds positions "
+                "between turns: finish the turn first (push a step or end_turn())"
+            )
         return bitsets(board)
 
     def _index(self, board: Board) -> int:
@@ -257,36 +314,45 @@ class Table:
         i = bisect_left(self._keys, key)
         if i == len(self._keys) or self._keys[i] != key:
             w, h = self.size
-            raise ValueError(f"this position cannot arise from the start of the {w}x{h} board "
-                           "(nor can a mirror image of it)")
+            raise ValueError(
+                f"this position cannot arise from the start of the {w}x{h} board "
+                "(nor can a mirror image of it)"
+            )
         return i
 
     # -- bytes on disk -------------------------------------------------------------------------
 
     def to_bytes(self) -> bytes:
-        """The cache file: magic, format version, keyed digest of the payload, then the zlib payload."""
+        """The cache file: magic, format version, keyed digest of the payload, then the zlib
+        payload."""
         rules = repr(self.rules).encode()
-        parts = [_PAYLOAD_HEAD.pack(*self.size, len(self), len(rules)), rules,
-                 little_endian(self._keys), self._values, little_endian(self._distances)]
+        parts = [
+            _PAYLOAD_HEAD.pack(*self.size, len(self), len(rules)),
+            rules,
+            little_endian(self._keys),
+            self._values,
+            little_endian(self._distances),
+        ]
         return packed(MAGIC, FORMAT_VERSION, b"".join(parts))
 
     @classmethod
-    def from_bytes(cls, data: bytes, size, rules: Rules) -> "Table":
-        """Read a cache file, refusing (ValueError) anything that is not exactly what was written."""
+    def from_bytes(cls, data: bytes, size, rules: Rules) -> Table:
+        """Read a cache file, refusing (ValueError) anything that is not exactly what was
+        written."""
         raw = checked_payload(data, MAGIC, FORMAT_VERSION, "a solved-board table")
         width, height, count, rules_length = _PAYLOAD_HEAD.unpack_from(raw)
         at = _PAYLOAD_HEAD.size
-        if (width, height) != tuple(size) or raw[at:at + rules_length] != repr(rules).encode():
+        if (width, height) != tuple(size) or raw[at : at + rules_length] != repr(rules).encode():
             raise ValueError("the file holds another board size or other rules")
         at += rules_length
         if len(raw) != at + 8 * count + count + 4 * count:
             raise ValueError("the payload has the wrong length")
-        keys = from_little_endian("q", raw[at:at + 8 * count])
-        values = raw[at + 8 * count:at + 9 * count]
-        distances = from_little_endian("i", raw[at + 9 * count:])
+        keys = from_little_endian("q", raw[at : at + 8 * count])
+        values = raw[at + 8 * count : at + 9 * count]
+        distances = from_little_endian("i", raw[at + 9 * count :])
         check_entries(width * height, keys, values, distances)
         table = cls(size, rules, keys, values, distances)
-        table._check_sample(random.Random(data[:HEADER.size]))   # seeded by the file's digest
+        table._check_sample(random.Random(data[: HEADER.size]))  # seeded by the file's digest
         return table
 
     def _check_sample(self, rng: random.Random, samples: int = 48) -> None:
@@ -297,9 +363,13 @@ class Table:
         chosen = [start, *self._boards_at([rng.randrange(len(self)) for _ in range(samples)])]
         for board in chosen:
             value, distance = self.value(board), self.distance(board)
-            if not follows(value, distance, [(result, d) for _turn, result, d in self.outcomes(board)]):
-                raise ValueError(f"the entry for {board.fen()} says {value} in {distance}, which does not follow "
-                                 "from the positions one turn on")
+            if not follows(
+                value, distance, [(result, d) for _turn, result, d in self.outcomes(board)]
+            ):
+                raise ValueError(
+                    f"the entry for {board.fen()} says {value} in {distance}, which does not follow"
+                    " from the positions one turn on"
+                )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -309,7 +379,8 @@ _loaded: dict[Path, tuple[object, Table]] = {}
 
 
 def solve(size, rules: Rules | None = None, progress: bool = True) -> Table:
-    """The strong solution of a small board (at most ``MAX_POINTS`` points), from the cache if possible.
+    """The strong solution of a small board (at most ``MAX_POINTS`` points), from the cache if
+    possible.
 
     ``rules`` default to ``Rules.solved()``, the rules of the published solution.  A cache file
     that is damaged, truncated or of another format version is rebuilt, with a warning.
@@ -317,14 +388,22 @@ def solve(size, rules: Rules | None = None, progress: bool = True) -> Table:
     width, height = check_size(size)
     rules = graph_rules(rules)
     if width * height > MAX_POINTS:
-        raise ValueError(f"the {width}x{height} board has {width * height} points; this solver handles at most "
-                         f"{MAX_POINTS} (3x7 or 7x3): bigger boards have far too many positions for it")
-    return load_or_build(cache_path((width, height), rules), _loaded,
-                         lambda data: Table.from_bytes(data, (width, height), rules),
-                         lambda: _solve_now(width, height, rules, progress), "solved table", magic=MAGIC)
+        raise ValueError(
+            f"the {width}x{height} board has {width * height} points; this solver handles at most "
+            f"{MAX_POINTS} (3x7 or 7x3): bigger boards have far too many positions for it"
+        )
+    return load_or_build(
+        cache_path((width, height), rules),
+        _loaded,
+        lambda data: Table.from_bytes(data, (width, height), rules),
+        lambda: _solve_now(width, height, rules, progress),
+        "solved table",
+        magic=MAGIC,
+    )
 
 
 # ---------------------------------------------------------------------------------------------
+
 
 class PerfectPlayer:
     """Plays a small board perfectly: the fastest win, else the longest resistance, else a draw.
@@ -342,8 +421,12 @@ class PerfectPlayer:
     def choose_turn(self, board: Board, stop=None) -> Turn:
         """The best turn, read from the table at once (``stop`` is accepted like every player's)."""
         rules = self.table.rules
-        if isinstance(board, Board) and board.rules != rules and board.rules.with_(quiet_draw=None) == rules \
-                and not board.chain:
+        if (
+            isinstance(board, Board)
+            and board.rules != rules
+            and board.rules.with_(quiet_draw=None) == rules
+            and not board.chain
+        ):
             board = Board.from_fen(board.fen(), rules)
         best = self.table.best_turns(board)
         if not best:
@@ -354,5 +437,18 @@ class PerfectPlayer:
         return f"<PerfectPlayer {self.name}>"
 
 
-__all__ = ["DRAW", "FORMAT_VERSION", "LOSS", "MAX_POINTS", "PerfectPlayer", "SolveCacheWarning", "Successors",
-           "Symmetry", "Table", "WIN", "cache_dir", "cache_path", "solve"]
+__all__ = [
+    "DRAW",
+    "FORMAT_VERSION",
+    "LOSS",
+    "MAX_POINTS",
+    "WIN",
+    "PerfectPlayer",
+    "SolveCacheWarning",
+    "Successors",
+    "Symmetry",
+    "Table",
+    "cache_dir",
+    "cache_path",
+    "solve",
+]

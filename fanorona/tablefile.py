@@ -6,6 +6,7 @@ A file's digest is keyed (HMAC-SHA256) with a secret made for this install and k
 cache files, so a file changed by anything but this package (one result flipped and a plain
 checksum recomputed) is refused, whichever entries the load's sample check happens to replay.
 """
+
 from __future__ import annotations
 
 import glob
@@ -27,7 +28,8 @@ from pathlib import Path
 from .retrograde import NAME
 from .rules import Rules
 
-#: Every cache file starts with this: magic, format version, keyed digest of the (compressed) payload.
+# : Every cache file starts with this: magic, format version, keyed digest of the (compressed)
+# payload.
 HEADER = struct.Struct("<8sH32s")
 #: The install's secret for the digests, in the cache directory (readable by its owner only).
 KEY_NAME = "cache-key"
@@ -46,6 +48,7 @@ def cache_dir() -> Path:
     if override:
         return Path(override)
     from platformdirs import user_cache_dir
+
     return Path(user_cache_dir("fanorona"))
 
 
@@ -69,13 +72,13 @@ def install_key() -> bytes:
             if len(key) != KEY_BYTES:
                 folder.mkdir(parents=True, exist_ok=True)
                 fd, partial = tempfile.mkstemp(dir=folder, prefix=f"{KEY_NAME}.", suffix=".part")
-                with os.fdopen(fd, "wb") as file:        # mkstemp's file is its owner's only
+                with os.fdopen(fd, "wb") as file:  # mkstemp's file is its owner's only
                     file.write(os.urandom(KEY_BYTES))
                 try:
-                    os.link(partial, path)               # the first writer's key wins a race
+                    os.link(partial, path)  # the first writer's key wins a race
                 except FileExistsError:
                     if len(path.read_bytes()) != KEY_BYTES:
-                        os.replace(partial, path)         # a damaged key is replaced
+                        os.replace(partial, path)  # a damaged key is replaced
                 finally:
                     Path(partial).unlink(missing_ok=True)
                 key = path.read_bytes()
@@ -91,7 +94,8 @@ def digest(payload: bytes) -> bytes:
 
 
 def packed(magic: bytes, format_version: int, raw: bytes) -> bytes:
-    """A cache file: ``HEADER`` (with the payload's keyed digest) then ``raw`` compressed with zlib."""
+    """A cache file: ``HEADER`` (with the payload's keyed digest) then ``raw`` compressed with
+    zlib."""
     payload = zlib.compress(raw, 6)
     return HEADER.pack(magic, format_version, digest(payload)) + payload
 
@@ -109,11 +113,15 @@ def checked_payload(data: bytes, magic: bytes, format_version: int, what: str) -
     if found != magic:
         raise ValueError(f"the file is not {what}")
     if version != format_version:
-        raise ValueError(f"the file has format version {version}, this code reads version {format_version}")
-    payload = data[HEADER.size:]
+        raise ValueError(
+            f"the file has format version {version}, this code reads version {format_version}"
+        )
+    payload = data[HEADER.size :]
     if not hmac.compare_digest(digest(payload), signed):
-        raise ValueError("the keyed checksum does not match (the file is damaged or truncated, or was not "
-                         "written by this install's fanorona)")
+        raise ValueError(
+            "the keyed checksum does not match (the file is damaged or truncated, or was not "
+            "written by this install's fanorona)"
+        )
     return zlib.decompress(payload)
 
 
@@ -124,13 +132,15 @@ def check_entries(points: int, keys, values: bytes, distances: array) -> None:
         raise ValueError("the table has no entries")
     if values.translate(None, bytes(sorted(NAME))):
         bad = next(code for code in values if code not in NAME)
-        raise ValueError(f"the table holds the value code {bad}, which means nothing (codes are 0, 1 and 2)")
+        raise ValueError(
+            f"the table holds the value code {bad}, which means nothing (codes are 0, 1 and 2)"
+        )
     if not all(map(operator.lt, keys, islice(keys, 1, None))):
         raise ValueError("the table's positions are not in increasing order")
     if keys[0] < 0 or keys[-1] >> 2 * points:
         raise ValueError("the table holds positions that do not fit the board")
-    high_bytes = distances.tobytes()[3 if sys.byteorder == "little" else 0::4]
-    if high_bytes.translate(None, bytes(range(128))):       # a sign bit set: min() takes seconds on 7x3
+    high_bytes = distances.tobytes()[3 if sys.byteorder == "little" else 0 :: 4]
+    if high_bytes.translate(None, bytes(range(128))):  # a sign bit set: min() takes seconds on 7x3
         raise ValueError("the table holds a negative distance")
 
 
@@ -164,8 +174,11 @@ def load_or_build(path: Path, loaded: dict, read, build, what: str, magic: bytes
         try:
             table = read(_read_regular_file(path, magic))
         except (OSError, ValueError, zlib.error, struct.error) as problem:
-            warnings.warn(f"cannot use the cached {what} {path}: {problem}; building it again", SolveCacheWarning,
-                          stacklevel=3)      # the caller of solve() or endgame_table()
+            warnings.warn(
+                f"cannot use the cached {what} {path}: {problem}; building it again",
+                SolveCacheWarning,
+                stacklevel=3,
+            )  # the caller of solve() or endgame_table()
     if table is None:
         table = build()
         write_file(path, table.to_bytes(), what)
@@ -184,7 +197,8 @@ def _file_stamp(path: Path):
 
 def _read_regular_file(path: Path, magic: bytes | None = None) -> bytes:
     """The bytes of ``path`` if it is a regular file starting with ``magic`` (checked before the
-    rest is read: a huge file of something else costs nothing); opening never blocks (a FIFO would)."""
+    rest is read: a huge file of something else costs nothing); opening never blocks (a FIFO would).
+    """
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
@@ -208,14 +222,17 @@ def write_file(path: Path, data: bytes, what: str) -> None:
     partial = None
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd, partial = tempfile.mkstemp(dir=path.parent, prefix=f"{path.name}.{os.getpid()}.", suffix=".part")
+        fd, partial = tempfile.mkstemp(
+            dir=path.parent, prefix=f"{path.name}.{os.getpid()}.", suffix=".part"
+        )
         with os.fdopen(fd, "wb") as file:
             file.write(data)
         os.replace(partial, path)
         partial = None
     except OSError as problem:
-        warnings.warn(f"cannot save the {what} to {path}: {problem}", SolveCacheWarning,
-                      stacklevel=4)      # the caller of solve() or endgame_table()
+        warnings.warn(
+            f"cannot save the {what} to {path}: {problem}", SolveCacheWarning, stacklevel=4
+        )  # the caller of solve() or endgame_table()
     finally:
         if partial is not None:
             Path(partial).unlink(missing_ok=True)
@@ -229,13 +246,13 @@ def _remove_stale_parts(path: Path) -> None:
     except OSError:
         return
     for part in parts:
-        pid = part.name[len(path.name) + 1:].split(".")[0]
+        pid = part.name[len(path.name) + 1 :].split(".")[0]
         try:
             old = now - part.lstat().st_mtime > STALE_PART_SECONDS
             if old or (pid.isdigit() and int(pid) != os.getpid() and not _running(int(pid))):
                 part.unlink()
         except OSError:
-            pass    # gone already, or not ours to remove
+            pass  # gone already, or not ours to remove
 
 
 def _running(pid: int) -> bool:

@@ -7,6 +7,7 @@ labels), and the picture must follow.  One browser and one server of each kind s
 module.  Screenshots go to build/screenshots/.  Without /usr/bin/chromium the tests skip,
 except under CI=true, where that is a failure.
 """
+
 import json
 import os
 import re
@@ -24,12 +25,19 @@ ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
 SCREENSHOTS = ROOT / "build" / "screenshots"
 CHROMIUM = Path("/usr/bin/chromium")
-LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-               "--disable-sync", "--no-first-run"]
-SERVER_START = 180      # seconds; the machine may be shared and slow
+LAUNCH_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+SERVER_START = 180  # seconds; the machine may be shared and slow
 NOTEBOOK_RUN = 300
-ANSWER = 30             # seconds for the board to answer a click
-# White's opening step d2-e3 captures f4 and g5 by approach; it is legal at the start whatever follows.
+ANSWER = 30  # seconds for the board to answer a click
+# White's opening step d2-e3 captures f4 and g5 by approach; it is legal at the start whatever
+# follows.
 STEP = ("d2", "e3")
 
 
@@ -52,23 +60,33 @@ def wait_for_http(url: str, process: subprocess.Popen, log: Path) -> None:
     deadline = time.monotonic() + SERVER_START
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            pytest.fail(f"the server stopped with code {process.returncode}:\n{log.read_text()[-3000:]}")
+            pytest.fail(
+                f"the server stopped with code {process.returncode}:\n{log.read_text()[-3000:]}"
+            )
         try:
             with urllib.request.urlopen(url, timeout=10) as answer:
                 if answer.status == 200:
                     return
         except OSError:
             time.sleep(1)
-    pytest.fail(f"the server did not answer {url} within {SERVER_START} s:\n{log.read_text()[-3000:]}")
+    pytest.fail(
+        f"the server did not answer {url} within {SERVER_START} s:\n{log.read_text()[-3000:]}"
+    )
 
 
 def serve(command: list[str], base: str, ready: str, log: Path):
-    """Start a server, wait until base + ready answers, yield base; stop it (terminate, wait) at the end."""
-    env = dict(os.environ, JUPYTER_PLATFORM_DIRS="1",   # the kernels import this checkout's fanorona
-               PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
+    """Start a server, wait until base + ready answers, yield base; stop it (terminate, wait) at
+    the end."""
+    env = dict(
+        os.environ,
+        JUPYTER_PLATFORM_DIRS="1",  # the kernels import this checkout's fanorona
+        PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
+    )
     env.pop("MPLBACKEND", None)
     with open(log, "w") as out:
-        process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, env=env, cwd=log.parent)
+        process = subprocess.Popen(
+            command, stdout=out, stderr=subprocess.STDOUT, env=env, cwd=log.parent
+        )
     try:
         wait_for_http(base + ready, process, log)
         yield base
@@ -146,6 +164,7 @@ CLIPPED = """
 def browser():
     require_chromium()
     from playwright.sync_api import sync_playwright
+
     with sync_playwright() as p:
         chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
         yield chromium
@@ -153,11 +172,16 @@ def browser():
 
 
 def open_page(browser, width: int, height: int):
-    """A page of the given viewport, offline (only localhost answers), that counts board pictures."""
+    """A page of the given viewport, offline (only localhost answers), that counts board
+    pictures."""
     context = browser.new_context(viewport={"width": width, "height": height})
     context.add_init_script(COUNT_DRAWS)
-    context.route("**/*", lambda route: route.continue_() if route.request.url.startswith("http://127.0.0.1")
-                  else route.abort())
+    context.route(
+        "**/*",
+        lambda route: (
+            route.continue_() if route.request.url.startswith("http://127.0.0.1") else route.abort()
+        ),
+    )
     page = context.new_page()
     page.set_default_timeout(NOTEBOOK_RUN * 1000)
     return page
@@ -190,18 +214,38 @@ def lab(tmp_path_factory):
     folder = tmp_path_factory.mktemp("lab")
     shutil.copy(NOTEBOOKS / "06_interactive_board.ipynb", folder)
     import nbformat
-    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("import fanorona as fa\nfa.BoardWidget()")])
-    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+
+    notebook = nbformat.v4.new_notebook(
+        cells=[nbformat.v4.new_code_cell("import fanorona as fa\nfa.BoardWidget()")]
+    )
+    notebook.metadata["kernelspec"] = {
+        "name": "python3",
+        "display_name": "Python 3",
+        "language": "python",
+    }
     nbformat.write(notebook, folder / "board.ipynb")
     settings = folder / "settings" / "@jupyterlab" / "apputils-extension"
     settings.mkdir(parents=True)
-    (settings / "notification.jupyterlab-settings").write_text('{"fetchNews": "false"}')   # no news toast
+    (settings / "notification.jupyterlab-settings").write_text(
+        '{"fetchNews": "false"}'
+    )  # no news toast
     port = free_port()
-    command = [sys.executable, "-m", "jupyter", "lab", "--no-browser", f"--port={port}", "--ServerApp.ip=127.0.0.1",
-               "--IdentityProvider.token=", "--ServerApp.password=", "--LabApp.expose_app_in_browser=True",
-               f"--ServerApp.root_dir={folder}", f"--LabApp.workspaces_dir={folder / 'workspaces'}",
-               f"--LabApp.user_settings_dir={folder / 'settings'}",
-               "--ServerApp.open_browser=False"]
+    command = [
+        sys.executable,
+        "-m",
+        "jupyter",
+        "lab",
+        "--no-browser",
+        f"--port={port}",
+        "--ServerApp.ip=127.0.0.1",
+        "--IdentityProvider.token=",
+        "--ServerApp.password=",
+        "--LabApp.expose_app_in_browser=True",
+        f"--ServerApp.root_dir={folder}",
+        f"--LabApp.workspaces_dir={folder / 'workspaces'}",
+        f"--LabApp.user_settings_dir={folder / 'settings'}",
+        "--ServerApp.open_browser=False",
+    ]
     if os.geteuid() == 0:
         command.append("--allow-root")
     yield from serve(command, f"http://127.0.0.1:{port}", "/api", folder / "lab.log")
@@ -214,11 +258,15 @@ def shut_down_kernels(page) -> None:
 
 def run_notebook_in_lab(page, lab: str, name: str) -> None:
     """Open a notebook in JupyterLab, wait for its kernel, run all its cells (without waiting)."""
-    page.goto(f"{lab}/lab/tree/{name}?reset")       # a fresh workspace: no notebook of an earlier test reopens
-    page.wait_for_function("() => { const w = window.jupyterapp && window.jupyterapp.shell.currentWidget;"
-                           " return w && w.sessionContext && w.sessionContext.session"
-                           " && w.sessionContext.session.kernel"
-                           " && w.sessionContext.session.kernel.connectionStatus === 'connected'; }")
+    page.goto(
+        f"{lab}/lab/tree/{name}?reset"
+    )  # a fresh workspace: no notebook of an earlier test reopens
+    page.wait_for_function(
+        "() => { const w = window.jupyterapp && window.jupyterapp.shell.currentWidget;"
+        " return w && w.sessionContext && w.sessionContext.session"
+        " && w.sessionContext.session.kernel"
+        " && w.sessionContext.session.kernel.connectionStatus === 'connected'; }"
+    )
     page.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
 
 
@@ -229,8 +277,15 @@ def voila(tmp_path_factory):
     folder = tmp_path_factory.mktemp("voila")
     shutil.copy(NOTEBOOKS / "play.ipynb", folder)
     port = free_port()
-    command = [sys.executable, "-m", "voila", "--no-browser", f"--port={port}", "--Voila.ip=127.0.0.1",
-               str(folder / "play.ipynb")]
+    command = [
+        sys.executable,
+        "-m",
+        "voila",
+        "--no-browser",
+        f"--port={port}",
+        "--Voila.ip=127.0.0.1",
+        str(folder / "play.ipynb"),
+    ]
     yield from serve(command, f"http://127.0.0.1:{port}", "/", folder / "voila.log")
 
 
@@ -265,8 +320,11 @@ class OnPage:
         board replaces it on each change.)"""
         old, draws = self.status(), self.page.evaluate("() => window.__boardDraws")
         action()
-        self.page.wait_for_function("([root, old]) => root.querySelector('.fanorona-status').innerText !== old",
-                                    arg=[self.root.element_handle(), old], timeout=ANSWER * 1000)
+        self.page.wait_for_function(
+            "([root, old]) => root.querySelector('.fanorona-status').innerText !== old",
+            arg=[self.root.element_handle(), old],
+            timeout=ANSWER * 1000,
+        )
         self.page.wait_for_function(f"() => window.__boardDraws > {draws}", timeout=ANSWER * 1000)
         self.settled(200)
 
@@ -275,7 +333,11 @@ class OnPage:
             fx, fy = json.loads(self.root.locator(".fanorona-points").text_content())[point]
             self.canvas.scroll_into_view_if_needed()
             box = self.canvas.bounding_box()
-            self.answered(lambda: self.page.mouse.click(box["x"] + fx * box["width"], box["y"] + fy * box["height"]))
+            self.answered(
+                lambda: self.page.mouse.click(
+                    box["x"] + fx * box["width"], box["y"] + fy * box["height"]
+                )
+            )
 
     def button(self, name: str):
         return self.root.get_by_role("button", name=name, exact=True)
@@ -308,8 +370,9 @@ class OnPage:
 
     def settled(self, quiet_ms: int = 500) -> None:
         """Wait until no new picture has come for quiet_ms."""
-        self.page.wait_for_function(f"() => performance.now() - window.__lastBoardDraw > {quiet_ms}",
-                                    timeout=ANSWER * 1000)
+        self.page.wait_for_function(
+            f"() => performance.now() - window.__lastBoardDraw > {quiet_ms}", timeout=ANSWER * 1000
+        )
 
     def shot(self, name: str) -> None:
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
@@ -328,14 +391,15 @@ def board_in_voila(page, voila: str) -> OnPage:
 
 
 def play_a_step(page, board, name: str) -> None:
-    """Click the two points of STEP on the board's canvas; check the move list and the picture change."""
+    """Click the two points of STEP on the board's canvas; check the move list and the picture
+    change."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     board.scroll_into_view_if_needed()
     canvas = board.locator(".jupyter-matplotlib-canvas-div canvas").first
     canvas.wait_for(state="visible")
     moves = board.locator(".fanorona-moves")
     points = json.loads(board.locator(".fanorona-points").text_content())
-    page.wait_for_timeout(1500)          # let the first picture arrive
+    page.wait_for_timeout(1500)  # let the first picture arrive
     before = canvas.screenshot(path=str(SCREENSHOTS / f"{name}_before.png"))
     moves_before = moves.inner_text()
     box = canvas.bounding_box()
@@ -343,8 +407,11 @@ def play_a_step(page, board, name: str) -> None:
         fx, fy = points[point]
         page.mouse.click(box["x"] + fx * box["width"], box["y"] + fy * box["height"])
         page.wait_for_timeout(400)
-    page.wait_for_function("([root, old]) => root.querySelector('.fanorona-moves').innerText !== old",
-                           arg=[board.element_handle(), moves_before], timeout=ANSWER * 1000)
+    page.wait_for_function(
+        "([root, old]) => root.querySelector('.fanorona-moves').innerText !== old",
+        arg=[board.element_handle(), moves_before],
+        timeout=ANSWER * 1000,
+    )
     assert "".join(STEP) in moves.inner_text().replace("\n", " ")
     deadline = time.monotonic() + 60
     after = canvas.screenshot()
@@ -359,10 +426,12 @@ def play_a_step(page, board, name: str) -> None:
 
 def test_a_step_clicked_in_jupyterlab(lab, page):
     run_notebook_in_lab(page, lab, "06_interactive_board.ipynb")
-    page.wait_for_function("() => window.jupyterapp.shell.currentWidget.content.widgets"
-                           ".filter(cell => cell.model.type === 'code').every(cell => cell.model.executionCount)")
+    page.wait_for_function(
+        "() => window.jupyterapp.shell.currentWidget.content.widgets"
+        ".filter(cell => cell.model.type === 'code').every(cell => cell.model.executionCount)"
+    )
     boards = page.locator(".fanorona-board")
-    boards.last.wait_for()     # the last cell's board: a new game
+    boards.last.wait_for()  # the last cell's board: a new game
     try:
         play_a_step(page, boards.last, "lab")
     finally:
@@ -377,30 +446,32 @@ def test_a_step_clicked_in_voila(voila, page):
     canvas = board.locator(".jupyter-matplotlib-canvas-div canvas").first
     width = canvas.bounding_box()["width"]
     board.get_by_role("button", name="Large").click()
-    page.wait_for_function("([el, w]) => el.getBoundingClientRect().width > 1.3 * w",
-                           arg=[canvas.element_handle(), width])
+    page.wait_for_function(
+        "([el, w]) => el.getBoundingClientRect().width > 1.3 * w",
+        arg=[canvas.element_handle(), width],
+    )
     page.wait_for_timeout(1000)
     board.screenshot(path=str(SCREENSHOTS / "voila_large.png"))
 
 
 def test_clicking_a_stone_of_either_string_chooses_between_approach_and_withdrawal(voila, page):
     board = board_in_voila(page, voila)
-    board.load("both-ways")           # White c3-d3 approaches e3 or withdraws from the string b3, a3
+    board.load("both-ways")  # White c3-d3 approaches e3 or withdraws from the string b3, a3
     board.click("c3", "d3")
     assert "c3d3" not in board.moves(), "the step was played before its capture was chosen"
     board.shot("voila_choice_pending")
-    board.click("a3")                 # the far stone of the withdrawal string
+    board.click("a3")  # the far stone of the withdrawal string
     assert "c3d3W" in board.moves()
     board.shot("voila_choice_withdrawal")
     board.press("Undo turn")
     assert "c3d3" not in board.moves()
-    board.click("c3", "d3", "e3")     # the approached stone
+    board.click("c3", "d3", "e3")  # the approached stone
     assert "c3d3A" in board.moves()
 
 
 def test_end_turn_stops_a_chain(voila, page):
     board = board_in_voila(page, voila)
-    board.load("long-chain")          # b2c1W may go on: d2A, d1W, e1A, f2A, e2W
+    board.load("long-chain")  # b2c1W may go on: d2A, d1W, e1A, f2A, e2W
     assert board.button("End turn").is_disabled()
     board.click("b2", "c1")
     assert "b2c1W…" in board.moves()
@@ -409,7 +480,7 @@ def test_end_turn_stops_a_chain(voila, page):
     board.press("End turn")
     assert "b2c1W" in board.moves() and "…" not in board.moves()
     assert board.button("End turn").is_disabled()
-    board.click("e3")                 # Black's turn now: one of its stones can be selected
+    board.click("e3")  # Black's turn now: one of its stones can be selected
     assert "b2c1W" in board.moves()
 
 
@@ -427,34 +498,38 @@ def test_undo_step_in_a_chain_selects_the_chain_stone_so_the_step_can_be_played_
 
 def test_the_language_chooser_relabels_the_board(voila, page):
     from playwright.sync_api import expect
+
     board = board_in_voila(page, voila)
     chooser = board.chooser("Language")
     options = chooser.locator("option").all_inner_texts()
     danish = [text for text in options if text.strip().lower() in ("dansk", "da")]
     assert danish, f"no Danish among the languages {options}"
     chooser.select_option(label=danish[0])
-    for name in ("Afslut træk", "Fortryd træk", "Nyt spil"):          # End turn, Undo turn, New game
+    for name in ("Afslut træk", "Fortryd træk", "Nyt spil"):  # End turn, Undo turn, New game
         expect(board.button(name)).to_be_visible(timeout=ANSWER * 1000)
-    expect(board.chooser("Sprog")).to_be_visible()                  # the chooser names itself in Danish
+    expect(board.chooser("Sprog")).to_be_visible()  # the chooser names itself in Danish
     board.click("d3")
-    assert "d3 er valgt" in board.status()                           # "d3 selected": sentences too
+    assert "d3 er valgt" in board.status()  # "d3 selected": sentences too
     board.shot("voila_danish")
 
 
 def test_a_voila_page_starts_in_the_language_of_its_address(voila, page):
     from playwright.sync_api import expect
+
     page.goto(f"{voila}/?lang=de")
     board = OnPage(page, page.locator(".fanorona-board").first).ready()
-    expect(board.button("Zug beenden")).to_be_visible()             # End turn
-    expect(board.chooser("Sprache")).to_be_visible()                # Language
+    expect(board.button("Zug beenden")).to_be_visible()  # End turn
+    expect(board.chooser("Sprache")).to_be_visible()  # Language
     board.click("d3")
-    assert "d3 gewählt" in board.status()                            # "d3 selected"
+    assert "d3 gewählt" in board.status()  # "d3 selected"
 
 
 # White's f2 captures fifteen times in one turn, never with a choice to make: the longest turn
 # text found in random 9x5 positions (47 characters).
-LONG_CHAIN = ("...BB.B..\nB.BB.B.B.\nB...B.B.B\nBB.BBWB..\nBBB.....B",
-              "f2g1Wh2Ah3Ai3Wh4Ag4Ag3Af4Ae3Ae4Wd4Ac3Ab3Ab2Ac2W")
+LONG_CHAIN = (
+    "...BB.B..\nB.BB.B.B.\nB...B.B.B\nBB.BBWB..\nBBB.....B",
+    "f2g1Wh2Ah3Ai3Wh4Ag4Ag3Af4Ae3Ae4Wd4Ac3Ab3Ab2Ac2W",
+)
 
 
 def play_the_long_chain(board: OnPage) -> None:
@@ -482,8 +557,10 @@ def test_nothing_is_clipped_in_large_mode_in_jupyterlab_with_the_file_browser_op
     page = small_page
     run_notebook_in_lab(page, lab, "board.ipynb")
     try:
-        page.evaluate("() => { if (window.jupyterapp.shell.leftCollapsed)"
-                      " window.jupyterapp.commands.execute('filebrowser:activate'); }")
+        page.evaluate(
+            "() => { if (window.jupyterapp.shell.leftCollapsed)"
+            " window.jupyterapp.commands.execute('filebrowser:activate'); }"
+        )
         page.wait_for_function("() => !window.jupyterapp.shell.leftCollapsed")
         board = OnPage(page, page.locator(".fanorona-board:visible").first).ready()
         play_the_long_chain(board)
@@ -492,12 +569,17 @@ def test_nothing_is_clipped_in_large_mode_in_jupyterlab_with_the_file_browser_op
         board.shot("lab_1024x768_large")
         clipped = board.clipped()
         assert not clipped, "\n".join(clipped)
-        canvas, area = page.evaluate("""root => {
+        canvas, area = page.evaluate(
+            """root => {
             const c = root.querySelector('.jupyter-matplotlib-canvas-div canvas').getBoundingClientRect();
             const a = root.closest('.jp-OutputArea-output').getBoundingClientRect();
-            return [[c.left, c.right], [a.left, a.right]]; }""", board.root.element_handle())
-        assert area[0] - 1 <= canvas[0] and canvas[1] <= area[1] + 1, \
-            f"the Large canvas spans {canvas[0]:.0f}-{canvas[1]:.0f} px, the output area {area[0]:.0f}-{area[1]:.0f} px"
+            return [[c.left, c.right], [a.left, a.right]]; }""",
+            board.root.element_handle(),
+        )
+        assert area[0] - 1 <= canvas[0] and canvas[1] <= area[1] + 1, (
+            f"the Large canvas spans {canvas[0]:.0f}-{canvas[1]:.0f} px, the output area"
+            f" {area[0]:.0f}-{area[1]:.0f} px"
+        )
     finally:
         shut_down_kernels(page)
 
@@ -514,6 +596,7 @@ def test_without_chromium_the_browser_tests_skip_but_fail_under_ci(monkeypatch, 
 
 # -- issue 18 ----------------------------------------------------------------------------------
 
+
 def canvas_rgba(board: OnPage):
     """The board's canvas pixels, as the page has them (an RGBA array at the canvas's CSS size)."""
     import base64
@@ -521,6 +604,7 @@ def canvas_rgba(board: OnPage):
 
     import numpy as np
     from PIL import Image
+
     url = board.canvas.evaluate("c => c.toDataURL('image/png')")
     image = Image.open(io.BytesIO(base64.b64decode(url.split(",", 1)[1]))).convert("RGBA")
     box = board.canvas.bounding_box()
@@ -529,7 +613,10 @@ def canvas_rgba(board: OnPage):
 
 def stones_on_page(board: OnPage) -> dict:
     from test_widget import stones_in_pixels
-    return stones_in_pixels(canvas_rgba(board), json.loads(board.root.locator(".fanorona-points").text_content()))
+
+    return stones_in_pixels(
+        canvas_rgba(board), json.loads(board.root.locator(".fanorona-points").text_content())
+    )
 
 
 def game_of_move_list(board: OnPage, size) -> dict:
@@ -537,9 +624,10 @@ def game_of_move_list(board: OnPage, size) -> dict:
     import fanorona as fa
     from fanorona.board import Step
     from fanorona.notation import tokenize_turn
+
     game = fa.Board(size)
     for token in board.moves().split():
-        if token.endswith("…") and token != "…":     # a chain in progress: its steps one by one
+        if token.endswith("…") and token != "…":  # a chain in progress: its steps one by one
             start, steps = tokenize_turn(token[:-1])
             for origin, (destination, capture) in zip([start] + [d for d, _ in steps], steps):
                 game.push(Step(origin, destination, capture))
@@ -549,11 +637,16 @@ def game_of_move_list(board: OnPage, size) -> dict:
 
 
 def set_delay_zero(board: OnPage) -> None:
-    handle = board.root.locator(".widget-hslider").filter(has_text="Step delay").locator(".noUi-handle")
+    handle = (
+        board.root.locator(".widget-hslider").filter(has_text="Step delay").locator(".noUi-handle")
+    )
     handle.focus()
     board.page.keyboard.press("Home")
-    board.page.wait_for_function("el => el.getAttribute('aria-valuenow') === '0.0' || "
-                                 "Number(el.getAttribute('aria-valuenow')) === 0", arg=handle.element_handle())
+    board.page.wait_for_function(
+        "el => el.getAttribute('aria-valuenow') === '0.0' || "
+        "Number(el.getAttribute('aria-valuenow')) === 0",
+        arg=handle.element_handle(),
+    )
 
 
 @pytest.mark.parametrize("delay", [0, 0.4])
@@ -565,8 +658,11 @@ def test_1_after_a_computer_game_the_canvas_shows_the_games_stones(voila, page, 
         set_delay_zero(board)
     board.chooser("Level").select_option(label="1")
     board.chooser("Computer").select_option(label="both")
-    page.wait_for_function("root => /wins|Draw/.test(root.querySelector('.fanorona-status').innerText)",
-                           arg=board.root.element_handle(), timeout=NOTEBOOK_RUN * 1000)
+    page.wait_for_function(
+        "root => /wins|Draw/.test(root.querySelector('.fanorona-status').innerText)",
+        arg=board.root.element_handle(),
+        timeout=NOTEBOOK_RUN * 1000,
+    )
     board.settled(1500)
     assert stones_on_page(board) == game_of_move_list(board, (5, 5)), board.status()
     board.shot(f"voila_computer_game_delay_{delay}")
@@ -581,18 +677,23 @@ def test_1_switching_the_computer_off_mid_game_leaves_a_true_picture(voila, page
         page.wait_for_timeout(1500 + 500 * round_)
         board.chooser("Computer").select_option(label="nobody")
         board.settled(1500)
-        assert stones_on_page(board) == game_of_move_list(board, (9, 5)), f"round {round_}: {board.status()}"
+        assert stones_on_page(board) == game_of_move_list(board, (9, 5)), (
+            f"round {round_}: {board.status()}"
+        )
 
 
 def test_11_the_move_list_keeps_the_newest_turn_in_view(voila, page):
-    import fanorona as fa
     from test_widget import long_game
+
+    import fanorona as fa
+
     board = board_in_voila(page, voila)
     board.root.get_by_text("Positions and game record").click()
     board.root.locator("textarea").last.fill(fa.Game.from_board(long_game(120)).to_json())
     board.press("Import")
     board.click("a1", "b1")
-    newest = page.evaluate("""root => {
+    newest = page.evaluate(
+        """root => {
         const box = root.querySelector('.fanorona-moves'), outer = box.getBoundingClientRect();
         const walker = document.createTreeWalker(box, NodeFilter.SHOW_TEXT);
         for (let node = walker.nextNode(); node; node = walker.nextNode()) {
@@ -603,24 +704,37 @@ def test_11_the_move_list_keeps_the_newest_turn_in_view(voila, page):
             return [r.top, r.bottom, outer.top, outer.bottom];
           }
         }
-        return null; }""", board.root.element_handle())
+        return null; }""",
+        board.root.element_handle(),
+    )
     assert newest, "the newest turn is not in the move list"
     top, bottom, box_top, box_bottom = newest
-    assert box_top - 1 <= top and bottom <= box_bottom + 1, f"the newest turn at {top:.0f}-{bottom:.0f} px, " \
-                                                            f"the list shows {box_top:.0f}-{box_bottom:.0f} px"
+    assert box_top - 1 <= top and bottom <= box_bottom + 1, (
+        f"the newest turn at {top:.0f}-{bottom:.0f} px, "
+        f"the list shows {box_top:.0f}-{box_bottom:.0f} px"
+    )
 
 
 def test_12_the_end_key_on_the_turn_slider_goes_back_to_the_live_game(voila, page):
     import fanorona as fa
+
     board = board_in_voila(page, voila)
     game = fa.Board()
     for turn in (game.parse_turn("d3e3A"), None):
-        if turn is None:                     # a one-step reply with no choice to make
-            turn = next(t for t in game.legal_turns() if len(t.steps) == 1 and sum(
-                (s.origin, s.destination) == (t.steps[0].origin, t.steps[0].destination) for s in game.legal_steps()) == 1)
+        if turn is None:  # a one-step reply with no choice to make
+            turn = next(
+                t
+                for t in game.legal_turns()
+                if len(t.steps) == 1
+                and sum(
+                    (s.origin, s.destination) == (t.steps[0].origin, t.steps[0].destination)
+                    for s in game.legal_steps()
+                )
+                == 1
+            )
         points = [turn.steps[0].origin] + [s.destination for s in turn.steps]
         if str(turn) == "d3e3A":
-            points.append("f3")               # the approached stone settles the choice
+            points.append("f3")  # the approached stone settles the choice
         board.click(*points)
         game.push(turn)
     assert str(game.turns[1]) in board.moves()

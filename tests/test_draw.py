@@ -1,4 +1,5 @@
 """The board picture: what draw_board puts on the Axes, where, and the PNG for rich display."""
+
 import pytest
 from matplotlib.collections import LineCollection, PathCollection
 from matplotlib.figure import Figure
@@ -20,6 +21,7 @@ def scatter_points(ax, **match):
 
 def rgba(color):
     from matplotlib.colors import to_rgba
+
     return to_rgba(color)
 
 
@@ -51,8 +53,11 @@ def test_highlights_marks_and_captures_are_at_their_points():
     b = fa.Board()
     ax = draw_board(b, highlight=["e3"], marked=["d2", "f2"], captures=["e4", "e5"])
     assert scatter_points(ax, face=rgba(MARK)) == {(3, 1), (5, 1)}
-    rings = [c for c in ax.collections if isinstance(c, PathCollection)
-             and tuple(c.get_edgecolor()[0]) == rgba(HIGHLIGHT)]
+    rings = [
+        c
+        for c in ax.collections
+        if isinstance(c, PathCollection) and tuple(c.get_edgecolor()[0]) == rgba(HIGHLIGHT)
+    ]
     assert {tuple(o) for c in rings for o in c.get_offsets().tolist()} == {(4.0, 2.0)}
 
 
@@ -61,7 +66,9 @@ def test_strings_are_bands_along_their_points():
     run = b.strings("white", min_length=2)[0]
     ax = draw_board(b, strings=[run, ("e3",)])
     bands = [c for c in ax.collections if isinstance(c, LineCollection)][1]
-    assert [tuple(map(tuple, s.tolist())) for s in bands.get_segments()] == [tuple(xy(b, p) for p in run)]
+    assert [tuple(map(tuple, s.tolist())) for s in bands.get_segments()] == [
+        tuple(xy(b, p) for p in run)
+    ]
     blot = [c for c in ax.collections if isinstance(c, PathCollection) and c.get_alpha() == 0.35]
     assert blot and blot[0].get_offsets().tolist() == [[4.0, 2.0]]
 
@@ -116,5 +123,7 @@ def test_k_text_stays_readable_on_small_drawings(scale):
     sizes = [t.get_fontsize() for t in ax.texts] + [ax.title.get_fontsize()]
     assert len(sizes) == 3 + 3 + 9 + 1
     assert min(sizes) >= 8 and ax.title.get_fontsize() >= 12
-    coordinates = [t.get_fontsize() for t in ax.texts if t.get_text() in {"a", "b", "c", "1", "2", "3"}]
+    coordinates = [
+        t.get_fontsize() for t in ax.texts if t.get_text() in {"a", "b", "c", "1", "2", "3"}
+    ]
     assert min(coordinates) >= 10, "column letters and row numbers never shrink below 10 pt"

@@ -4,6 +4,7 @@ localhost, and the kernel of a page that is gone is stopped while an open page k
 
 Each test takes the target's command line from ``make -n`` and starts it on a free port.
 """
+
 import json
 import os
 import pwd
@@ -18,20 +19,35 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-
 from test_browser import CHROMIUM, LAUNCH_ARGS, free_port, require_chromium, wait_for_http
 
 ROOT = Path(__file__).resolve().parent.parent
-CULL_TIMEOUT, CULL_INTERVAL = 3, 1       # seconds, for the tests only: jupyter/voila.json says 600 and 60
+CULL_TIMEOUT, CULL_INTERVAL = (
+    3,
+    1,
+)  # seconds, for the tests only: jupyter/voila.json says 600 and 60
 
 
 def recipe(target: str) -> str:
-    """The shell line ``make <target>`` runs, with this interpreter's bin directory as the venv's."""
+    """The shell line ``make <target>`` runs, with this interpreter's bin directory as the
+    venv's."""
     if shutil.which("make") is None:
         pytest.skip("no make")
-    lines = subprocess.run(["make", "-s", "-n", "-o", ".venv/.installed", target,
-                            f"BIN={Path(sys.executable).parent}"],
-                           cwd=ROOT, capture_output=True, text=True, check=True).stdout.splitlines()
+    lines = subprocess.run(
+        [
+            "make",
+            "-s",
+            "-n",
+            "-o",
+            ".venv/.installed",
+            target,
+            f"BIN={Path(sys.executable).parent}",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.splitlines()
     assert len(lines) == 1, lines
     return lines[0]
 
@@ -49,8 +65,13 @@ class Server:
         home = Path(tempfile.mkdtemp(dir=tmp_path))
         home.chmod(0o777)
         tmp_path.chmod(0o777)
-        env = dict(os.environ, BROWSER=str(fake_browser), HOME=str(home), JUPYTER_PLATFORM_DIRS="1",
-                   PYTHONPATH=str(ROOT))
+        env = dict(
+            os.environ,
+            BROWSER=str(fake_browser),
+            HOME=str(home),
+            JUPYTER_PLATFORM_DIRS="1",
+            PYTHONPATH=str(ROOT),
+        )
         for name in ("MPLBACKEND", "JUPYTER_CONFIG_DIR", "JUPYTER_DATA_DIR", "JUPYTER_RUNTIME_DIR"):
             env.pop(name, None)
         line = recipe(target) + f" --port={self.port} " + " ".join(options)
@@ -58,8 +79,14 @@ class Server:
         if user is not None:
             command = become(user) + command
         with open(self.log, "w") as out:
-            self.process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
-                                            start_new_session=True)
+            self.process = subprocess.Popen(
+                command,
+                cwd=ROOT,
+                env=env,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
         self.base = f"http://127.0.0.1:{self.port}"
 
     def stop(self):
@@ -83,6 +110,7 @@ def serve(tmp_path):
         server = Server(target, list(options), tmp_path, user)
         started.append(server)
         return server
+
     yield start
     for server in started:
         server.stop()
@@ -95,7 +123,7 @@ LAB_OPTIONS = ["--ServerApp.ip=127.0.0.1", "--IdentityProvider.token=", "--Serve
 
 def check_lab_starts(server):
     wait_for_http(server.base + "/api", server.process, server.log)
-    time.sleep(2)                  # a browser would be opened about now
+    time.sleep(2)  # a browser would be opened about now
     assert server.process.poll() is None, server.text()[-3000:]
     assert "Running as root is not recommended" not in server.text()
     assert not server.browser_marker.exists(), "make lab opened a browser"
@@ -118,8 +146,9 @@ def test_make_lab_starts_as_a_normal_user(serve):
         if shutil.which("setpriv") is None:
             pytest.skip("running as root, and no setpriv to become a normal user")
         jupyter = Path(sys.executable).parent / "jupyter"
-        if subprocess.run(become("nobody") + [str(jupyter), "lab", "--version"], cwd=ROOT,
-                          capture_output=True).returncode:
+        if subprocess.run(
+            become("nobody") + [str(jupyter), "lab", "--version"], cwd=ROOT, capture_output=True
+        ).returncode:
             pytest.skip(f"running as root, and a normal user cannot run {jupyter} here")
         server = serve("lab", LAB_OPTIONS, user="nobody")
     else:
@@ -129,8 +158,10 @@ def test_make_lab_starts_as_a_normal_user(serve):
 
 # -- make play ---------------------------------------------------------------------------------
 
-PLAY_OPTIONS = [f"--MappingKernelManager.cull_idle_timeout={CULL_TIMEOUT}",
-                f"--MappingKernelManager.cull_interval={CULL_INTERVAL}"]
+PLAY_OPTIONS = [
+    f"--MappingKernelManager.cull_idle_timeout={CULL_TIMEOUT}",
+    f"--MappingKernelManager.cull_interval={CULL_INTERVAL}",
+]
 
 
 def kernel_of(html: str) -> str:
@@ -148,7 +179,8 @@ def kernel_exists(server, kernel: str) -> bool:
 
 
 def fetch_page(server) -> str:
-    """Load the page as a closed tab would have: the kernel starts, no browser ever connects to it."""
+    """Load the page as a closed tab would have: the kernel starts, no browser ever connects to
+    it."""
     with urllib.request.urlopen(server.base + "/", timeout=180) as answer:
         return answer.read().decode()
 
@@ -156,14 +188,19 @@ def fetch_page(server) -> str:
 def test_make_play_culls_idle_kernels_as_configured(serve):
     config = json.loads((ROOT / "jupyter" / "voila.json").read_text())
     culling = config["MappingKernelManager"]
-    assert 0 < culling["cull_idle_timeout"] <= 3600 and 0 < culling["cull_interval"] <= culling["cull_idle_timeout"]
+    assert (
+        0 < culling["cull_idle_timeout"] <= 3600
+        and 0 < culling["cull_interval"] <= culling["cull_idle_timeout"]
+    )
     assert culling["cull_connected"] is False, "an open board would lose its kernel"
     server = serve("play")
     wait_for_http(server.base + "/voila/static/voila.js", server.process, server.log)
-    fetch_page(server)             # the culler starts with the first kernel
+    fetch_page(server)  # the culler starts with the first kernel
     time.sleep(1)
-    assert (f"Culling kernels with idle durations > {culling['cull_idle_timeout']} seconds at "
-            f"{culling['cull_interval']} second intervals") in server.text()
+    assert (
+        f"Culling kernels with idle durations > {culling['cull_idle_timeout']} seconds at "
+        f"{culling['cull_interval']} second intervals" in server.text()
+    )
 
 
 def test_make_play_stops_the_kernel_of_a_page_that_is_gone(serve):
@@ -183,6 +220,7 @@ def test_make_play_stops_the_kernel_of_a_page_that_is_gone(serve):
 def chromium():
     require_chromium()
     from playwright.sync_api import sync_playwright
+
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
         yield browser
@@ -202,6 +240,7 @@ def test_make_play_works_offline_and_keeps_the_kernel_of_an_open_page(serve, chr
         else:
             outside.append(route.request.url)
             route.abort()
+
     page.route("**/*", only_localhost)
     page.goto(server.base + "/")
     page.locator(".jupyter-matplotlib-canvas-div canvas").first.wait_for(state="visible")
@@ -213,8 +252,9 @@ def test_make_play_works_offline_and_keeps_the_kernel_of_an_open_page(serve, chr
 
 
 def test_make_play_stops_the_kernel_when_its_page_is_closed(serve, chromium):
-    """The page's goodbye reaches Voilà and is obeyed (no 403 for a missing _xsrf), long before the cull."""
-    server = serve("play")            # the configured cull: 10 minutes, far beyond this test's wait
+    """The page's goodbye reaches Voilà and is obeyed (no 403 for a missing _xsrf), long before
+    the cull."""
+    server = serve("play")  # the configured cull: 10 minutes, far beyond this test's wait
     wait_for_http(server.base + "/voila/static/voila.js", server.process, server.log)
     kernels = []
     for leave in ("close", "navigate"):
@@ -232,6 +272,7 @@ def test_make_play_stops_the_kernel_when_its_page_is_closed(serve, chromium):
         page.context.close()
     deadline = time.monotonic() + 30
     while any(kernel_exists(server, kernel) for kernel in kernels):
-        assert time.monotonic() < deadline, (f"a closed page's kernel still runs:\n"
-                                             + "\n".join(l for l in server.text().splitlines() if "shutdown" in l))
+        assert time.monotonic() < deadline, "a closed page's kernel still runs:\n" + "\n".join(
+            l for l in server.text().splitlines() if "shutdown" in l
+        )
         time.sleep(0.5)

@@ -1,5 +1,6 @@
 """The solver's cache under faults (issue 12): content that passes the checksum but cannot be a
 solution, a FIFO in the file's place, writers killed half way, several writers at once."""
+
 import hashlib
 import os
 import random
@@ -13,9 +14,9 @@ from array import array
 import pytest
 
 from fanorona import solve as solver
+from fanorona import tablefile
 from fanorona.retrograde import CODE, DRAW, LOSS, WIN
 from fanorona.solve import SolveCacheWarning, solve
-from fanorona import tablefile
 from fanorona.tablefile import HEADER, STALE_PART_SECONDS, write_file
 
 SIZE = (3, 3)
@@ -31,23 +32,31 @@ def cache(tmp_path, monkeypatch):
 
 def payload_parts(data: bytes):
     """A cache file taken apart: head fields, rules text, keys, values, distances."""
-    raw = zlib.decompress(data[HEADER.size:])
+    raw = zlib.decompress(data[HEADER.size :])
     width, height, count, rules_length = solver._PAYLOAD_HEAD.unpack_from(raw)
     at = solver._PAYLOAD_HEAD.size
-    rules, at = raw[at:at + rules_length], at + rules_length
-    keys = array("q", raw[at:at + 8 * count])
-    values = bytearray(raw[at + 8 * count:at + 9 * count])
-    distances = array("i", raw[at + 9 * count:])
+    rules, at = raw[at : at + rules_length], at + rules_length
+    keys = array("q", raw[at : at + 8 * count])
+    values = bytearray(raw[at + 8 * count : at + 9 * count])
+    distances = array("i", raw[at + 9 * count :])
     return width, height, rules, keys, values, distances
 
 
 def packed(width, height, rules, keys, values, distances, sign=None) -> bytes:
     """Put a cache file together again, with a valid digest (this install's keyed one, as a buggy
     writer in the package would make; or ``sign(payload)``)."""
-    raw = (solver._PAYLOAD_HEAD.pack(width, height, len(keys), len(rules)) + rules + keys.tobytes()
-           + bytes(values) + distances.tobytes())
+    raw = (
+        solver._PAYLOAD_HEAD.pack(width, height, len(keys), len(rules))
+        + rules
+        + keys.tobytes()
+        + bytes(values)
+        + distances.tobytes()
+    )
     payload = zlib.compress(raw)
-    return HEADER.pack(solver.MAGIC, solver.FORMAT_VERSION, (sign or tablefile.digest)(payload)) + payload
+    return (
+        HEADER.pack(solver.MAGIC, solver.FORMAT_VERSION, (sign or tablefile.digest)(payload))
+        + payload
+    )
 
 
 def rebuilt_after(change):
@@ -71,12 +80,14 @@ def rebuilt_after(change):
 def test_impossible_value_codes_are_refused_not_a_key_error():
     def sevens(parts):
         parts[4] = bytearray([7]) * len(parts[4])
+
     assert "value code 7" in rebuilt_after(sevens)
 
 
 def test_a_table_where_every_position_is_won_is_refused():
     def all_won(parts):
         parts[4] = bytearray([CODE[WIN]]) * len(parts[4])
+
     assert "does not follow" in rebuilt_after(all_won)
 
 
@@ -86,6 +97,7 @@ def test_a_table_with_its_start_value_flipped_is_refused():
         i = table._index(solver.Board(SIZE, table.rules))
         code = parts[4][i]
         parts[4][i] = {1: 2, 2: 1, 0: 1}[code]
+
     assert "does not follow" in rebuilt_after(flipped)
 
 
@@ -103,9 +115,10 @@ def test_13_a_result_flipped_with_a_recomputed_checksum_is_refused_even_where_no
         changed = parts[:4] + [bytearray(values), parts[5]]
         changed[4][i] = {CODE[WIN]: CODE[LOSS], CODE[LOSS]: CODE[WIN]}[values[i]]
         data = packed(*changed, sign=lambda payload: hashlib.sha256(payload).digest())
-        try:             # the load's sample check, which this change must slip past
+        try:  # the load's sample check, which this change must slip past
             solver.Table(SIZE, table.rules, parts[3], bytes(changed[4]), parts[5])._check_sample(
-                random.Random(data[:HEADER.size]))
+                random.Random(data[: HEADER.size])
+            )
             break
         except ValueError:
             continue
@@ -115,13 +128,15 @@ def test_13_a_result_flipped_with_a_recomputed_checksum_is_refused_even_where_no
         again = solve(SIZE, progress=False)
     assert again._values == table._values and path.read_bytes() == good
     key = tablefile.cache_dir() / tablefile.KEY_NAME
-    assert len(key.read_bytes()) == tablefile.KEY_BYTES and key.stat().st_mode & 0o077 == 0, "the key is private"
+    assert len(key.read_bytes()) == tablefile.KEY_BYTES and key.stat().st_mode & 0o077 == 0, (
+        "the key is private"
+    )
 
 
 def test_13_the_magic_is_read_before_the_rest_of_a_file(cache, monkeypatch):
     path = solver.cache_path(SIZE)
     path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "wb") as file:              # 64 MiB, sparse: no disk taken
+    with open(path, "wb") as file:  # 64 MiB, sparse: no disk taken
         file.write(b"NOTMAGIC")
         file.truncate(64 << 20)
     read = []
@@ -144,6 +159,7 @@ def test_13_the_magic_is_read_before_the_rest_of_a_file(cache, monkeypatch):
             data = self.file.read(size)
             read.append(len(data))
             return data
+
     monkeypatch.setattr(tablefile.os, "fdopen", lambda *a, **k: Counting(fdopen(*a, **k)))
     with pytest.warns(SolveCacheWarning) as caught:
         solve(SIZE, progress=False)
@@ -154,24 +170,28 @@ def test_13_the_magic_is_read_before_the_rest_of_a_file(cache, monkeypatch):
 def test_positions_out_of_order_are_refused():
     def reversed_keys(parts):
         parts[3] = array("q", reversed(parts[3]))
+
     assert "increasing order" in rebuilt_after(reversed_keys)
 
 
 def test_an_empty_table_is_refused():
     def empty(parts):
         parts[3], parts[4], parts[5] = array("q"), bytearray(), array("i")
+
     assert "no entries" in rebuilt_after(empty)
 
 
 def test_negative_distances_are_refused():
     def negative(parts):
         parts[5] = array("i", [-1] * len(parts[5]))
+
     assert "negative" in rebuilt_after(negative)
 
 
 def test_positions_beyond_the_board_are_refused():
     def too_big(parts):
         parts[3][-1] = 1 << 40
+
     assert "do not fit" in rebuilt_after(too_big)
 
 
@@ -183,10 +203,12 @@ def test_a_fifo_at_the_cache_path_does_not_block():
 
     def run():
         import warnings
+
         with warnings.catch_warnings(record=True) as seen:
             warnings.simplefilter("always")
             result["table"] = solve(SIZE, progress=False)
         caught.extend(seen)
+
     thread = threading.Thread(target=run, daemon=True)
     thread.start()
     thread.join(timeout=60)
@@ -205,10 +227,12 @@ def dead_pid() -> int:
 def test_part_files_left_by_killed_writers_are_removed(cache):
     path = solver.cache_path(SIZE)
     stale_writer = cache / f"{path.name}.{dead_pid()}.x1.part"
-    old = cache / f"{path.name}.{os.getppid()}.x2.part"          # a live writer, but an hour old
-    fresh = cache / f"{path.name}.{os.getppid()}.x3.part"        # a live writer, now: kept
-    mine = cache / f"{path.name}.{os.getpid()}.x4.part"          # another thread of this process: kept
-    other_table = cache / f"solved-5x3-solved.bin.{dead_pid()}.x5.part"   # another file's: not touched here
+    old = cache / f"{path.name}.{os.getppid()}.x2.part"  # a live writer, but an hour old
+    fresh = cache / f"{path.name}.{os.getppid()}.x3.part"  # a live writer, now: kept
+    mine = cache / f"{path.name}.{os.getpid()}.x4.part"  # another thread of this process: kept
+    other_table = (
+        cache / f"solved-5x3-solved.bin.{dead_pid()}.x5.part"
+    )  # another file's: not touched here
     for part in (stale_writer, old, fresh, mine, other_table):
         part.write_bytes(b"half a table")
     hour_ago = time.time() - STALE_PART_SECONDS - 60
@@ -217,14 +241,14 @@ def test_part_files_left_by_killed_writers_are_removed(cache):
     assert not stale_writer.exists() and not old.exists()
     assert fresh.exists() and mine.exists() and other_table.exists()
     solver._loaded.clear()
-    solve(SIZE, progress=False)                                   # read from the cache, not rebuilt
+    solve(SIZE, progress=False)  # read from the cache, not rebuilt
     assert fresh.exists() and mine.exists()
 
 
 def test_part_files_are_cleaned_when_the_table_is_only_read(cache):
     solve(SIZE, progress=False)
     solver._loaded.clear()
-    stale = cache / f"{solver.cache_path(SIZE).name}.{dead_pid()}.part"    # the old naming, too
+    stale = cache / f"{solver.cache_path(SIZE).name}.{dead_pid()}.part"  # the old naming, too
     stale.write_bytes(b"half")
     solve(SIZE, progress=False)
     assert not stale.exists()
@@ -240,14 +264,18 @@ def test_each_writing_thread_has_its_own_part_file(cache, monkeypatch):
 
     def replace_together(source, target):
         sources.append(str(source))
-        meet.wait()                  # every writer has written its part file before any replaces
+        meet.wait()  # every writer has written its part file before any replaces
         replace(source, target)
+
     monkeypatch.setattr(os, "replace", replace_together)
     import warnings
+
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        threads = [threading.Thread(target=write_file, args=(path, table.to_bytes(), "solved table"))
-                   for _ in range(writers)]
+        threads = [
+            threading.Thread(target=write_file, args=(path, table.to_bytes(), "solved table"))
+            for _ in range(writers)
+        ]
         for t in threads:
             t.start()
         for t in threads:
@@ -262,6 +290,7 @@ def test_a_failed_write_leaves_no_part_file(cache, monkeypatch):
 
     def refuse(source, target):
         raise PermissionError("read-only")
+
     monkeypatch.setattr(os, "replace", refuse)
     with pytest.warns(SolveCacheWarning, match="cannot save"):
         write_file(solver.cache_path(SIZE), table.to_bytes(), "solved table")

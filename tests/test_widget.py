@@ -1,4 +1,6 @@
-"""The interactive board without a browser: its methods, and synthetic mouse clicks on its canvas."""
+"""The interactive board without a browser: its methods, and synthetic mouse clicks on its
+canvas."""
+
 import json
 import random
 import time
@@ -11,7 +13,9 @@ import fanorona as fa
 from fanorona import positions
 
 # ipympl 0.10 passes matplotlib arguments on to traitlets, which warns; not ours to fix.
-pytestmark = pytest.mark.filterwarnings(r"ignore:Passing unrecognized arguments to super\(Toolbar\):DeprecationWarning")
+pytestmark = pytest.mark.filterwarnings(
+    r"ignore:Passing unrecognized arguments to super\(Toolbar\):DeprecationWarning"
+)
 
 # White's c1 can capture c3 by approach, then go on to capture e2 from c2; Black keeps a5.
 CHAIN = """\
@@ -32,6 +36,7 @@ def widgets_made():
         w.delay = 0
         made.append(w)
         return w
+
     yield make
     for w in made:
         w.close()
@@ -56,10 +61,15 @@ def fields(template):
 
 
 def play_by_mouse(w, turn):
-    """Click a whole turn: the stone, each destination, the captured string when a step captures both ways."""
+    """Click a whole turn: the stone, each destination, the captured string when a step captures
+    both ways."""
     press(w, turn.start)
     for step in turn.steps:
-        twins = [s for s in w.board.legal_steps() if (s.origin, s.destination) == (step.origin, step.destination)]
+        twins = [
+            s
+            for s in w.board.legal_steps()
+            if (s.origin, s.destination) == (step.origin, step.destination)
+        ]
         press(w, step.destination)
         if len(twins) > 1:
             press(w, w.board.captures(step)[0])
@@ -166,7 +176,9 @@ def test_bad_opponents_and_languages_are_refused():
         fa.BoardWidget(opponent=9)
     with pytest.raises(ValueError, match="choose_turn"):
         fa.BoardWidget(opponent="strong")
-    with pytest.raises(ValueError, match="language must be one of 'en', 'da', 'de', 'cs'; got 'fr'"):
+    with pytest.raises(
+        ValueError, match="language must be one of 'en', 'da', 'de', 'cs'; got 'fr'"
+    ):
         fa.BoardWidget(language="fr")
 
 
@@ -250,9 +262,14 @@ def test_overlays_add_to_the_picture(widgets_made):
     collections = len(w.ax.collections)
     w.show(strings=True, strong=True)
     assert len(w.ax.collections) == collections + 1, "the strong points' diamonds"
-    bands = [c for c in w.ax.collections if hasattr(c, "get_segments") and len(c.get_segments()) > 0
-             and c.get_linewidth()[0] > 10]
-    assert sum(len(c.get_segments()) for c in bands) == len(w.board.strings("white", 2) + w.board.strings("black", 2))
+    bands = [
+        c
+        for c in w.ax.collections
+        if hasattr(c, "get_segments") and len(c.get_segments()) > 0 and c.get_linewidth()[0] > 10
+    ]
+    assert sum(len(c.get_segments()) for c in bands) == len(
+        w.board.strings("white", 2) + w.board.strings("black", 2)
+    )
     width = w.figure.get_figwidth()
     w.show(large=True)
     assert w.figure.get_figwidth() > 1.3 * width
@@ -267,7 +284,9 @@ def test_new_games_of_other_sizes_and_rules(widgets_made):
     w.new_game(rules="simple")
     assert w.board.rules == fa.Rules.simple() and w.board.size == (3, 5)
     assert w.controls["rules"].value == "simple"
-    assert "perfect" not in [v for _, v in w.controls["level"].options], "the solver is slow on simple rules"
+    assert "perfect" not in [v for _, v in w.controls["level"].options], (
+        "the solver is slow on simple rules"
+    )
     w.new_game(rules="standard")
     assert "perfect" in [v for _, v in w.controls["level"].options], "small boards offer the solver"
     w.new_game(size=(9, 5))
@@ -287,6 +306,7 @@ def test_point_pixels_place_the_points_on_the_canvas(widgets_made):
 
 class ScriptedChain:
     """A player that always plays one given turn text."""
+
     name = "scripted"
 
     def __init__(self, text):
@@ -331,6 +351,7 @@ def test_the_move_list_numbers_pairs_and_marks_a_black_start(widgets_made):
 
 # -- the view of each classroom finding ---------------------------------------------------------
 
+
 def edge_rgba(collection):
     return tuple(collection.get_edgecolor()[0]) if len(collection.get_edgecolor()) else None
 
@@ -338,13 +359,16 @@ def edge_rgba(collection):
 def scatter_at(w, **where):
     """(offsets, zorder) of the scatters whose edge or face colour is given."""
     from matplotlib.colors import to_rgba
+
     found = []
     for c in w.ax.collections:
         if not hasattr(c, "get_offsets"):
             continue
         if "edge" in where and edge_rgba(c) != to_rgba(where["edge"]):
             continue
-        if "face" in where and (not len(c.get_facecolor()) or tuple(c.get_facecolor()[0]) != to_rgba(where["face"])):
+        if "face" in where and (
+            not len(c.get_facecolor()) or tuple(c.get_facecolor()[0]) != to_rgba(where["face"])
+        ):
             continue
         found.append(({tuple(map(float, o)) for o in c.get_offsets()}, c.get_zorder()))
     return found
@@ -352,6 +376,7 @@ def scatter_at(w, **where):
 
 def test_c_the_choice_rings_each_string_in_its_colour_above_the_stones(widgets_made):
     from fanorona.draw import COLORS, KIND_COLORS
+
     w = widgets_made()
     w.click("d3")
     w.click("e3")
@@ -361,8 +386,11 @@ def test_c_the_choice_rings_each_string_in_its_colour_above_the_stones(widgets_m
         assert rings and all(z > stones_z for _, z in rings), f"{kind} ring drawn over the stone"
     letters = {t.get_text(): t.get_fontsize() for t in w.ax.texts if t.get_text() in ("A", "W")}
     assert set(letters) == {"A", "W"} and min(letters.values()) >= 16
-    dashed = [a for a in w.ax.texts if getattr(a, "arrow_patch", None) is not None
-              and a.arrow_patch.get_linestyle() == "--"]
+    dashed = [
+        a
+        for a in w.ax.texts
+        if getattr(a, "arrow_patch", None) is not None and a.arrow_patch.get_linestyle() == "--"
+    ]
     assert len(dashed) == 1, "the waiting step is drawn as one dashed arrow"
     assert "click a red stone to capture by approach" in w.status
 
@@ -394,6 +422,7 @@ def test_d_the_move_list_wraps_and_keeps_whole_chains(widgets_made):
     longest = str(w.board.turns[-1])
     assert longest in w._moves.html
     from fanorona.widget import STYLE
+
     assert "pre-wrap" in STYLE and "overflow-y: auto" in STYLE
     assert "white-space: pre;" not in STYLE
 
@@ -411,8 +440,12 @@ def test_e_the_move_list_marks_the_turn_on_show(widgets_made):
 
 def test_f_a_language_chooser_relabels_everything_and_names_the_rules(widgets_made):
     w = widgets_made()
-    assert w.controls["language"].options == (("English", "en"), ("Dansk", "da"), ("Deutsch", "de"),
-                                               ("Čeština", "cs"))
+    assert w.controls["language"].options == (
+        ("English", "en"),
+        ("Dansk", "da"),
+        ("Deutsch", "de"),
+        ("Čeština", "cs"),
+    )
     w.controls["language"].value = "cs"
     assert w.language == "cs" and w.controls["end_turn"].description == "Ukončit tah"
     assert ("jednoduchá", "simple") in w.controls["rules"].options
@@ -425,9 +458,12 @@ def test_g_end_turn_is_disabled_while_the_computer_plays_its_chain(widgets_made)
     class Slow(ScriptedChain):
         def choose_turn(self, board):
             return board.parse_turn(self.text)
+
     w = widgets_made(fa.Board.from_diagram(CHAIN), opponent=Slow("c1c2Ad2A"))
     states = []
-    w.controller.observe(lambda: states.append((len(w.board.chain), w.controls["end_turn"].disabled)))
+    w.controller.observe(
+        lambda: states.append((len(w.board.chain), w.controls["end_turn"].disabled))
+    )
     w.computer = "white"
     w.wait()
     assert any(chain for chain, _ in states), "the chain was on show"
@@ -436,13 +472,14 @@ def test_g_end_turn_is_disabled_while_the_computer_plays_its_chain(widgets_made)
 
 def test_h_the_picture_goes_out_before_the_text(widgets_made):
     w = widgets_made(fa.Board.from_diagram(CHAIN), opponent=ScriptedChain("c1c2Ad2A"))
-    w.canvas.syncing_data_url = False     # as when a browser has the canvas
+    w.canvas.syncing_data_url = False  # as when a browser has the canvas
     sent = []
     send_binary = w.canvas.send_binary
 
     def sending(data):
         sent.append(("picture", w.board.fen()))
         send_binary(data)
+
     w.canvas.send_binary = sending
     w.controls["status"].observe(lambda change: sent.append(("text", w.board.fen())), names="value")
     w.computer = "white"
@@ -480,7 +517,12 @@ def test_l_a_paused_computer_offers_its_button(widgets_made):
 
 def test_the_import_box_says_what_is_wrong_with_any_text(widgets_made):
     w = widgets_made()
-    for text in ('{"format": "fanorona-game/1", "start": "BBB/B.W/WWW w", "turns": [5]}', "[[[", "", "null"):
+    for text in (
+        '{"format": "fanorona-game/1", "start": "BBB/B.W/WWW w", "turns": [5]}',
+        "[[[",
+        "",
+        "null",
+    ):
         w.controls["record"].value = text
         w.controls["import"].click()
         assert w.status.startswith("Cannot read the game record"), text
@@ -489,10 +531,15 @@ def test_the_import_box_says_what_is_wrong_with_any_text(widgets_made):
 
 def test_a_plain_model_plays_on_the_widget(widgets_made):
     from test_controller import SimpleGame
+
     game = SimpleGame()
     w = widgets_made(game)
-    step = next(s for s in game.legal_steps()
-                if [(t.origin, t.destination) for t in game.legal_steps()].count((s.origin, s.destination)) == 1)
+    step = next(
+        s
+        for s in game.legal_steps()
+        if [(t.origin, t.destination) for t in game.legal_steps()].count((s.origin, s.destination))
+        == 1
+    )
     press(w, step.origin)
     press(w, step.destination)
     assert str(game.turns[-1]) == str(step) and w.board is game
@@ -501,7 +548,7 @@ def test_a_plain_model_plays_on_the_widget(widgets_made):
 
 # -- issue 18: the picture is the game's ------------------------------------------------------
 
-STONE_RGB = {"white": (0xf7, 0xf3, 0xe8), "black": (0x22, 0x22, 0x22)}
+STONE_RGB = {"white": (0xF7, 0xF3, 0xE8), "black": (0x22, 0x22, 0x22)}
 
 
 def stones_in_pixels(rgba, pixels: dict, scale: float = 1.0) -> dict:
@@ -509,17 +556,27 @@ def stones_in_pixels(rgba, pixels: dict, scale: float = 1.0) -> dict:
     stone's disc: eight spots at 22.5° off the board's lines (no line, arrow or mark centre there);
     a point whose spots are neither stone colour holds no stone."""
     import numpy as np
+
     height, width = rgba.shape[:2]
-    radius = 11 * scale     # pixels at 100 dpi: inside the stone's disc (14), outside a target dot (9)
+    radius = 11 * scale  # pixels at 100 dpi: inside the stone's disc (14), outside a target dot (9)
     found = {}
     for point, (fx, fy) in pixels.items():
         votes = []
         for k in range(8):
             angle = np.pi / 8 + k * np.pi / 4
-            x, y = round(fx * width + radius * np.cos(angle)), round(fy * height + radius * np.sin(angle))
+            x, y = (
+                round(fx * width + radius * np.cos(angle)),
+                round(fy * height + radius * np.sin(angle)),
+            )
             r, g, b, a = (int(v) for v in rgba[y, x])
-            colour = next((c for c, rgb in STONE_RGB.items()
-                           if a == 255 and max(abs(r - rgb[0]), abs(g - rgb[1]), abs(b - rgb[2])) < 12), None)
+            colour = next(
+                (
+                    c
+                    for c, rgb in STONE_RGB.items()
+                    if a == 255 and max(abs(r - rgb[0]), abs(g - rgb[1]), abs(b - rgb[2])) < 12
+                ),
+                None,
+            )
             votes.append(colour)
         found[point] = max(set(votes), key=votes.count)
     return found
@@ -550,10 +607,11 @@ def test_1_every_picture_sent_is_whole_and_shows_the_models_stones(widgets_made,
 
     import numpy as np
     from PIL import Image
+
     w = widgets_made(size=(5, 5))
     w.level = 1
     w.delay = delay
-    w.canvas.syncing_data_url = False       # as when a browser has the canvas
+    w.canvas.syncing_data_url = False  # as when a browser has the canvas
     w.canvas._handle_message(w.canvas, {"type": "refresh"}, [])
     pixels = w.point_pixels()
     frames, artists_wrong = [], []
@@ -562,14 +620,18 @@ def test_1_every_picture_sent_is_whole_and_shows_the_models_stones(widgets_made,
     def sending(data):
         frames.append((data, model_stones(w.board)))
         send_binary(data)
+
     w.canvas.send_binary = sending
-    w.controller.observe(lambda: drawn_stones(w) == model_stones(w.board) or artists_wrong.append(w.board.fen()))
+    w.controller.observe(
+        lambda: drawn_stones(w) == model_stones(w.board) or artists_wrong.append(w.board.fen())
+    )
     stop = threading.Event()
 
     def browser_asks_for_redraws():
         while not stop.is_set():
             w.canvas._handle_message(w.canvas, {"type": "draw"}, [])
             time.sleep(0.003)
+
     asking = threading.Thread(target=browser_asks_for_redraws)
     asking.start()
     try:
@@ -584,18 +646,26 @@ def test_1_every_picture_sent_is_whole_and_shows_the_models_stones(widgets_made,
     assert len(frames) > 5
     for n, (data, stones) in enumerate(frames):
         rgba = np.asarray(Image.open(io.BytesIO(data)).convert("RGBA"))
-        assert (rgba[:, :, 3] == 255).all(), f"picture {n} of {len(frames)} is a difference, not a whole board"
-        assert stones_in_pixels(rgba, pixels) == stones, f"picture {n} of {len(frames)} shows other stones"
+        assert (rgba[:, :, 3] == 255).all(), (
+            f"picture {n} of {len(frames)} is a difference, not a whole board"
+        )
+        assert stones_in_pixels(rgba, pixels) == stones, (
+            f"picture {n} of {len(frames)} shows other stones"
+        )
     assert frames[-1][1] == model_stones(w.board), "the last picture is of the final position"
 
 
 def test_12_the_legend_names_the_dashed_arrow_of_a_waiting_step(widgets_made):
     from fanorona.labels import LABELS
+
     w = widgets_made()
     assert "waiting for its capture" not in w.controls["legend"].value
     w.click("d3")
-    w.click("e3")                      # captures both ways: the step waits, drawn as a dashed arrow
-    assert "⇢" in w.controls["legend"].value and "the step waiting for its capture to be chosen" in w.controls["legend"].value
+    w.click("e3")  # captures both ways: the step waits, drawn as a dashed arrow
+    assert (
+        "⇢" in w.controls["legend"].value
+        and "the step waiting for its capture to be chosen" in w.controls["legend"].value
+    )
     for language in LABELS:
         w.language = language
         assert LABELS[language]["legend_waiting"] in w.controls["legend"].value
@@ -608,6 +678,7 @@ def test_19_the_board_displays_as_a_picture_where_no_kernel_runs(widgets_made):
 
     import numpy as np
     from PIL import Image
+
     w = widgets_made(size=(5, 5))
     w.click("c2")
     w.click("c3")
@@ -617,17 +688,21 @@ def test_19_the_board_displays_as_a_picture_where_no_kernel_runs(widgets_made):
     rgba = np.asarray(Image.open(io.BytesIO(base64.b64decode(bundle["image/png"]))).convert("RGBA"))
     assert stones_in_pixels(rgba, w.point_pixels()) == model_stones(w.board)
     assert w.board.stone_at("c2") is None, "the picture is of the game as it is now"
-    w.click("d4")                       # a later picture changes with the game (no stale frame kept)
+    w.click("d4")  # a later picture changes with the game (no stale frame kept)
     w.click("d4")
     w.show(strings=True)
-    rgba = np.asarray(Image.open(io.BytesIO(base64.b64decode(w._repr_mimebundle_()["image/png"]))).convert("RGBA"))
+    rgba = np.asarray(
+        Image.open(io.BytesIO(base64.b64decode(w._repr_mimebundle_()["image/png"]))).convert("RGBA")
+    )
     assert stones_in_pixels(rgba, w.point_pixels()) == model_stones(w.board)
 
 
 def long_game(turns: int) -> fa.Board:
-    """A game of many quiet turns: a stone a side, far apart, stepping to and fro (no quiet-turn draw)."""
-    board = fa.Board.from_diagram("........B\n.........\n.........\n.........\nW........",
-                                  rules=fa.Rules(quiet_draw=None))
+    """A game of many quiet turns: a stone a side, far apart, stepping to and fro (no quiet-turn
+    draw)."""
+    board = fa.Board.from_diagram(
+        "........B\n.........\n.........\n.........\nW........", rules=fa.Rules(quiet_draw=None)
+    )
     for n in range(turns):
         board.push(board.parse_turn(("a1a2", "i5i4", "a2a1", "i4i5")[n % 4]))
     return board
@@ -641,8 +716,11 @@ def html_sent(w, action) -> int:
         box = boxes.pop()
         seen.append(box)
         boxes += getattr(box, "children", ())
-    handlers = [(box, lambda change: sent.append(len(change["new"]))) for box in seen
-                if isinstance(box, fa.widget.widgets.HTML)]
+    handlers = [
+        (box, lambda change: sent.append(len(change["new"])))
+        for box in seen
+        if isinstance(box, fa.widget.widgets.HTML)
+    ]
     for box, handler in handlers:
         box.observe(handler, names="value")
     action()
@@ -669,7 +747,7 @@ def test_11_a_click_in_a_long_game_rewrites_only_the_end_of_the_move_list(widget
     assert str(w.board.turns[-1]) == "a1b1"
     assert "501. a1b1" in moves_html(w)
     assert sent < whole / 5, f"two clicks sent {sent} characters of a list of {whole}"
-    w.replay(3)                          # the turn shown is marked, in the first box
+    w.replay(3)  # the turn shown is marked, in the first box
     assert '2. <span class="fanorona-shown">a2a1</span>' in moves_html(w)
     w.replay(None)
     assert "fanorona-shown" not in moves_html(w)
