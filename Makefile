@@ -67,8 +67,9 @@ $(VENV)/.installed-lint: pyproject.toml $(VENV)/.installed-test
 	$(BIN)/pip install --quiet -e '.[test,lint]'
 	touch $@
 
-lint: $(VENV)/.installed-lint    ## the quality gate: ruff (its rules are in pyproject.toml), mypy on fanorona/
-	$(BIN)/ruff check fanorona tests benchmarks
+lint: $(VENV)/.installed-lint    ## the quality gate: ruff's rules and format (pyproject.toml), mypy on fanorona/
+	$(BIN)/ruff check fanorona tests benchmarks docs
+	$(BIN)/ruff format --check fanorona tests benchmarks docs
 	$(BIN)/mypy
 
 coverage: $(VENV)/.installed-lint   ## the package's tests with coverage; fails under the floor in pyproject.toml

@@ -55,7 +55,8 @@ PROBE = """
     const canvas = this.canvas;
     if (canvas.isConnected && canvas.closest('.fanorona-board')) {
       const drawn = performance.now();
-      const pixels = new Uint32Array(this.getImageData(0, 0, canvas.width, canvas.height).data.buffer);
+      const pixels = new Uint32Array(
+        this.getImageData(0, 0, canvas.width, canvas.height).data.buffer);
       let hash = 2166136261;
       for (let i = 0; i < pixels.length; i++) hash = Math.imul(hash ^ pixels[i], 16777619);
       if (probe.last.get(canvas) !== hash) {
@@ -294,22 +295,22 @@ def run(where: str, clicks: int, browser) -> list[tuple]:
     page.set_default_timeout(300_000)
     kernel = KernelClock(page)
     rows = []
-    with tempfile.TemporaryDirectory() as folder:
-        with contextlib.closing((voila if where == "Voilà" else lab)(page, Path(folder))) as boards:
-            board = next(boards)
-            board.wait_for(state="visible")
-            board.locator(".fanorona-points").wait_for(state="attached")
-            rows.append(
-                (where, "none", *measure(page, board, kernel, clicks, f"{where}, no overlay"))
+    with (
+        tempfile.TemporaryDirectory() as folder,
+        contextlib.closing((voila if where == "Voilà" else lab)(page, Path(folder))) as boards,
+    ):
+        board = next(boards)
+        board.wait_for(state="visible")
+        board.locator(".fanorona-points").wait_for(state="attached")
+        rows.append((where, "none", *measure(page, board, kernel, clicks, f"{where}, no overlay")))
+        names = overlays_on(page, board)
+        rows.append(
+            (
+                where,
+                "all: " + ", ".join(names),
+                *measure(page, board, kernel, clicks, f"{where}, all overlays"),
             )
-            names = overlays_on(page, board)
-            rows.append(
-                (
-                    where,
-                    "all: " + ", ".join(names),
-                    *measure(page, board, kernel, clicks, f"{where}, all overlays"),
-                )
-            )
+        )
     context.close()
     return rows
 

@@ -5,18 +5,34 @@
 >>> [str(t) for t in b.legal_turns()]
 ['d2e3A', 'e2e3A', 'f2e3A', 'd3e3A', 'd3e3W']
 """
+
 from .board import Board, Color, IllegalMoveError, Outcome, Step, Termination, Turn, perft
 from .game import Game, GameRecordError, play_game
 from .notation import NotationError
 from .rules import Rules
 
-__all__ = ["Board", "BoardWidget", "Color", "Game", "GameRecordError", "IllegalMoveError",
-           "NotationError", "Outcome", "Rules", "Step", "Termination", "Turn", "perft", "play_game"]
+__all__ = [
+    "Board",
+    "BoardWidget",
+    "Color",
+    "Game",
+    "GameRecordError",
+    "IllegalMoveError",
+    "NotationError",
+    "Outcome",
+    "Rules",
+    "Step",
+    "Termination",
+    "Turn",
+    "perft",
+    "play_game",
+]
 
 
 def __getattr__(name):
     """``BoardWidget`` is loaded on first use, so ``import fanorona`` needs no ipywidgets."""
     if name == "BoardWidget":
         from .widget import BoardWidget
+
         return BoardWidget
     raise AttributeError(f"module 'fanorona' has no attribute {name!r}")

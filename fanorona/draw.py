@@ -418,10 +418,11 @@ def figure_size(board: Board, scale: float = 1.0) -> tuple[float, float]:
 
 def board_png(board: Board, **options) -> bytes:
     """The board as PNG bytes, for Jupyter's rich display (a bare Figure: pyplot never sees it)."""
-    ax = Figure(figsize=figure_size(board, options.get("scale", 1.0))).add_subplot()
+    figure = Figure(figsize=figure_size(board, options.get("scale", 1.0)))
+    ax = figure.add_subplot()
     draw_board(board, ax, title=options.pop("title", f"{board.to_move.value} to move"), **options)
     buffer = io.BytesIO()
-    ax.figure.savefig(buffer, format="png", dpi=80, bbox_inches="tight")
+    figure.savefig(buffer, format="png", dpi=80, bbox_inches="tight")
     return buffer.getvalue()
 
 

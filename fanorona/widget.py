@@ -114,6 +114,8 @@ class _BoardCanvas(Canvas):
     for good and leaves a stale board, but never a whole one.  A fast PNG setting pays for it.
     """
 
+    _png_is_old: bool  # ipympl's own flag: the picture changed since it was last sent
+
     def __init__(self, figure, lock):
         self._lock = lock
         super().__init__(figure)
@@ -759,7 +761,7 @@ class BoardWidget:
         for name, action in actions.items():
             w[name].on_click(lambda _button, action=action: action())
         self._observe("size", lambda v: self.new_game(size=v))
-        self._observe("rules", lambda v: v != "custom" and self.new_game(rules=v))
+        self._observe("rules", lambda v: None if v == "custom" else self.new_game(rules=v))
         self._observe("computer", c.set_computer)
         self._observe("level", c.set_level)
         self._observe("language", c.set_language)

@@ -147,14 +147,17 @@ CLIPPED = """
     if (el.tagName === 'SELECT') {
       const style = getComputedStyle(el);
       measure.font = `${style.fontStyle} ${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
-      const room = el.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+      const room = el.clientWidth - parseFloat(style.paddingLeft)
+        - parseFloat(style.paddingRight);
       for (const option of el.options)
         if (measure.measureText(option.text).width > room + 1)
-          problems.push(`${name}: option "${option.text}" wider than the chooser's ${room.toFixed(0)} px`);
+          problems.push(`${name}: option "${option.text}" wider than the chooser's `
+            + `${room.toFixed(0)} px`);
     }
   }
   if (document.documentElement.scrollWidth > viewport + 1)
-    problems.push(`the page scrolls sideways: ${document.documentElement.scrollWidth} px in ${viewport} px`);
+    problems.push(`the page scrolls sideways: ${document.documentElement.scrollWidth} px `
+      + `in ${viewport} px`);
   return problems;
 }
 """
@@ -333,11 +336,8 @@ class OnPage:
             fx, fy = json.loads(self.root.locator(".fanorona-points").text_content())[point]
             self.canvas.scroll_into_view_if_needed()
             box = self.canvas.bounding_box()
-            self.answered(
-                lambda: self.page.mouse.click(
-                    box["x"] + fx * box["width"], box["y"] + fy * box["height"]
-                )
-            )
+            x, y = box["x"] + fx * box["width"], box["y"] + fy * box["height"]
+            self.answered(lambda x=x, y=y: self.page.mouse.click(x, y))
 
     def button(self, name: str):
         return self.root.get_by_role("button", name=name, exact=True)
@@ -571,7 +571,8 @@ def test_nothing_is_clipped_in_large_mode_in_jupyterlab_with_the_file_browser_op
         assert not clipped, "\n".join(clipped)
         canvas, area = page.evaluate(
             """root => {
-            const c = root.querySelector('.jupyter-matplotlib-canvas-div canvas').getBoundingClientRect();
+            const c = root.querySelector('.jupyter-matplotlib-canvas-div canvas')
+              .getBoundingClientRect();
             const a = root.closest('.jp-OutputArea-output').getBoundingClientRect();
             return [[c.left, c.right], [a.left, a.right]]; }""",
             board.root.element_handle(),

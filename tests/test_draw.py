@@ -97,7 +97,10 @@ def test_arrows_follow_a_turn():
 def test_scale_enlarges_the_stones_and_title_is_kept():
     b = fa.Board((3, 3))
     small, big = draw_board(b, title="small"), draw_board(b, scale=2.0)
-    size = lambda ax: max(c.get_sizes()[0] for c in ax.collections if isinstance(c, PathCollection))
+
+    def size(ax):
+        return max(c.get_sizes()[0] for c in ax.collections if isinstance(c, PathCollection))
+
     assert size(big) == pytest.approx(4 * size(small))
     assert small.get_title() == "small"
 

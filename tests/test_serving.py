@@ -40,6 +40,8 @@ def recipe(target: str) -> str:
             "-n",
             "-o",
             ".venv/.installed",
+            "-o",
+            ".venv/.installed-play",
             target,
             f"BIN={Path(sys.executable).parent}",
         ],
@@ -273,6 +275,6 @@ def test_make_play_stops_the_kernel_when_its_page_is_closed(serve, chromium):
     deadline = time.monotonic() + 30
     while any(kernel_exists(server, kernel) for kernel in kernels):
         assert time.monotonic() < deadline, "a closed page's kernel still runs:\n" + "\n".join(
-            l for l in server.text().splitlines() if "shutdown" in l
+            line for line in server.text().splitlines() if "shutdown" in line
         )
         time.sleep(0.5)

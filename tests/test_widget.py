@@ -489,7 +489,7 @@ def test_h_the_picture_goes_out_before_the_text(widgets_made):
     last_text = max(i for i, (kind, _) in enumerate(sent) if kind == "text")
     pictures = [fen for kind, fen in sent[:last_text] if kind == "picture"]
     assert pictures and pictures[-1] == final, "the last text came after the final picture"
-    assert [kind for kind, fen in sent if fen == final][0] == "picture"
+    assert next(kind for kind, fen in sent if fen == final) == "picture"
 
 
 def test_b_undo_step_is_disabled_after_the_computers_reply(widgets_made):
