@@ -164,9 +164,15 @@ def points_table():
 
 
 def expected_score(kind, checks):
+    """The points a kind of student should get from an assignment's ``checks`` (in cell order).
+    A tampering student loses the tampered check and every check after it in the same kernel:
+    the seal keeps the change on record."""
     if kind == "unfinished":
         return 0
-    failed = {"partly-wrong": WRONG_FAILS, "tampering": {"check_turns"}}.get(kind, set())
+    failed = WRONG_FAILS if kind == "partly-wrong" else set()
+    if kind == "tampering" and "check_turns" in checks:
+        order = list(checks)
+        failed = set(order[order.index("check_turns") :])
     return sum(points for grade_id, points in checks.items() if grade_id not in failed)
 
 
