@@ -1,6 +1,7 @@
 """The course works with real nbgrader as committed: it releases the notebooks without solutions,
-and autogrades a correct, a wrong and an unfinished submission of one exercise notebook with the
-scores a teacher expects (full points, none, none), with feedback whose images carry alt text."""
+and autogrades a correct, a wrong, an unfinished and two tampering submissions of one exercise
+notebook with the scores a teacher expects (full points, then none), with feedback whose images
+carry alt text and whose tampering is named."""
 
 import os
 import re
@@ -24,6 +25,18 @@ WRONG = '''def neighbours(width, height, point):
     return {name(col + dc, row + dr) for dc in (-1, 0, 1) for dr in (-1, 0, 1)
             if (dc, dr) != (0, 0) and 0 <= col + dc < width and 0 <= row + dr < height}'''
 
+#: Two ways to take the points without solving, from the solution cell (issue 17): nbgrader restores
+#: the locked check cell, so the attempt is on the checker or on the package it compares with.
+REPLACES_THE_CHECKER = """
+
+
+import fanorona.exercises
+fanorona.exercises.check_neighbours = lambda neighbours: print("All 1 cases agree.")"""
+PATCHES_THE_PACKAGE = """
+
+
+import fanorona as fa
+fa.Board.outcome = lambda self: None"""
 
 BIN = str(Path(sys.executable).parent)
 
@@ -74,6 +87,8 @@ def course(tmp_path_factory):
         "correct": without_markers(solution_cell(teacher, "neighbours").source),
         "wrong": WRONG,
         "unfinished": None,
+        "replaces-the-checker": WRONG + REPLACES_THE_CHECKER,
+        "patches-the-package": WRONG + PATCHES_THE_PACKAGE,
     }
     for student, answer in answers.items():
         nb = nbformat.read(root / "release" / ASSIGNMENT / NOTEBOOK, as_version=4)
@@ -96,13 +111,31 @@ def test_the_release_has_no_solution_and_a_locked_graded_checker(course):
     assert checker.metadata.nbgrader["points"] == 2 and checker.metadata.editable is False
 
 
-@pytest.mark.parametrize("student, score", [("correct", 2), ("wrong", 0), ("unfinished", 0)])
-def test_autograde_gives_the_three_submissions_their_scores(course, student, score):
+@pytest.mark.parametrize(
+    "student, score",
+    [
+        ("correct", 2),
+        ("wrong", 0),
+        ("unfinished", 0),
+        ("replaces-the-checker", 0),
+        ("patches-the-package", 0),
+    ],
+)
+def test_autograde_gives_each_submission_its_score_and_tampering_none(course, student, score):
     root, _ = course
     with Gradebook(f"sqlite:///{root / 'gradebook.db'}") as gradebook:
         submission = gradebook.find_submission(ASSIGNMENT, student)
         assert submission.max_score == 2
         assert submission.score == score
+
+
+@pytest.mark.parametrize("student", ["replaces-the-checker", "patches-the-package"])
+def test_the_feedback_of_a_tampering_submission_says_the_package_was_changed(course, student):
+    root, _ = course
+    html = (
+        root / "feedback" / student / ASSIGNMENT / NOTEBOOK.replace(".ipynb", ".html")
+    ).read_text()
+    assert "The fanorona package was changed in this kernel" in html
 
 
 def test_the_wrong_answer_is_explained_in_the_feedback_with_alt_text_on_its_picture(course):
