@@ -249,17 +249,17 @@ def unchanged(args: tuple, before: list, call) -> None:
 class Checker:
     """A check of a student's function against a reference on many cases.
 
-    name: the function's name, used to print each input as a call;
-    reference: ``reference(*case.args)`` is the expected answer, already in comparable form;
-    cases: a function returning the cases (``Case`` objects, or argument tuples);
-    read: ``read(answer, call)`` turns the student's answer into comparable form, or raises a
-      TypeError saying which shape is wanted (``wrong_shape`` helps); a ``Counter`` is compared
-      as a multiset, so a member listed twice is a mistake of its own;
-    hint: ``hint(case, expected, actual)``: a sentence naming the mistake, or "" for none (given
-      sets when the answers are multisets);
-    show_difference: ``show_difference(case, expected, actual)``: extra ``draw_board`` options
-      that mark what differs;
-    what: what the answers are, for the messages ("The captures").
+    - ``name``: the function's name, used to print each input as a call;
+    - ``reference``: ``reference(*case.args)`` is the expected answer, in comparable form;
+    - ``cases``: a function returning the cases (``Case`` objects, or argument tuples);
+    - ``read``: ``read(answer, call)`` turns the student's answer into comparable form, or raises
+      a TypeError saying which shape is wanted (``wrong_shape`` helps); a ``Counter`` is
+      compared as a multiset, so a member listed twice is a mistake of its own;
+    - ``hint``: ``hint(case, expected, actual)``: a sentence naming the mistake, or "" for none
+      (given sets when the answers are multisets);
+    - ``show_difference``: ``show_difference(case, expected, actual)``: extra ``draw_board``
+      options that mark what differs;
+    - ``what``: what the answers are, for the messages ("The captures").
 
     Calling the checker with the student's function returns the number of cases and prints
     ``All N cases agree.``; at the first difference it shows the case and raises ExerciseFailed.
