@@ -37,6 +37,10 @@ from .scoring import (
 )
 
 try:
+    if os.environ.get("FANORONA_COMPILED", "1") == "0" and "numba" not in sys.modules:
+        # Switched off before anything loaded numba: not loaded at all, so that a process under a
+        # memory limit (a tournament's sandboxed player) never starts LLVM, which reserves more.
+        raise ImportError("switched off by FANORONA_COMPILED=0")  # noqa: TRY301
     import numba
     import numpy as np
 except ImportError:  # the optional extra is not installed: everything runs in pure Python

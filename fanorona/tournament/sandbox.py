@@ -115,6 +115,8 @@ class Sandbox:
             "OMP_NUM_THREADS": "1",
             "OPENBLAS_NUM_THREADS": "1",
             "MPLBACKEND": "Agg",
+            # pure-Python search: numba's LLVM reserves more address space than the memory limit
+            "FANORONA_COMPILED": "0",
         }
         if "spec" in self.entry:  # a built-in level reads the endgame tables' cache
             from ..tablefile import cache_dir
