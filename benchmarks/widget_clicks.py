@@ -15,19 +15,20 @@ import os
 import time
 import warnings
 from collections import defaultdict
+from functools import reduce
 from statistics import median
 
 import fanorona as fa
 
-# : The parts of a click, each a method timed where the widget calls it: (label, object path,
-# method).
+# : The parts of a click, each a method timed where the widget calls it: (label, dotted path of
+# the object from the widget, method).
 PARTS = (
     ("scene", "controller", "scene"),
-    ("artists", "_picture", "update"),
+    ("artists", "picture.drawing", "update"),
     ("PNG encode", "canvas", "get_diff_image"),
     ("send", "canvas", "send_binary"),
-    ("controls", None, "_sync_controls"),
-    ("move list", "_moves", "update"),
+    ("controls", "panel", "_sync_controls"),
+    ("move list", "panel.moves", "update"),
 )
 
 
@@ -85,7 +86,7 @@ def split(clicks: int = 30, **overlays) -> tuple[dict[str, float], int, float]:
         setattr(owner, name, wrapper)
 
     for label, path, name in PARTS:
-        timed(label, getattr(w, path) if path else w, name)
+        timed(label, reduce(getattr, path.split("."), w), name)
     timed("redraw", w, "_redraw")
     send = w.canvas.send_binary
     w.canvas.send_binary = lambda data: (sizes.append(len(data)), send(data))

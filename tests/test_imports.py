@@ -52,6 +52,9 @@ LAYERS = {
         "fanorona.draw",
         "fanorona.computer",
         "fanorona.controller",
+        "fanorona.picture",
+        "fanorona.movelist",
+        "fanorona.panel",
         "fanorona.widget",
     },
     "exercises": {"fanorona.exercises"},  # and every module under it

@@ -13,6 +13,7 @@ USERS = (
     "controller.py",
     "computer.py",
     "widget.py",
+    "panel.py",
     "draw.py",
     "scene.py",
     "adapter.py",

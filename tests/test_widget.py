@@ -6,6 +6,7 @@ import random
 import time
 from string import Formatter
 
+import ipywidgets
 import pytest
 from matplotlib.backend_bases import MouseEvent
 
@@ -420,8 +421,8 @@ def test_d_the_move_list_wraps_and_keeps_whole_chains(widgets_made):
     while w.board.chain or w.board.to_move == "white":
         w.click(w.controller.scene()["targets"][0])
     longest = str(w.board.turns[-1])
-    assert longest in w._moves.html
-    from fanorona.widget import STYLE
+    assert longest in moves_html(w)
+    from fanorona.panel import STYLE
 
     assert "pre-wrap" in STYLE and "overflow-y: auto" in STYLE
     assert "white-space: pre;" not in STYLE
@@ -432,10 +433,10 @@ def test_e_the_move_list_marks_the_turn_on_show(widgets_made):
     play_by_mouse(w, fa.Board().parse_turn("d3e3W"))
     play_by_mouse(w, w.board.legal_turns()[0])
     w.controls["replay"].value = 1
-    assert '<span class="fanorona-shown">d3e3W</span>' in w._moves.html
+    assert '<span class="fanorona-shown">d3e3W</span>' in moves_html(w)
     assert "Showing the position after 1 of 2 turns" in w.status
     w.controls["replay"].value = 2
-    assert "fanorona-shown" not in w._moves.html and "Showing" not in w.status
+    assert "fanorona-shown" not in moves_html(w) and "Showing" not in w.status
 
 
 def test_f_a_language_chooser_relabels_everything_and_names_the_rules(widgets_made):
@@ -588,7 +589,7 @@ def model_stones(board) -> dict:
 
 def drawn_stones(w) -> dict:
     """The stones the picture's artists hold (the white and the black dots' places)."""
-    picture = w._picture
+    picture = w.picture.drawing
     drawn = dict.fromkeys(w.board.points)
     for colour in ("white", "black"):
         for x, y in picture.dots[colour].get_offsets():
@@ -719,7 +720,7 @@ def html_sent(w, action) -> int:
     handlers = [
         (box, lambda change: sent.append(len(change["new"])))
         for box in seen
-        if isinstance(box, fa.widget.widgets.HTML)
+        if isinstance(box, ipywidgets.HTML)
     ]
     for box, handler in handlers:
         box.observe(handler, names="value")
