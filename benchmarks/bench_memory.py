@@ -1,82 +1,145 @@
-"""A board's kernel memory after level-5 games, measured in a fresh Python process.
+"""A board's kernel memory after level-5 games, measured from outside a real Jupyter kernel.
 
-``python benchmarks/bench_memory.py`` imports the package and the board's controller (no
-widget: the picture's memory is the view's), then plays level 5 against itself on 9x5 for a
-number of turns, then one level-5 turn on each of the seven board sizes (the try-out's +420 MB
-case, when every player was kept), and prints the process's resident memory after each stage
-and how many computer players the board keeps.  Issue 18's goal: under 200 MB after a level-5
-game.  The 4-stone endgame table is built the first time (or read from its cache file).
+``python benchmarks/bench_memory.py`` starts an IPython kernel as Voilà does, runs the play page's
+cell in it (a ``BoardWidget``), has the computer play level 5 against itself on 9x5 for a number
+of turns, then one level-5 turn on each of the seven board sizes, and reads the kernel's memory
+after each stage.  A second kernel then loads the compiled search too, to show which part of
+the first kernel's memory the two share.  Issue 18's goal: under 200 MB after a level-5 game.
+
+Three figures per stage, from the kernel's memory map (``psutil``):
+- *resident*: every page in memory, what ``top`` shows;
+- *own*: what only this kernel wrote (private dirty pages and swap): its objects, arrays and
+  compiled code.  This is what each further kernel adds to a server;
+- *library code*: read-only pages of shared libraries, mostly LLVM's 178 MB ``libllvmlite.so``
+  that numba maps: the same pages serve every kernel that maps the file, and the OS drops them
+  under pressure and reads them again when needed.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
-import subprocess
 import sys
 import time
 
-GOAL_MB = 200
-
-CHILD = r"""
-import gc, json, sys, time
 import psutil
-def rss(): gc.collect(); return psutil.Process().memory_info().rss / 2**20
-stages = {"python": rss()}
+from jupyter_client.manager import start_new_kernel
+
+GOAL_MB = 200
+MB = 2**20
+
+START = """
+import os, time
+os.environ.setdefault("FANORONA_COMPILED", "1")
+import fanorona as fa
 from fanorona import compiled
-from fanorona.controller import Controller, SIZES
-stages["imported"] = rss()
-compiled.warm_up(progress=False)
-loaded = "the compiled search loaded (numba)" if compiled.available() else "no compiled search"
-stages[loaded] = rss()
-turns = int(sys.argv[1])
-c = Controller(size=(9, 5), opponent=5)
+board = fa.BoardWidget(opponent=5, max_width=None)
+board
+"""
+
+PLAY = """
+c = board.controller
 c.set_delay(0)
 c.set_computer("both")
 started = time.perf_counter()
-while not c.model.is_game_over() and len(c.model.turns) < turns:
+while not c.model.is_game_over() and len(c.model.turns) < {turns}:
     time.sleep(0.05)
-    if c.error is not None:
-        raise c.error
-with c.lock:
-    c.runner.cancel()
+    assert c.error is None, c.error
+c.set_computer("nobody")
 c.runner.wait(120)
-played = len(c.model.turns)
-took = time.perf_counter() - started
-stages[f"after a level-5 game on 9x5 ({played} turns, {took:.0f} s)"] = rss()
+print(len(c.model.turns), round(time.perf_counter() - started))
+"""
+
+EVERY_SIZE = """
+from fanorona.controller import SIZES
 for size in SIZES:
     c.new_game(size=size)
     c.set_computer("white")
     c.runner.wait(300)
     c.set_computer("nobody")
-stages["after a level-5 turn on each of the 7 sizes"] = rss()
-players = len(c.runner.players)
-del c
-stages["after the board is dropped"] = rss()
-print(json.dumps({"stages": stages, "players": players, "compiled": compiled.available()}))
+print(len(c.runner.players), *compiled.tables_in_use(), compiled.available())
 """
+
+SECOND = """
+from fanorona import compiled
+compiled.warm_up(progress=False)
+"""
+
+
+def memory(pid: int) -> dict[str, float]:
+    """Resident, own (private dirty and swap) and read-only library pages of a process, in MB."""
+    resident = own = code = 0
+    for region in psutil.Process(pid).memory_maps(grouped=True):
+        resident += region.rss
+        own += region.private_dirty + region.swap
+        if region.path.startswith("/") and ".so" in region.path:
+            code += region.private_clean + region.shared_clean
+    return {"resident": resident / MB, "own": own / MB, "library code": code / MB}
+
+
+def run(client, code: str, timeout: float = 900) -> str:
+    """Run ``code`` in the kernel; the last line it printed, or the error it raised as an
+    exception."""
+    out: list[str] = []
+
+    def keep(message):
+        kind, content = message["msg_type"], message["content"]
+        if kind == "stream" and content["name"] == "stdout":
+            out.append(content["text"])
+        elif kind == "error":
+            out.append("\n".join(content["traceback"]))
+
+    reply = client.execute_interactive(code, output_hook=keep, timeout=timeout)
+    if reply["content"]["status"] != "ok":
+        raise RuntimeError(f"the kernel failed on:\n{code}\n{''.join(out)}")
+    printed = "".join(out).strip().splitlines()
+    return printed[-1] if printed else ""
 
 
 def main(argv: list[str] | None = None) -> int:
     """Print the figures; ``argv``: the command line's options (none when run by ``make bench``)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--turns", type=int, default=60, help="turns of the level-5 game at most")
+    parser.add_argument("--turns", type=int, default=300, help="turns of the level-5 game at most")
     args = parser.parse_args([] if argv is None else argv)
     started = time.perf_counter()
-    out = subprocess.run(
-        [sys.executable, "-c", CHILD, str(args.turns)], capture_output=True, text=True
-    )
-    if out.returncode:
-        raise RuntimeError(f"the measuring process failed:\n{out.stderr}")
-    result = json.loads(out.stdout.strip().splitlines()[-1])
+    manager, client = start_new_kernel(kernel_name="python3")
+    second = None
+    try:
+        pid = manager.provisioner.process.pid
+        stages = {"an idle kernel": memory(pid)}
+        run(client, START)
+        stages["the play page's board shown"] = memory(pid)
+        played, took = run(client, PLAY.format(turns=args.turns)).split()
+        stages[f"after a level-5 game on 9x5 ({played} turns, {took} s)"] = memory(pid)
+        summary = run(client, EVERY_SIZE).split()
+        stages["after a level-5 turn on each of the 7 sizes"] = memory(pid)
+        second, second_client = start_new_kernel(kernel_name="python3")
+        run(second_client, SECOND)
+        shared = memory(pid)
+        shared_pss = psutil.Process(pid).memory_full_info().pss / MB
+        second_client.stop_channels()
+    finally:
+        client.stop_channels()
+        manager.shutdown_kernel(now=True)
+        if second is not None:
+            second.shutdown_kernel(now=True)
+    game = stages[next(s for s in stages if s.startswith("after a level-5 game"))]
     print(
-        f"kernel memory (resident, MB), compiled search: {result['compiled']} "
-        f"(goal: under {GOAL_MB} MB "
-        f"after a level-5 game); {time.perf_counter() - started:.0f} s"
+        f"kernel memory (MB), compiled search: {summary[3]}; goal: the kernel's own memory under "
+        f"{GOAL_MB} MB after a level-5 game; {time.perf_counter() - started:.0f} s"
     )
-    for stage, mb in result["stages"].items():
-        print(f"  {stage:<60} {mb:7.1f}")
-    print(f"  computer players kept by the board: {result['players']}")
+    print(f"  {'stage':<52} {'resident':>9} {'own':>7} {'library code':>13}")
+    for stage, mb in stages.items():
+        print(f"  {stage:<52} {mb['resident']:9.1f} {mb['own']:7.1f} {mb['library code']:13.1f}")
+    print(
+        f"  computer players kept by the board: {summary[0]}; search tables held: {summary[1]}, "
+        f"kept idle: {summary[2]}"
+    )
+    print(
+        f"  with a second kernel that loaded the compiled search: the first's proportional share "
+        f"{shared_pss:.1f} MB (resident {shared['resident']:.1f})"
+    )
+    verdict = "meets" if game["own"] < GOAL_MB else "misses"
+    print(f"  after the game: own {game['own']:.1f} MB, {verdict} the goal")
     return 0
 
 

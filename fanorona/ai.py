@@ -247,7 +247,7 @@ class AlphaBetaPlayer(_Player):
     5 read the 4-stone table.
     ``compiled`` (on by default where numba is installed) runs the same search compiled, from
     ``fanorona.compiled``: the same turns, scores and node counts, about 14 times as fast; its
-    transposition table has 2**20 entries (72 MB), one kept per player between turns.
+    transposition table has 2**19 entries (36 MB), one kept per process between turns.
     Each call searches with state of its own (``_AlphaBetaSearch``), so calls from several threads,
     or a cancelled one and the next, never share it.
     """
@@ -299,7 +299,7 @@ class AlphaBetaPlayer(_Player):
         self.compiled = compiled_module.available() if compiled is None else bool(compiled)
         self._endgames: dict = {}  # (size, stones, rules) -> the EndgameTable that endgame=N reads
         self._lock = threading.Lock()  # guards the two caches: _endgames and _idle
-        self._idle: list = []  # a compiled search no call is using, kept for its 72 MB table
+        self._idle: list = []  # a compiled search no call is using (its buffers, not a table)
 
     def __getstate__(self) -> dict:
         """A copy (``copy.deepcopy``, a worker process) gets no lock and no idle compiled search."""
@@ -366,7 +366,7 @@ class AlphaBetaPlayer(_Player):
             if compiled_search is not None:
                 compiled_search.finish()
                 with self._lock:
-                    self._idle[:] = [compiled_search]  # one kept: a table is 72 MB
+                    self._idle[:] = [compiled_search]  # one kept: 4 MB of buffers
         self.last_search = info
         return best
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import itertools
 import os
 import sys
+import threading
 import time
 from collections import namedtuple
 
@@ -64,7 +65,8 @@ STRONG_CODE, MOBILITY_CODE, THREAT_CODE = (
     EVALUATION_CODES[n] for n in ("strong", "mobility", "threat")
 )
 RESULTS_CAPACITY = 1 << 18  # positions the turn buffer holds across the whole search stack
-TABLE_BITS = 20  # transposition table slots: 2**20, probed four at a time
+TABLE_BITS = 19  # transposition table slots: 2**19, probed four at a time (36 MB, see KEPT_TABLES)
+HASH_BITS = 24  # the hash's top bits that pick a slot: tables of up to 2**24 slots
 PROBES = 4
 CHECK_EVERY = 1024  # nodes between looks at the clock and the stop event
 
@@ -468,7 +470,7 @@ if numba is not None:
         A slot written by an earlier search (another generation) counts as empty."""
         keys = table[0]
         mask = keys.shape[0] - 1
-        first = np.int64(_hash(me, opp, extra) >> np.uint64(64 - TABLE_BITS)) & mask
+        first = np.int64(_hash(me, opp, extra) >> np.uint64(64 - HASH_BITS)) & mask
         for k in range(PROBES):
             i = (first + k) & mask
             if keys[i, 3] != state[0].generation or (
@@ -865,6 +867,41 @@ _STOPS: dict = {}  # stop_key -> the threading.Event of a running search
 _STOP_KEYS = itertools.count(1)  # 0: no search
 
 
+#: Transposition tables kept while no search uses them: one, whatever the players, levels and
+#: board sizes (each is ``2**TABLE_BITS`` slots of 9 numbers, 36 MB); searches running at the same
+#: time each borrow their own.
+KEPT_TABLES = 1
+_IDLE_TABLES: list = []
+_BORROWED = [0]  # how many tables searches hold now
+_TABLES_LOCK = threading.Lock()
+_GENERATIONS = itertools.count(1)  # every search's own number, written beside what it stores
+
+
+def _borrow_table() -> tuple:
+    with _TABLES_LOCK:
+        _BORROWED[0] += 1
+        if _IDLE_TABLES:
+            return _IDLE_TABLES.pop()
+    return (
+        np.zeros((1 << TABLE_BITS, 4), dtype=np.int64),
+        np.zeros((1 << TABLE_BITS, 5), dtype=np.int64),
+    )
+
+
+def _give_back_table(table: tuple) -> None:
+    with _TABLES_LOCK:
+        _BORROWED[0] -= 1
+        if len(_IDLE_TABLES) < KEPT_TABLES:
+            _IDLE_TABLES.append(table)
+
+
+def tables_in_use() -> tuple[int, int]:
+    """How many transposition tables searches hold now, and how many are kept idle (for tests and
+    the memory benchmark)."""
+    with _TABLES_LOCK:
+        return _BORROWED[0], len(_IDLE_TABLES)
+
+
 def _stop_requested(stop_key: int) -> bool:
     event = _STOPS.get(stop_key)
     return event is not None and event.is_set()
@@ -1002,9 +1039,10 @@ class CompiledGenerator:
 
 
 class CompiledSearch:
-    """The compiled form of one search's alpha-beta: its parameters, transposition table (kept from
-    search to search and emptied in no time by a new generation number), node count, clock and
-    stop event.  One search at a time: a player keeps one per search running."""
+    """The compiled form of one search's alpha-beta: its parameters, node count, clock and stop
+    event.  Its transposition table is borrowed at ``start`` and given back at ``finish``: the
+    process keeps one idle table (36 MB) for every player, level and board size, instead of one
+    each.  One search at a time: a player keeps one per search running."""
 
     def __init__(
         self, compiled: CompiledGenerator, evaluation: str, quiescence: bool, quiescence_turns: int
@@ -1015,10 +1053,7 @@ class CompiledSearch:
             quiescence=int(quiescence),
             quiescence_turns=quiescence_turns,
         )
-        self.table = (
-            np.zeros((1 << TABLE_BITS, 4), dtype=np.int64),
-            np.zeros((1 << TABLE_BITS, 5), dtype=np.int64),
-        )
+        self.table: tuple | None = None  # borrowed from the process's tables while searching
         self.state = np.zeros(1, dtype=np.dtype([(name, np.int64) for name in STATE_FIELDS]))
         self.deadline = np.zeros(1)
         self._buf_me, self._buf_opp = compiled._buffers()
@@ -1035,9 +1070,9 @@ class CompiledSearch:
         self.tables = self.tables._replace(params=params, **arrays)
         self.finish()
         state = self.state[0]
-        generation = state["generation"] + 1
         self.state[:] = 0
-        state["generation"], state["next_check"] = generation, CHECK_EVERY
+        # a number no other search had: what any earlier search left in the table reads as empty
+        state["generation"], state["next_check"] = next(_GENERATIONS), CHECK_EVERY
         state["has_deadline"], state["watch"] = (
             deadline is not None,
             deadline is not None or stop is not None,
@@ -1046,11 +1081,15 @@ class CompiledSearch:
         if stop is not None:
             _STOPS[int(state["stop_key"])] = stop
         self.deadline[0] = deadline or 0.0
+        self.table = _borrow_table()
         return self
 
     def finish(self) -> None:
-        """Forget the stop event of the search that ended."""
+        """Forget the stop event of the search that ended and give its table back."""
         _STOPS.pop(int(self.state[0]["stop_key"]), None)
+        if self.table is not None:
+            _give_back_table(self.table)
+            self.table = None
 
     @property
     def nodes(self) -> int:
@@ -1152,9 +1191,9 @@ def warm_up(progress: bool = True) -> None:
         search.start(0, time.perf_counter() + 10).child(
             0b000001011, 0b111000000, 0b111000000, 2, -WIN_SCORE - 1, WIN_SCORE + 1, 0, 0, True
         )
-        search.finish()
         search.store_root(0b000000111, 0b111000000, 0, 2, 0, (0b000001011, 0b111000000))
         search.stored_reply(0b000000111, 0b111000000, 0, 0, 2)
+        search.finish()
         _look(
             -1
         )  # its object-mode block is compiled on its first run, which a short search never reaches

@@ -20,7 +20,8 @@ from .state import BoardState
 
 #: The level that stands in when the perfect player's table lacks a position.
 FALLBACK_LEVEL = 5
-#: How many computer players are kept (each level-5 player can hold a 72 MB table).
+#: How many computer players are kept (a few MB each: the 36 MB search table is the process's,
+#: shared by them all, see ``compiled.KEPT_TABLES``).
 KEPT_PLAYERS = 2
 #: The depth the iterative search stops at when nothing stops it sooner (the table answered).
 DEPTH_CAP = 99

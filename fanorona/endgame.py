@@ -15,7 +15,6 @@ import random
 import struct
 import time
 from array import array
-from bisect import bisect_left
 from collections import Counter
 from itertools import combinations
 from math import comb
@@ -43,6 +42,7 @@ from .tablefile import (
     checked_payload,
     from_little_endian,
     little_endian,
+    PackedKeys,
     load_or_build,
     packed,
 )
@@ -92,7 +92,7 @@ class EndgameTable:
         size,
         rules: Rules,
         stones: int,
-        keys: list[int],
+        keys: list[int] | PackedKeys,
         values: bytes,
         distances: array,
         seconds: float = 0.0,
@@ -101,6 +101,9 @@ class EndgameTable:
         self.rules, self.stones, self.seconds = rules, stones, seconds
         self.geometry = geometry(*self.size)
         self.symmetry = Symmetry(self.geometry)
+        width = _key_bytes(self.symmetry.points)
+        if not isinstance(keys, PackedKeys):
+            keys = PackedKeys.of(keys, width)
         self._keys, self._values, self._distances = keys, values, distances
         codes = Counter(values)
         self.counts = {name: codes.get(code, 0) for name, code in CODE.items()}
@@ -165,7 +168,7 @@ class EndgameTable:
         if not me or not opp or (me | opp).bit_count() > self.stones:
             return None
         key = self.symmetry.canonical(me | opp << self.symmetry.points)
-        i = bisect_left(self._keys, key)
+        i = self._keys.bisect(key)
         if i == len(self._keys) or self._keys[i] != key:
             return None
         code = self._values[i]
@@ -200,8 +203,8 @@ class EndgameTable:
 
     def to_bytes(self) -> bytes:
         """The cache file: magic, format version, sha256 of the payload, then the zlib payload."""
-        rules, width = repr(self.rules).encode(), _key_bytes(self.symmetry.points)
-        keys = b"".join(key.to_bytes(width, "little") for key in self._keys)
+        rules = repr(self.rules).encode()
+        keys = self._keys.little_endian()
         return packed(
             MAGIC,
             FORMAT_VERSION,
@@ -227,10 +230,7 @@ class EndgameTable:
         key_width = _key_bytes(width * height)
         if len(raw) != at + count * (key_width + 5):
             raise ValueError("the payload has the wrong length")
-        keys = [
-            int.from_bytes(raw[i : i + key_width], "little")
-            for i in range(at, at + count * key_width, key_width)
-        ]
+        keys = PackedKeys.from_little_endian(raw[at : at + count * key_width], key_width)
         at += count * key_width
         values, distances = raw[at : at + count], from_little_endian("i", raw[at + count :])
         check_entries(width * height, keys, values, distances)
@@ -293,7 +293,7 @@ class EndgameTable:
                 f"{self.stones}"
             )
         key = self.symmetry.canonical(me | opp << self.symmetry.points)
-        i = bisect_left(self._keys, key)
+        i = self._keys.bisect(key)
         return self._values[i], self._distances[i]
 
 

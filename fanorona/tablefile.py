@@ -22,6 +22,7 @@ import time
 import warnings
 import zlib
 from array import array
+from collections.abc import Sequence
 from itertools import islice
 from pathlib import Path
 
@@ -142,6 +143,76 @@ def check_entries(points: int, keys, values: bytes, distances: array) -> None:
     high_bytes = distances.tobytes()[3 if sys.byteorder == "little" else 0 :: 4]
     if high_bytes.translate(None, bytes(range(128))):  # a sign bit set: min() takes seconds on 7x3
         raise ValueError("the table holds a negative distance")
+
+
+class PackedKeys(Sequence):
+    """A sorted table's keys packed ``width`` bytes each, most significant first, so that comparing
+    two keys' bytes compares the keys: looked up by halving without making a Python int per key.
+    A list of ints would take about four times the memory (24 MB for the 9x5 four-stone table,
+    against 6.5 MB)."""
+
+    def __init__(self, big_endian: bytes, width: int):
+        if len(big_endian) % width:
+            raise ValueError(f"{len(big_endian)} bytes do not make keys of {width} bytes each")
+        self.data, self.width = bytes(big_endian), width
+
+    @classmethod
+    def of(cls, keys, width: int) -> PackedKeys:
+        """The packed form of a list of keys."""
+        return cls(b"".join(key.to_bytes(width, "big") for key in keys), width)
+
+    @classmethod
+    def from_little_endian(cls, data: bytes, width: int) -> PackedKeys:
+        """Keys as a table file holds them, least significant byte first."""
+        return cls(_reverse_each(data, width), width)
+
+    def little_endian(self) -> bytes:
+        """The keys as a table file holds them."""
+        return _reverse_each(self.data, self.width)
+
+    def __len__(self) -> int:
+        return len(self.data) // self.width
+
+    def __getitem__(self, i):  # type: ignore[override]
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        n = len(self)
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError(f"key {i} of {n}")
+        w = self.width
+        return int.from_bytes(self.data[i * w : (i + 1) * w], "big")
+
+    def __iter__(self):
+        w, data = self.width, self.data
+        for at in range(0, len(data), w):
+            yield int.from_bytes(data[at : at + w], "big")
+
+    def bisect(self, key: int) -> int:
+        """Where ``key`` is, or would go to keep the order (``bisect.bisect_left``)."""
+        w, data = self.width, self.data
+        if key < 0:
+            return 0
+        if key >> (8 * w):
+            return len(self)
+        target, low, high = key.to_bytes(w, "big"), 0, len(self)
+        while low < high:
+            middle = (low + high) // 2
+            if data[middle * w : middle * w + w] < target:
+                low = middle + 1
+            else:
+                high = middle
+        return low
+
+
+def _reverse_each(data: bytes, width: int) -> bytes:
+    """``data`` with the bytes of each ``width``-byte group in reverse order."""
+    groups = memoryview(bytes(data)).cast("B")
+    out = bytearray(len(data))
+    for k in range(width):
+        out[k::width] = groups[width - 1 - k :: width]
+    return bytes(out)
 
 
 def little_endian(numbers: array) -> bytes:

@@ -5,13 +5,17 @@ import random
 import subprocess
 import sys
 import time
+from bisect import bisect_left
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import fanorona as fa
 from fanorona.ai import AlphaBetaPlayer, make_player
 from fanorona.endgame import EndgameTable, cache_path, endgame_table
 from fanorona.solve import SolveCacheWarning, solve
+from fanorona.tablefile import PackedKeys
 
 SOLVED = fa.Rules.solved()
 
@@ -421,3 +425,27 @@ def test_the_table_is_loaded_before_the_turn_s_clock_starts(monkeypatch):
     assert player.last_search.time < 1.0, (
         "the second of building the table was counted in the turn's time"
     )
+
+
+@given(
+    st.integers(1, 16).flatmap(
+        lambda width: st.tuples(
+            st.just(width),
+            st.lists(st.integers(0, 2 ** (8 * width) - 1), unique=True).map(sorted),
+            st.lists(st.integers(-5, 2 ** (8 * width) + 5), max_size=20),
+        )
+    )
+)
+def test_packed_keys_are_found_and_written_like_a_sorted_list(case):
+    """The table's keys lie in memory as bytes (issue 18: 24 MB of Python ints for 4 stones on
+    9x5): halving over them finds what ``bisect`` finds on the list, and they are written to the
+    file exactly as the list was."""
+    width, keys, probes = case
+    packed = PackedKeys.of(keys, width)
+    assert list(packed) == keys and len(packed) == len(keys)
+    assert [packed[i] for i in range(-len(keys), len(keys))] == keys + keys
+    for key in keys + probes:
+        assert packed.bisect(key) == bisect_left(keys, key), key
+    file_bytes = b"".join(key.to_bytes(width, "little") for key in keys)
+    assert packed.little_endian() == file_bytes
+    assert list(PackedKeys.from_little_endian(file_bytes, width)) == keys
