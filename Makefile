@@ -23,11 +23,14 @@ SERVE := JUPYTER_CONFIG_PATH="$(CURDIR)/jupyter" JUPYTER_PATH="$(CURDIR)/jupyter
 
 # lab and play install the fast extra (numba, wheels only) where it installs: the computer then
 # searches compiled, levels 4 and 5 much stronger (the tournament extra too, for notebook 11).
-# Where numba does not install, one line says so and everything runs in pure Python.
+# Where numba does not install, one line says so and everything runs in pure Python.  The search is
+# compiled here, once (about 45 s, with a progress bar), into numba's cache: no kernel compiles it,
+# which costs the first game that long and its kernel about 100 MB more for as long as it runs.
 $(VENV)/.installed-play: pyproject.toml | $(BIN)/python
 	@$(BIN)/pip install --quiet -e '.[fast,tournament]' >/dev/null 2>&1 || { \
 	    echo "numba does not install here: the computer uses the pure-Python search (weaker levels 4 and 5)"; \
 	    $(BIN)/pip install --quiet -e '.[tournament]'; }
+	$(BIN)/python -c "from fanorona import compiled; compiled.warm_up()"
 	touch $(VENV)/.installed $@
 
 lab: $(VENV)/.installed-play     ## JupyterLab on the notebooks: open the address it prints

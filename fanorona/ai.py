@@ -17,7 +17,6 @@ import threading
 import time
 from dataclasses import dataclass, field
 
-from . import compiled as compiled_module
 from .board import Board, Turn, turn_of
 from .movegen import Generator, bitsets, generator
 from .scoring import (
@@ -48,6 +47,14 @@ __all__ = [
     "level",
     "make_player",
 ]
+
+
+def _compiled():
+    """The compiled search's module, imported when a search first needs it: it loads numba (about
+    35 MB of the kernel's own memory and 100 MB of library code), which levels 1 and 2 never use."""
+    from . import compiled
+
+    return compiled
 
 
 class SearchCancelled(Exception):
@@ -291,12 +298,12 @@ class AlphaBetaPlayer(_Player):
                 f"compiled is on (1), off (0) or None (on when numba is installed); got "
                 f"{compiled!r}"
             )
-        if compiled and not compiled_module.available():
+        if compiled and not _compiled().available():
             raise ValueError(
                 "the compiled search needs numba: pip install 'fanorona[fast]' "
                 "(and FANORONA_COMPILED not set to 0)"
             )
-        self.compiled = compiled_module.available() if compiled is None else bool(compiled)
+        self.compiled = _compiled().available() if compiled is None else bool(compiled)
         self._endgames: dict = {}  # (size, stones, rules) -> the EndgameTable that endgame=N reads
         self._lock = threading.Lock()  # guards the two caches: _endgames and _idle
         self._idle: list = []  # a compiled search no call is using (its buffers, not a table)
@@ -314,7 +321,7 @@ class AlphaBetaPlayer(_Player):
     def ready(self, board) -> bool:
         """Whether a search from ``board`` starts at once: the compiled code loaded and the endgame
         table it reads in memory (``prepare`` makes both, once)."""
-        if self.compiled and not compiled_module.ready():
+        if self.compiled and not _compiled().ready():
             return False
         key = self._endgame_key(board)
         return key is None or key in self._endgames
@@ -327,7 +334,7 @@ class AlphaBetaPlayer(_Player):
         of a second from its cache file later).  ``progress`` shows a bar on stderr while that takes
         a while."""
         if self.compiled:
-            compiled_module.warm_up(progress)
+            _compiled().warm_up(progress)
         key = self._endgame_key(board)
         if key is not None and key not in self._endgames:
             from .endgame import endgame_table
@@ -339,7 +346,7 @@ class AlphaBetaPlayer(_Player):
         table = self._endgame_for(board)
         if self.compiled and table is not None:
             # the compiled search's own copy, made once a table
-            compiled_module.endgame_lookup(table)
+            _compiled().endgame_lookup(table)
 
     def _pick(self, board, options, stop):
         self.prepare(board)
@@ -375,14 +382,14 @@ class AlphaBetaPlayer(_Player):
         compiled path is off, not installed, or the board has over 62 points."""
         if not self.compiled:
             return None
-        compiled_gen = compiled_module.compiled_generator(gen)
+        compiled_gen = _compiled().compiled_generator(gen)
         if compiled_gen is None:
             return None
         with self._lock:
             for i, idle in enumerate(self._idle):
                 if idle.generator is gen:
                     return self._idle.pop(i)
-        return compiled_module.CompiledSearch(
+        return _compiled().CompiledSearch(
             compiled_gen, self.evaluation, self.quiescence, QUIESCENCE_TURNS
         )
 

@@ -37,12 +37,12 @@ from .retrograde import (
 from .rules import Rules
 from .tablefile import (
     HEADER,
+    PackedKeys,
     cache_file,
     check_entries,
     checked_payload,
     from_little_endian,
     little_endian,
-    PackedKeys,
     load_or_build,
     packed,
 )

@@ -173,7 +173,7 @@ class PackedKeys(Sequence):
     def __len__(self) -> int:
         return len(self.data) // self.width
 
-    def __getitem__(self, i):  # type: ignore[override]
+    def __getitem__(self, i):
         if isinstance(i, slice):
             return [self[j] for j in range(*i.indices(len(self)))]
         n = len(self)

@@ -401,7 +401,8 @@ def test_players_of_every_level_and_size_share_one_idle_table():
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(compiled, "_borrow_table", watching_borrow)
         for board, evaluation in zip(boards, EVALUATIONS, strict=False):
-            AlphaBetaPlayer(depth=3, seed=1, compiled=True, evaluation=evaluation).choose_turn(board)
+            player = AlphaBetaPlayer(depth=3, seed=1, compiled=True, evaluation=evaluation)
+            player.choose_turn(board)
     assert len(borrowed) == len(boards)
     assert len(set(borrowed)) == 1, "each search had a table of its own"
     assert compiled.tables_in_use() == (0, 1)

@@ -1,6 +1,8 @@
 """The computer runner, driven by fake players that wait on events (no sleeps, no real search)."""
 
 import io
+import subprocess
+import sys
 import threading
 import time
 
@@ -342,3 +344,31 @@ def test_18_3_while_a_cancelled_search_ends_the_next_turn_already_says_thinking(
     player.go.set()
     c.runner.wait(10)
     assert len(player.boards) == 2 and len(c.model.turns) == 2 and c.error is None
+
+
+def test_levels_1_and_2_play_without_loading_the_compiled_search():
+    """The play page starts at level 2: its kernel need not load numba (35 MB of its own memory and
+    100 MB of library code) until a level that searches is chosen."""
+    script = (
+        "import sys\n"
+        "from fanorona.controller import Controller\n"
+        "for level in (1, 2):\n"
+        "    c = Controller(size=(5, 5), opponent=level)\n"
+        "    c.set_delay(0)\n"
+        "    c.set_computer('both')\n"
+        "    c.runner.wait(60)\n"
+        "    c.set_computer('nobody')\n"
+        "    c.runner.wait(60)\n"
+        "    assert c.model.turns, 'the computer played nothing'\n"
+        "print(sorted(m for m in sys.modules if m == 'numba' or m.endswith('.compiled')))\n"
+        "from fanorona.ai import level\n"
+        "level(3).choose_turn(Controller(size=(5, 5)).model)\n"
+        "print('fanorona.compiled' in sys.modules)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=300
+    )
+    assert out.returncode == 0, out.stderr
+    loaded_by_levels_1_2, loaded_by_level_3 = out.stdout.split("\n")[:2]
+    assert loaded_by_levels_1_2 == "[]"
+    assert loaded_by_level_3 == "True"
