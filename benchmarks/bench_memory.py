@@ -65,7 +65,7 @@ for size in SIZES:
     c.set_computer("white")
     c.runner.wait(300)
     c.set_computer("nobody")
-print(len(c.runner.players), *compiled.tables_in_use(), compiled.available())
+print(len(c.runner.players), compiled.tables_held(), compiled.available())
 """
 
 
@@ -139,15 +139,15 @@ def main(argv: list[str] | None = None) -> int:
         compiling = memory(third.pid)
     game = stages[next(s for s in stages if s.startswith("after a level-5 game"))]
     print(
-        f"kernel memory (MB), compiled search: {summary[3]}; goal: the kernel's own memory under "
+        f"kernel memory (MB), compiled search: {summary[2]}; goal: the kernel's own memory under "
         f"{GOAL_MB} MB after a level-5 game; {time.perf_counter() - started:.0f} s"
     )
     print(f"  {'stage':<52} {'resident':>9} {'own':>7} {'library code':>13}")
     for stage, mb in stages.items():
         print(f"  {stage:<52} {mb['resident']:9.1f} {mb['own']:7.1f} {mb['library code']:13.1f}")
     print(
-        f"  computer players kept by the board: {summary[0]}; search tables held: {summary[1]}, "
-        f"kept idle: {summary[2]}"
+        f"  computer players kept by the board: {summary[0]}; search tables held between turns: "
+        f"{summary[1]}"
     )
     print(
         f"  with a second kernel that loaded the compiled search: the first's proportional share "

@@ -15,6 +15,7 @@ disk, so later processes load it in about a second.
 from __future__ import annotations
 
 import itertools
+import mmap
 import os
 import sys
 import threading
@@ -65,7 +66,7 @@ STRONG_CODE, MOBILITY_CODE, THREAT_CODE = (
     EVALUATION_CODES[n] for n in ("strong", "mobility", "threat")
 )
 RESULTS_CAPACITY = 1 << 18  # positions the turn buffer holds across the whole search stack
-TABLE_BITS = 19  # transposition table slots: 2**19, probed four at a time (36 MB, see KEPT_TABLES)
+TABLE_BITS = 19  # transposition table slots: 2**19, probed four at a time (36 MB, see _HELD)
 HASH_BITS = 24  # the hash's top bits that pick a slot: tables of up to 2**24 slots
 PROBES = 4
 CHECK_EVERY = 1024  # nodes between looks at the clock and the stop event
@@ -867,39 +868,37 @@ _STOPS: dict = {}  # stop_key -> the threading.Event of a running search
 _STOP_KEYS = itertools.count(1)  # 0: no search
 
 
-#: Transposition tables kept while no search uses them: one, whatever the players, levels and
-#: board sizes (each is ``2**TABLE_BITS`` slots of 9 numbers, 36 MB); searches running at the same
-#: time each borrow their own.
-KEPT_TABLES = 1
-_IDLE_TABLES: list = []
-_BORROWED = [0]  # how many tables searches hold now
-_TABLES_LOCK = threading.Lock()
+#: How many transposition tables searches hold now.  A search's table is its own, mapped at
+#: ``start`` and handed back to the system at ``finish``: a kernel holds none between turns (a
+#: new one costs about 40 ms of page faults, against a level-5 search's 1.8 s).  Each is
+#: ``2**TABLE_BITS`` slots of 9 numbers, 36 MB.
+_HELD = [0]
+_HELD_LOCK = threading.Lock()
 _GENERATIONS = itertools.count(1)  # every search's own number, written beside what it stores
 
 
-def _borrow_table() -> tuple:
-    with _TABLES_LOCK:
-        _BORROWED[0] += 1
-        if _IDLE_TABLES:
-            return _IDLE_TABLES.pop()
-    return (
-        np.zeros((1 << TABLE_BITS, 4), dtype=np.int64),
-        np.zeros((1 << TABLE_BITS, 5), dtype=np.int64),
-    )
+def _zeros(rows: int, columns: int):
+    """A zeroed int64 array in memory of its own (an anonymous map), handed back to the system as
+    soon as the array is dropped, which memory from malloc's heap need not be."""
+    memory = mmap.mmap(-1, rows * columns * 8)
+    return np.frombuffer(memory, dtype=np.int64).reshape(rows, columns)
 
 
-def _give_back_table(table: tuple) -> None:
-    with _TABLES_LOCK:
-        _BORROWED[0] -= 1
-        if len(_IDLE_TABLES) < KEPT_TABLES:
-            _IDLE_TABLES.append(table)
+def _new_table() -> tuple:
+    with _HELD_LOCK:
+        _HELD[0] += 1
+    return _zeros(1 << TABLE_BITS, 4), _zeros(1 << TABLE_BITS, 5)
 
 
-def tables_in_use() -> tuple[int, int]:
-    """How many transposition tables searches hold now, and how many are kept idle (for tests and
-    the memory benchmark)."""
-    with _TABLES_LOCK:
-        return _BORROWED[0], len(_IDLE_TABLES)
+def _drop_table() -> None:
+    with _HELD_LOCK:
+        _HELD[0] -= 1
+
+
+def tables_held() -> int:
+    """How many transposition tables searches hold now (for tests and the memory benchmark)."""
+    with _HELD_LOCK:
+        return _HELD[0]
 
 
 def _stop_requested(stop_key: int) -> bool:
@@ -1040,9 +1039,9 @@ class CompiledGenerator:
 
 class CompiledSearch:
     """The compiled form of one search's alpha-beta: its parameters, node count, clock and stop
-    event.  Its transposition table is borrowed at ``start`` and given back at ``finish``: the
-    process keeps one idle table (36 MB) for every player, level and board size, instead of one
-    each.  One search at a time: a player keeps one per search running."""
+    event.  Its transposition table (36 MB) is made at ``start`` and dropped at ``finish``, so no
+    player, level or board size kept between turns holds one.  One search at a time: a player
+    keeps one per search running."""
 
     def __init__(
         self, compiled: CompiledGenerator, evaluation: str, quiescence: bool, quiescence_turns: int
@@ -1053,7 +1052,7 @@ class CompiledSearch:
             quiescence=int(quiescence),
             quiescence_turns=quiescence_turns,
         )
-        self.table: tuple | None = None  # borrowed from the process's tables while searching
+        self.table: tuple | None = None  # made while searching
         self.state = np.zeros(1, dtype=np.dtype([(name, np.int64) for name in STATE_FIELDS]))
         self.deadline = np.zeros(1)
         self._buf_me, self._buf_opp = compiled._buffers()
@@ -1081,15 +1080,15 @@ class CompiledSearch:
         if stop is not None:
             _STOPS[int(state["stop_key"])] = stop
         self.deadline[0] = deadline or 0.0
-        self.table = _borrow_table()
+        self.table = _new_table()
         return self
 
     def finish(self) -> None:
-        """Forget the stop event of the search that ended and give its table back."""
+        """Forget the stop event of the search that ended and drop its table."""
         _STOPS.pop(int(self.state[0]["stop_key"]), None)
         if self.table is not None:
-            _give_back_table(self.table)
             self.table = None
+            _drop_table()
 
     @property
     def nodes(self) -> int:

@@ -20,8 +20,8 @@ from .state import BoardState
 
 #: The level that stands in when the perfect player's table lacks a position.
 FALLBACK_LEVEL = 5
-#: How many computer players are kept (a few MB each: the 36 MB search table is the process's,
-#: shared by them all, see ``compiled.KEPT_TABLES``).
+#: How many computer players are kept (a few MB each: a search's 36 MB table lives only while it
+#: searches, see ``compiled.tables_held``).
 KEPT_PLAYERS = 2
 #: The depth the iterative search stops at when nothing stops it sooner (the table answered).
 DEPTH_CAP = 99

@@ -384,51 +384,46 @@ def test_two_calls_at_once_on_one_compiled_player_do_not_interfere():
     assert len(player._idle) == 1, "one compiled search is kept between turns, not one per thread"
 
 
-def test_players_of_every_level_and_size_share_one_idle_table():
+def own_memory_mb() -> float:
+    """What this process alone has written to memory (private dirty pages), in MB."""
+    import psutil
+
+    maps = psutil.Process().memory_maps(grouped=True)
+    return sum(region.private_dirty for region in maps) / 2**20
+
+
+def test_a_search_hands_its_table_back_to_the_system_when_it_ends():
     """A table is 36 MB: the board keeps a player per level, size and rules, and a table each made
-    a kernel grow by 72 MB per size played (issue 18).  Searches one after another borrow the same
-    table; the process keeps one idle, whoever searched."""
+    a kernel grow by 72 MB per size played (issue 18).  A search's table lives while it searches."""
     compiled.warm_up()
-    borrowed = []
-    real_borrow = compiled._borrow_table
+    search = compiled.CompiledSearch(
+        compiled.compiled_generator(generator(fa.Board().geometry, Rules())), "threat", True, 2
+    )
+    before = own_memory_mb()
+    search.start(0, None)
+    keys, values = search.table
+    keys[:], values[:] = 1, 1  # every page written, as a long search does
+    assert own_memory_mb() - before > 30
+    assert compiled.tables_held() == 1
+    del keys, values
+    search.finish()
+    assert compiled.tables_held() == 0
+    assert own_memory_mb() - before < 5, "the table's memory stayed with the process"
 
-    def watching_borrow():
-        table = real_borrow()
-        borrowed.append(id(table[0]))
-        return table
 
+def test_players_of_every_level_and_size_hold_no_table_between_turns():
     boards = [fa.Board(size) for size in ((9, 5), (5, 5), (7, 7))]
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(compiled, "_borrow_table", watching_borrow)
-        for board, evaluation in zip(boards, EVALUATIONS, strict=False):
-            player = AlphaBetaPlayer(depth=3, seed=1, compiled=True, evaluation=evaluation)
-            player.choose_turn(board)
-    assert len(borrowed) == len(boards)
-    assert len(set(borrowed)) == 1, "each search had a table of its own"
-    assert compiled.tables_in_use() == (0, 1)
+    players = [
+        AlphaBetaPlayer(depth=3, seed=1, compiled=True, evaluation=evaluation)
+        for evaluation in EVALUATIONS
+    ]
+    for board, player in zip(boards, players, strict=False):
+        player.choose_turn(board)
+        assert compiled.tables_held() == 0
+    assert all(player._idle and player._idle[0].table is None for player in players[:3])
 
 
-@pytest.mark.parametrize("first", list(EVALUATIONS))
-def test_a_table_left_by_another_player_gives_the_same_search_as_a_fresh_one(first):
-    """What a search with another evaluation stored on the same board must read as empty: the
-    shared table's entries carry the number of the search that wrote them."""
-    board = fa.Board.from_fen(MIDDLE_GAME)
-    last = next(e for e in EVALUATIONS if e != first)
-
-    def search(evaluation):
-        player = AlphaBetaPlayer(depth=4, seed=7, compiled=True, evaluation=evaluation)
-        turn = player.choose_turn(board)
-        info = player.last_search
-        return str(turn), info.score, info.nodes, info.pv
-
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(compiled, "_IDLE_TABLES", [])
-        fresh = search(last)
-    search(first)
-    assert search(last) == fresh
-
-
-def test_searches_at_the_same_time_borrow_their_own_tables_and_one_is_kept():
+def test_searches_at_the_same_time_have_tables_of_their_own():
     boards = positions_from_random_games(3, seed=4, every=7)
     all_started = threading.Barrier(len(boards), timeout=60)
     held = []
@@ -436,22 +431,23 @@ def test_searches_at_the_same_time_borrow_their_own_tables_and_one_is_kept():
     def run(board):
         AlphaBetaPlayer(depth=4, seed=2, compiled=True).choose_turn(board)
 
-    real_borrow = compiled._borrow_table
+    real_new_table = compiled._new_table
 
-    def borrow_and_wait_for_the_others():
-        table = real_borrow()
+    def new_table_and_wait_for_the_others():
+        table = real_new_table()
         if threading.current_thread().name not in {name for name, _ in held}:
-            all_started.wait()  # every search holds its table before any gives it back
-            held.append((threading.current_thread().name, compiled.tables_in_use()[0]))
+            all_started.wait()  # every search holds its table before any drops it
+            held.append((threading.current_thread().name, compiled.tables_held(), id(table[0])))
             all_started.wait()
         return table
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(compiled, "_borrow_table", borrow_and_wait_for_the_others)
+        patch.setattr(compiled, "_new_table", new_table_and_wait_for_the_others)
         threads = [threading.Thread(target=run, args=(b,)) for b in boards]
         for t in threads:
             t.start()
         for t in threads:
             t.join()
-    assert [count for _, count in held] == [len(boards)] * len(boards)
-    assert compiled.tables_in_use() == (0, 1)
+    assert [count for _, count, _ in held] == [len(boards)] * len(boards)
+    assert len({table for _, _, table in held}) == len(boards)
+    assert compiled.tables_held() == 0
