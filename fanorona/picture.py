@@ -9,6 +9,8 @@ stones and marks over it (``_BlitFigure``).
 from __future__ import annotations
 
 import io
+import struct
+import zlib
 
 import numpy as np
 from ipympl.backend_nbagg import Canvas, FigureManager
@@ -26,9 +28,35 @@ LARGE_SCALE = 1.4
 #: 1024x768 (a classroom projector) with the file browser open is 592 px wide, 4 px of it padding.
 MAX_WIDTH = 580
 
-# : zlib's level for the pictures sent: 1 encodes a 9x5 board in a third less time than the default
-# 6.
+#: zlib's level for the pictures sent: 1 encodes a 9x5 board in half the time of the default 6.
 PNG_LEVEL = 1
+
+
+def png_bytes(rgba: np.ndarray, level: int = PNG_LEVEL) -> bytes:
+    """An opaque RGBA picture as an RGB PNG, its rows unfiltered and deflated at ``level``.
+
+    Twice as fast as Pillow at its fastest setting and a fifth smaller (9x5 board with every
+    overlay: 3.5 ms and 37 kB against 7 ms and 46 kB): Pillow tries every PNG filter on every row,
+    which costs more than deflating the plain rows, and the alpha channel, always opaque here, is
+    left out.
+    """
+    height, width, _ = rgba.shape
+    rows = np.empty((height, 1 + 3 * width), np.uint8)
+    rows[:, 0] = 0  # each row's filter: none
+    rows[:, 1:].reshape(height, width, 3)[...] = rgba[:, :, :3]
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return (
+            struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+        )
+
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)  # 8-bit RGB
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", header)
+        + chunk(b"IDAT", zlib.compress(rows.tobytes(), level))
+        + chunk(b"IEND", b"")
+    )
 
 
 class _BlitFigure(Figure):
@@ -51,6 +79,10 @@ class _BlitFigure(Figure):
                 self._kept = ((renderer.width, renderer.height), renderer.copy_from_bbox(self.bbox))
             for artist in self.changing:
                 artist.draw(renderer)
+
+    def pick(self, mouseevent) -> None:
+        """Nothing on the board is picked (``Picture`` reads a click's point itself); matplotlib
+        would walk every artist, the hidden axes' ticks too, on each press: 5 ms a click."""
 
     def forget_frame(self) -> None:  # a new size or frame: the next picture is drawn whole
         self._kept = None
@@ -94,7 +126,12 @@ class _BoardCanvas(Canvas):
         with self._lock:
             super().blit(bbox)
 
-    def _handle_message(self, object, content, buffers):  # the browser's requests, one at a time
+    def _handle_message(self, object, content, buffers):
+        """The browser's requests, one at a time.  Mouse moves are dropped: the board reacts to
+        presses only, and each move had matplotlib's hidden toolbars format and send the pointer's
+        place (a few ms of the kernel per move, queued ahead of the next click)."""
+        if content.get("type") == "motion_notify":
+            return
         with self._lock:
             super()._handle_message(object, content, buffers)
 
@@ -106,9 +143,7 @@ class _BoardCanvas(Canvas):
         self.set_image_mode("full")
         self._last_buff = pixels.view(np.uint32).squeeze(2).copy()
         self._force_full = self._png_is_old = False
-        with io.BytesIO() as png:
-            Image.fromarray(pixels).save(png, format="png", compress_level=PNG_LEVEL)
-            return png.getvalue()
+        return png_bytes(pixels)
 
 
 class Picture:

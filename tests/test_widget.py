@@ -375,6 +375,46 @@ def scatter_at(w, **where):
     return found
 
 
+def drawn_arrows(arrows) -> list[tuple[str, str]]:
+    """The arrows an ``Arrows`` draws, read off its collections: each as the point nearest its
+    shaft's start and the point nearest its head's tip (both stop short of their points)."""
+    if not (arrows.shafts.get_visible() and arrows.heads.get_visible()):
+        return []
+    segments, heads = arrows.shafts.get_segments(), arrows.heads.get_paths()
+    assert len(segments) == len(heads), "a shaft and a head each"
+
+    def name(x, y):
+        return f"{chr(ord('a') + round(float(x)))}{round(float(y)) + 1}"
+
+    return [(name(*segment[0]), name(*head.vertices[0])) for segment, head in zip(segments, heads)]
+
+
+def legal_pairs(board) -> list[tuple[str, str]]:
+    return sorted({(s.origin, s.destination) for s in board.legal_steps()})
+
+
+@pytest.mark.parametrize(
+    "diagram",
+    [None, "B...B\n.....\n.....\n..W..\n....."],
+    ids=["9x5 start, captures only", "5x5, quiet moves"],
+)
+def test_legal_overlay_draws_an_arrow_for_each_legal_step_of_either_side(widgets_made, diagram):
+    """Every legal step is one arrow from its origin to its destination, for White and then for
+    Black, read off the arrows' collections; the collections are made once, not per click."""
+    w = widgets_made(fa.Board.from_diagram(diagram) if diagram else None)
+    w.show(legal=True)
+    legal = w.picture.drawing.arrows["legal"]
+    made = list(w.ax.collections)
+    for colour in ("white", "black"):
+        assert w.board.to_move == colour
+        assert sorted(drawn_arrows(legal)) == legal_pairs(w.board)
+        assert len(drawn_arrows(legal)) == len(legal_pairs(w.board)) > 2
+        play_by_mouse(w, w.board.legal_turns()[0])
+        assert list(w.ax.collections) == made, "the same artists, their data changed"
+    w.show(legal=False)
+    assert drawn_arrows(legal) == []
+
+
 def test_c_the_choice_rings_each_string_in_its_colour_above_the_stones(widgets_made):
     from fanorona.draw import COLORS, KIND_COLORS
 
@@ -387,12 +427,9 @@ def test_c_the_choice_rings_each_string_in_its_colour_above_the_stones(widgets_m
         assert rings and all(z > stones_z for _, z in rings), f"{kind} ring drawn over the stone"
     letters = {t.get_text(): t.get_fontsize() for t in w.ax.texts if t.get_text() in ("A", "W")}
     assert set(letters) == {"A", "W"} and min(letters.values()) >= 16
-    dashed = [
-        a
-        for a in w.ax.texts
-        if getattr(a, "arrow_patch", None) is not None and a.arrow_patch.get_linestyle() == "--"
-    ]
-    assert len(dashed) == 1, "the waiting step is drawn as one dashed arrow"
+    waiting = w.picture.drawing.arrows["waiting"]
+    assert drawn_arrows(waiting) == [("d3", "e3")], "the waiting step is drawn as one arrow"
+    assert waiting.shafts.get_linestyle()[0][1] is not None, "dashed"
     assert "click a red stone to capture by approach" in w.status
 
 
@@ -795,3 +832,4 @@ def test_10_a_long_wait_shows_a_bar_with_the_time_left(widgets_made):
     w.controller.show_progress(None)
     assert bar.layout.display == "none"
     progress.close()
+
