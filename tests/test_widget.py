@@ -833,3 +833,16 @@ def test_10_a_long_wait_shows_a_bar_with_the_time_left(widgets_made):
     assert bar.layout.display == "none"
     progress.close()
 
+
+@pytest.mark.parametrize("max_width", [580, None], ids=["fitted to JupyterLab", "no limit"])
+def test_large_mode_styles_the_controls_only_when_large_is_on(widgets_made, max_width):
+    """The controls' larger text follows the Large setting: the default 9x5 board shrunk to fit
+    580 px is not in Large mode, and turning Large on for it enlarges the controls though the
+    picture cannot grow."""
+    w = widgets_made(max_width=max_width)
+    assert (w.picture.drawing.scale != 1) == (max_width is not None), "the 9x5 board is shrunk"
+    assert "fanorona-large" not in w.ui._dom_classes
+    w.show(large=True)
+    assert "fanorona-large" in w.ui._dom_classes
+    w.show(large=False)
+    assert "fanorona-large" not in w.ui._dom_classes
