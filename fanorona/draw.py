@@ -368,8 +368,12 @@ class BoardPicture:
 
     def _band(self, name: str, board, runs) -> None:
         lines, blots = self.bands[name]
-        lines.set_segments([[xy(board, p) for p in run] for run in runs if len(run) > 1])
-        blots.set_offsets([xy(board, run[0]) for run in runs if len(run) == 1] or _EMPTY)
+        long = [[xy(board, p) for p in run] for run in runs if len(run) > 1]
+        single = [xy(board, run[0]) for run in runs if len(run) == 1]
+        lines.set_segments(long)
+        blots.set_offsets(single or _EMPTY)
+        lines.set_visible(bool(long))
+        blots.set_visible(bool(single))
 
 
 _EMPTY = np.empty((0, 2))

@@ -846,3 +846,38 @@ def test_large_mode_styles_the_controls_only_when_large_is_on(widgets_made, max_
     assert "fanorona-large" in w.ui._dom_classes
     w.show(large=False)
     assert "fanorona-large" not in w.ui._dom_classes
+
+
+def test_each_picture_sent_equals_the_scene_drawn_afresh(widgets_made):
+    """The picture sent after each click (the changing artists over the kept frame, the title from
+    its kept pixels) is pixel for pixel the figure drawn whole from scratch: through a selection,
+    a move that changes the title, an undo back to a title drawn before, and the overlays."""
+    import io
+
+    import numpy as np
+    from PIL import Image
+
+    w = widgets_made(max_width=None)
+    w.canvas.syncing_data_url = False  # as when a browser has the canvas
+    sent = []
+    send_binary = w.canvas.send_binary
+    w.canvas.send_binary = lambda data: (sent.append(data), send_binary(data))
+    steps = [
+        lambda: w.show(legal=True, strings=True),
+        lambda: w.click("d3"),
+        lambda: w.click("e3"),
+        lambda: w.click("f3"),  # White's turn is played: Black to move
+        lambda: w.undo(),  # White to move again: the title drawn first, from its pixels
+        lambda: w.click("d2"),
+    ]
+    for n, step in enumerate(steps):
+        sent.clear()
+        step()
+        assert sent, f"step {n}: a picture is sent"
+        shown = np.asarray(Image.open(io.BytesIO(sent[-1])).convert("RGB"))
+        w.figure.forget_frame()  # no kept frame nor text: the next draw is made from scratch
+        w.canvas.draw()
+        fresh = np.asarray(w.canvas.get_renderer().buffer_rgba())[:, :, :3]
+        assert shown.shape == fresh.shape and (shown == fresh).all(), (
+            f"step {n}: {(shown != fresh).any(axis=2).sum()} pixels differ from a fresh drawing"
+        )
