@@ -48,8 +48,13 @@ OVERLAY_ALLOWANCE_MS = 20
 # Installed before any page script runs: remembers each mousedown and each change of a board canvas.
 PROBE = """
 (() => {
-  const probe = window.__latency = {clicks: [], changes: [], last: new WeakMap()};
+  const probe = window.__latency = {clicks: [], changes: [], arrivals: [], last: new WeakMap()};
   addEventListener('mousedown', () => probe.clicks.push(performance.now()), true);
+  const createObjectURL = URL.createObjectURL;
+  URL.createObjectURL = function (blob) {  // ipympl makes each picture it receives a blob URL
+    if (blob && blob.type === 'image/png') probe.arrivals.push(performance.now());
+    return createObjectURL.call(this, blob);
+  };
   const drawImage = CanvasRenderingContext2D.prototype.drawImage;
   CanvasRenderingContext2D.prototype.drawImage = function (...args) {
     const result = drawImage.apply(this, args);
@@ -316,19 +321,21 @@ def measure(page, board, kernel: KernelClock, times: Path, clicks: int, label: s
     box = canvas.bounding_box()
     fx, fy = points[POINT]
     origin = page.evaluate("() => performance.timeOrigin")
-    latencies, busy, spent = [], [], defaultdict(float)
+    latencies, drawing, busy, spent = [], [], [], defaultdict(float)
     for _ in tqdm(range(clicks), desc=label, leave=False):
         page.mouse.click(box["x"] + fx * box["width"], box["y"] + fy * box["height"])
-        clicked, shown = page.wait_for_function(
+        clicked, shown, arrived = page.wait_for_function(
             """() => {
             const p = window.__latency, t = p.clicks[p.clicks.length - 1];
             const after = p.changes.find(c => c > t);
-            return after !== undefined && [t, after]; }""",
+            const arrived = p.arrivals.filter(a => a > t && a <= after).pop();
+            return after !== undefined && [t, after, arrived === undefined ? after : arrived]; }""",
             timeout=30000,
         ).json_value()
         settle(page, quiet_ms=300)
         settled = page.evaluate("() => performance.now()")
         latencies.append(shown - clicked)
+        drawing.append(shown - arrived)
         busy.append(sum(kernel.busy(origin + clicked, origin + shown).values()))
         for kind, ms in kernel.busy(origin + clicked, origin + settled).items():
             spent[kind] += ms / clicks
@@ -338,6 +345,7 @@ def measure(page, board, kernel: KernelClock, times: Path, clicks: int, label: s
         handled[kind].append(spent_ms)
     return {
         "latencies": latencies,
+        "drawing": drawing,
         "busy": busy,
         "spent": dict(spent),
         "handled": {k: [median(column) for column in zip(*v)] for k, v in handled.items()},
@@ -397,11 +405,15 @@ def run(where: str, clicks: int, browser) -> list[tuple[str, str, dict]]:
 
 def report(rows: list[tuple[str, str, dict]]) -> None:
     """The latencies, whether each goal is met, and where the kernel's time per click goes."""
-    print(f"{'front end':<11} {'median':>7} {'p90':>7} {'kernel':>7}  overlays")
+    print(
+        "median and p90 latency; kernel: its busy time until the picture changed; in page: from the"
+        " picture's arrival to its drawing"
+    )
+    print(f"{'front end':<11} {'median':>7} {'p90':>7} {'kernel':>7} {'in page':>7}  overlays")
     for where, overlays, f in rows:
         print(
             f"{where:<11} {median(f['latencies']):4.0f} ms {p90(f['latencies']):4.0f} ms"
-            f" {median(f['busy']):4.0f} ms  {overlays}"
+            f" {median(f['busy']):4.0f} ms {median(f['drawing']):4.0f} ms  {overlays}"
         )
     for where, goal in GOALS_MS.items():
         medians = [median(f["latencies"]) for w, _, f in rows if w == where]
@@ -439,6 +451,17 @@ def report(rows: list[tuple[str, str, dict]]) -> None:
             f"JupyterLab's kernel is busy {sum(lab.values()) - sum(voila.values()):+.1f} ms a click"
             " more than Voilà's; most of it: "
             + (", ".join(f"{k} {d:+.1f} ms" for d, k in extra[:3] if d > 0.5) or "nowhere")
+        )
+        press = {
+            w: [f["handled"].get("button_press", [float("nan")] * 3) for x, _, f in rows if x == w]
+            for w in mean
+        }
+        cpu = {w: median(t[1] for t in press[w]) for w in press}
+        waiting = {w: median(t[0] - t[1] for t in press[w]) for w in press}
+        print(
+            f"  a press handled in the kernel: CPU {cpu['Voilà']:.1f} ms in Voilà,"
+            f" {cpu['JupyterLab']:.1f} ms in JupyterLab; waiting for a core (wall less CPU)"
+            f" {waiting['Voilà']:.1f} ms and {waiting['JupyterLab']:.1f} ms"
         )
 
 
