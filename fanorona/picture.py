@@ -192,6 +192,7 @@ class Picture:
         )
         self.canvas.resizable = False
         self.canvas.capture_scroll = False
+        self.canvas.pan_zoom_throttle = 500  # ms between the page's mouse moves (dropped anyway)
         self.canvas.layout.flex = "0 0 auto"  # the move list gives way, never the board
         self.ax = self.figure.add_axes((0.06, 0.04, 0.92, 0.86))
         self.canvas.mpl_connect("button_press_event", self._on_press)

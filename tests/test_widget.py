@@ -881,3 +881,19 @@ def test_each_picture_sent_equals_the_scene_drawn_afresh(widgets_made):
         assert shown.shape == fresh.shape and (shown == fresh).all(), (
             f"step {n}: {(shown != fresh).any(axis=2).sum()} pixels differ from a fresh drawing"
         )
+
+
+def test_mouse_moves_cost_the_kernel_nothing(widgets_made):
+    """The board reacts to presses only: a mouse move from the page is dropped, so matplotlib's
+    hidden toolbars neither format the pointer's place nor send it, and the page is asked to send
+    at most two moves a second (ipympl's default is thirty)."""
+    w = widgets_made()
+    w.canvas.syncing_data_url = False
+    sent = []
+    w.canvas.send = lambda *args, **kwargs: sent.append(args)
+    fx, fy = w.point_pixels()["d3"]
+    width, height = w.canvas.get_renderer().get_canvas_width_height()
+    move = {"type": "motion_notify", "x": fx * width, "y": fy * height, "button": 0, "buttons": 0}
+    w.canvas._handle_message(w.canvas, dict(move, modifiers=[]), [])
+    assert sent == [] and w.canvas._message == "", "nothing formatted nor sent"
+    assert w.canvas.pan_zoom_throttle >= 500
