@@ -7,9 +7,14 @@ click runs, on the page's clock, from a capture-phase ``mousedown`` listener to 
 first ``drawImage`` after which the board's canvas pixels hash differently; so it covers the trip
 to the kernel, the kernel's work, the image's trip back and its drawing.  The kernel-side time is
 the sum of the kernel's busy spells (its own status messages, read off the websocket) inside that
-interval.  Each figure is measured with no overlay and with every overlay on.  Then one click is
-split inside the kernel (``benchmarks/widget_clicks.py``: scene, artists, picture, PNG encode and
-its size, controls, move list), and the load average is printed: the machine may be shared.
+interval.  Each figure is measured with no overlay and with every overlay on, and says whether
+the goals are met.  Where the time goes: from the picture's arrival in the page to its drawing;
+the kernel's busy time per click by the request that caused it (read off the frames the page
+sends); and a press's handling timed inside the kernel by a probe cell (wall clock against CPU:
+the difference is the kernel waiting for a core, which the page and the server share on a small
+machine).  Then one click is split inside the kernel (``benchmarks/widget_clicks.py``: scene,
+artists, picture, PNG encode and its size, controls, move list), and the load average is printed:
+the machine may be shared.
 """
 
 import argparse
@@ -22,6 +27,7 @@ import sys
 import tempfile
 import time
 import urllib.request
+from collections import defaultdict
 from datetime import datetime
 from pathlib import Path
 from statistics import median, quantiles
@@ -47,8 +53,13 @@ OVERLAY_ALLOWANCE_MS = 20
 # Installed before any page script runs: remembers each mousedown and each change of a board canvas.
 PROBE = """
 (() => {
-  const probe = window.__latency = {clicks: [], changes: [], last: new WeakMap()};
+  const probe = window.__latency = {clicks: [], changes: [], arrivals: [], last: new WeakMap()};
   addEventListener('mousedown', () => probe.clicks.push(performance.now()), true);
+  const createObjectURL = URL.createObjectURL;
+  URL.createObjectURL = function (blob) {  // ipympl makes each picture it receives a blob URL
+    if (blob && blob.type === 'image/png') probe.arrivals.push(performance.now());
+    return createObjectURL.call(this, blob);
+  };
   const drawImage = CanvasRenderingContext2D.prototype.drawImage;
   CanvasRenderingContext2D.prototype.drawImage = function (...args) {
     const result = drawImage.apply(this, args);
@@ -118,9 +129,45 @@ def serving(command: list[str], url: str, folder: Path, timeout: float = 180):
             process.wait(10)
 
 
+#: Run in the kernel before the board is made: times each message the board's canvas handles
+#: (wall clock, the kernel's main thread's CPU and the whole process's CPU, in ms), one JSON line
+#: each in the file ``TIMES`` of the served folder.
+KERNEL_PROBE = """
+import json as _json, time as _time
+from fanorona.picture import _BoardCanvas
+
+def _timed(handle):
+    def timed(self, object, content, buffers):
+        wall, cpu, process = _time.perf_counter(), _time.thread_time(), _time.process_time()
+        try:
+            return handle(self, object, content, buffers)
+        finally:
+            spent = [_time.perf_counter() - wall, _time.thread_time() - cpu,
+                     _time.process_time() - process]
+            with open({path!r}, "a") as out:
+                out.write(_json.dumps([content.get("type"), *(1000 * t for t in spent)]) + "\\n")
+    return timed
+
+_BoardCanvas._handle_message = _timed(_BoardCanvas._handle_message)
+"""
+TIMES = "kernel_times.jsonl"
+
+
+def probed(notebook, folder: Path):
+    """The notebook with KERNEL_PROBE as its first cell."""
+    import nbformat
+
+    probe = KERNEL_PROBE.format(path=str(folder / TIMES))
+    notebook.cells.insert(0, nbformat.v4.new_code_cell(probe))
+    return notebook
+
+
 def voila(page, folder: Path):
     """Serve play.ipynb with Voilà; yield the board once it is on the page."""
-    (folder / "play.ipynb").write_text((ROOT / "notebooks" / "play.ipynb").read_text())
+    import nbformat
+
+    notebook = nbformat.read(ROOT / "notebooks" / "play.ipynb", as_version=4)
+    nbformat.write(probed(notebook, folder), folder / "play.ipynb")
     port = free_port()
     command = [
         sys.executable,
@@ -148,7 +195,7 @@ def lab(page, folder: Path):
         "display_name": "Python 3",
         "language": "python",
     }
-    nbformat.write(notebook, folder / "board.ipynb")
+    nbformat.write(probed(notebook, folder), folder / "board.ipynb")
     settings = folder / "settings" / "@jupyterlab" / "apputils-extension"
     settings.mkdir(parents=True)
     (settings / "notification.jupyterlab-settings").write_text('{"fetchNews": "false"}')
@@ -182,12 +229,36 @@ def lab(page, folder: Path):
 
 
 class KernelClock:
-    """The kernel's busy spells, from the status messages it publishes (kernel clock, epoch ms)."""
+    """The kernel's busy spells, from the status messages it publishes (kernel clock, epoch ms),
+    each with the request that caused it, read off the frames the page sent."""
 
     def __init__(self, page):
         self.started: dict[str, float] = {}
-        self.spells: list[tuple[float, float]] = []
-        page.on("websocket", lambda ws: ws.on("framereceived", self.frame))
+        self.spells: list[tuple[float, float, str]] = []
+        self.requests: dict[str, str] = {}  # msg_id -> what the page asked for
+        page.on("websocket", self.watch)
+
+    def watch(self, ws) -> None:
+        ws.on("framereceived", self.frame)
+        ws.on("framesent", self.sent)
+
+    def sent(self, payload) -> None:
+        header, _, content = self.parse(payload, channels=("shell", "control"))
+        if header.get("msg_id"):
+            self.requests[header["msg_id"]] = self.kind(header.get("msg_type", "?"), content)
+
+    @staticmethod
+    def kind(msg_type: str, content: dict) -> str:
+        """A request in a few words: its type and, for a comm message, the widget method and the
+        ipympl event or the widget state keys it carries."""
+        data = content.get("data") or {}
+        if msg_type != "comm_msg":
+            return msg_type
+        if data.get("method") == "custom":
+            return f"ipympl {(data.get('content') or {}).get('type', '?')}"
+        if data.get("method") == "update":
+            return "widget update " + ",".join(sorted(data.get("state") or {}))
+        return f"comm {data.get('method', '?')}"
 
     def frame(self, payload) -> None:
         header, parent_header, content = self.parse(payload)
@@ -199,31 +270,37 @@ class KernelClock:
         if state == "busy":
             self.started[parent] = when
         elif state == "idle" and parent in self.started:
-            self.spells.append((self.started.pop(parent), when))
+            self.spells.append((self.started.pop(parent), when, self.requests.get(parent, "?")))
 
     @staticmethod
-    def parse(payload) -> tuple[dict, dict, dict]:
-        """Header, parent header and content of a kernel message in either websocket protocol
-        (legacy JSON or v1 binary); empty for anything else."""
+    def parse(payload, channels=("iopub",)) -> tuple[dict, dict, dict]:
+        """Header, parent header and content of a kernel message on one of ``channels`` in either
+        websocket protocol (legacy JSON or v1 binary); empty for anything else."""
         try:
             if isinstance(payload, str):
                 message = json.loads(payload)
+                if message.get("channel", channels[0]) not in channels:
+                    return {}, {}, {}
                 return (
                     message.get("header") or {},
                     message.get("parent_header") or {},
                     message.get("content") or {},
                 )
             channel, parts = deserialize_msg_from_ws_v1(payload)
-            if channel != "iopub" or len(parts) < 4:
+            if channel not in channels or len(parts) < 4:
                 return {}, {}, {}
             return json.loads(parts[0]), json.loads(parts[1]), json.loads(parts[3])
         except (ValueError, IndexError, UnicodeDecodeError):
             return {}, {}, {}
 
-    def busy(self, start: float, end: float) -> float:
+    def busy(self, start: float, end: float) -> dict[str, float]:
         """Milliseconds the kernel was busy in spells that began between start and end (epoch
-        ms)."""
-        return sum(b - a for a, b in self.spells if start <= a <= end)
+        ms), by the request that caused them."""
+        spent: dict[str, float] = defaultdict(float)
+        for a, b, kind in self.spells:
+            if start <= a <= end:
+                spent[kind] += b - a
+        return spent
 
 
 def settle(page, quiet_ms: int = 600, limit_ms: int = 30000) -> None:
@@ -236,10 +313,12 @@ def settle(page, quiet_ms: int = 600, limit_ms: int = 30000) -> None:
     )
 
 
-def measure(
-    page, board, kernel: KernelClock, clicks: int, label: str
-) -> tuple[list[float], list[float]]:
-    """Click POINT clicks times; the latency and the kernel's busy time of each click, in ms."""
+def measure(page, board, kernel: KernelClock, times: Path, clicks: int, label: str) -> dict:
+    """Click POINT clicks times: each click's latency and the kernel's busy time until the picture
+    changed, in ms; the kernel's busy time over each whole click (until the picture settled) by
+    the request that caused it; and the board canvas's handling of each kind of message, timed
+    inside the kernel (``KERNEL_PROBE``, written to ``times``)."""
+    handled_before = len(times.read_text().splitlines()) if times.exists() else 0
     canvas = board.locator(".jupyter-matplotlib-canvas-div canvas").first
     points = json.loads(board.locator(".fanorona-points").text_content())
     board.scroll_into_view_if_needed()
@@ -247,20 +326,35 @@ def measure(
     box = canvas.bounding_box()
     fx, fy = points[POINT]
     origin = page.evaluate("() => performance.timeOrigin")
-    latencies, busy = [], []
+    latencies, drawing, busy, spent = [], [], [], defaultdict(float)
     for _ in tqdm(range(clicks), desc=label, leave=False):
         page.mouse.click(box["x"] + fx * box["width"], box["y"] + fy * box["height"])
-        clicked, shown = page.wait_for_function(
+        clicked, shown, arrived = page.wait_for_function(
             """() => {
             const p = window.__latency, t = p.clicks[p.clicks.length - 1];
             const after = p.changes.find(c => c > t);
-            return after !== undefined && [t, after]; }""",
+            const arrived = p.arrivals.filter(a => a > t && a <= after).pop();
+            return after !== undefined && [t, after, arrived === undefined ? after : arrived]; }""",
             timeout=30000,
         ).json_value()
         settle(page, quiet_ms=300)
+        settled = page.evaluate("() => performance.now()")
         latencies.append(shown - clicked)
-        busy.append(kernel.busy(origin + clicked, origin + shown))
-    return latencies, busy
+        drawing.append(shown - arrived)
+        busy.append(sum(kernel.busy(origin + clicked, origin + shown).values()))
+        for kind, ms in kernel.busy(origin + clicked, origin + settled).items():
+            spent[kind] += ms / clicks
+    handled = defaultdict(list)
+    for line in times.read_text().splitlines()[handled_before:]:
+        kind, *spent_ms = json.loads(line)
+        handled[kind].append(spent_ms)
+    return {
+        "latencies": latencies,
+        "drawing": drawing,
+        "busy": busy,
+        "spent": dict(spent),
+        "handled": {k: [median(column) for column in zip(*v)] for k, v in handled.items()},
+    }
 
 
 def overlays_on(page, board) -> list[str]:
@@ -282,7 +376,9 @@ def p90(values: list[float]) -> float:
     return quantiles(values, n=10)[-1]
 
 
-def run(where: str, clicks: int, browser) -> list[tuple]:
+def run(where: str, clicks: int, browser) -> list[tuple[str, str, dict]]:
+    """Measure in one front end: (front end, overlays, ``measure``'s figures) with no overlay and
+    with every overlay on."""
     context = browser.new_context(viewport={"width": 1280, "height": 1000})
     context.add_init_script(PROBE)
     context.route(
@@ -302,17 +398,76 @@ def run(where: str, clicks: int, browser) -> list[tuple]:
         board = next(boards)
         board.wait_for(state="visible")
         board.locator(".fanorona-points").wait_for(state="attached")
-        rows.append((where, "none", *measure(page, board, kernel, clicks, f"{where}, no overlay")))
+        times = Path(folder) / TIMES
+        plain = measure(page, board, kernel, times, clicks, f"{where}, no overlay")
+        rows.append((where, "none", plain))
         names = overlays_on(page, board)
-        rows.append(
-            (
-                where,
-                "all: " + ", ".join(names),
-                *measure(page, board, kernel, clicks, f"{where}, all overlays"),
-            )
-        )
+        figures = measure(page, board, kernel, times, clicks, f"{where}, all overlays")
+        rows.append((where, "all: " + ", ".join(names), figures))
     context.close()
     return rows
+
+
+def report(rows: list[tuple[str, str, dict]]) -> None:
+    """The latencies, whether each goal is met, and where the kernel's time per click goes."""
+    print(
+        "median and p90 latency; kernel: its busy time until the picture changed; in page: from the"
+        " picture's arrival to its drawing"
+    )
+    print(f"{'front end':<11} {'median':>7} {'p90':>7} {'kernel':>7} {'in page':>7}  overlays")
+    for where, overlays, f in rows:
+        print(
+            f"{where:<11} {median(f['latencies']):4.0f} ms {p90(f['latencies']):4.0f} ms"
+            f" {median(f['busy']):4.0f} ms {median(f['drawing']):4.0f} ms  {overlays}"
+        )
+    for where, goal in GOALS_MS.items():
+        medians = [median(f["latencies"]) for w, _, f in rows if w == where]
+        if len(medians) != 2:
+            continue
+        plain, overlaid = medians
+        print(
+            f"goal in {where}: median <= {goal} ms with no overlay:"
+            f" {'met' if plain <= goal else 'NOT met'} ({plain:.0f} ms); every overlay on"
+            f" <= {OVERLAY_ALLOWANCE_MS} ms more:"
+            f" {'met' if overlaid - plain <= OVERLAY_ALLOWANCE_MS else 'NOT met'}"
+            f" ({overlaid - plain:+.0f} ms)"
+        )
+    kinds = sorted({k for *_, f in rows for k in f["spent"]})
+    print("kernel busy per click, from the click until the picture settled, mean ms by request:")
+    print(f"  {'request':<44}" + "".join(f" {w[:5]:>5}/{o[:4]:<4}" for w, o, _ in rows))
+    for kind in sorted(kinds, key=lambda k: -max(f["spent"].get(k, 0) for *_, f in rows)):
+        print(f"  {kind[:44]:<44}" + "".join(f" {f['spent'].get(kind, 0):10.1f}" for *_, f in rows))
+    print("the board canvas's handling of a press, in the kernel, median ms:")
+    for where, overlays, f in rows:
+        wall, thread, process = f["handled"].get("button_press", [float("nan")] * 3)
+        print(
+            f"  {where:<11} {overlays[:4]:<5} wall {wall:5.1f}, main thread CPU {thread:5.1f},"
+            f" process CPU {process:5.1f}"
+        )
+    mean = {
+        w: {k: sum(f["spent"].get(k, 0) for x, _, f in rows if x == w) / 2 for k in kinds}
+        for w in GOALS_MS
+        if any(x == w for x, *_ in rows)
+    }
+    if len(mean) == 2:
+        lab, voila = mean["JupyterLab"], mean["Voilà"]
+        extra = sorted(((lab[k] - voila[k], k) for k in kinds), reverse=True)
+        print(
+            f"JupyterLab's kernel is busy {sum(lab.values()) - sum(voila.values()):+.1f} ms a click"
+            " more than Voilà's; most of it: "
+            + (", ".join(f"{k} {d:+.1f} ms" for d, k in extra[:3] if d > 0.5) or "nowhere")
+        )
+        press = {
+            w: [f["handled"].get("button_press", [float("nan")] * 3) for x, _, f in rows if x == w]
+            for w in mean
+        }
+        cpu = {w: median(t[1] for t in press[w]) for w in press}
+        waiting = {w: median(t[0] - t[1] for t in press[w]) for w in press}
+        print(
+            f"  a press handled in the kernel: CPU {cpu['Voilà']:.1f} ms in Voilà,"
+            f" {cpu['JupyterLab']:.1f} ms in JupyterLab; waiting for a core (wall less CPU)"
+            f" {waiting['Voilà']:.1f} ms and {waiting['JupyterLab']:.1f} ms"
+        )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -337,21 +492,7 @@ def main(argv: list[str] | None = None) -> int:
         f" Chromium, {args.clicks} clicks each, 9x5 start; load average {load:.2f} before,"
         f" {os.getloadavg()[0]:.2f} after"
     )
-    print(f"{'front end':<11} {'median':>7} {'p90':>7} {'kernel':>7}  overlays")
-    for where, overlays, latencies, busy in rows:
-        print(
-            f"{where:<11} {median(latencies):4.0f} ms {p90(latencies):4.0f} ms {median(busy):4.0f}"
-            f" ms  {overlays}"
-        )
-    for where, goal in GOALS_MS.items():
-        medians = [median(lat) for w, _, lat, _ in rows if w == where]
-        if len(medians) == 2:
-            plain, overlaid = medians
-            met = plain <= goal and overlaid <= plain + OVERLAY_ALLOWANCE_MS
-            print(
-                f"goal in {where}: median <= {goal} ms, every overlay on <= {OVERLAY_ALLOWANCE_MS}"
-                f" ms more: {'met' if met else 'not met'} ({plain:.0f} ms, {overlaid:.0f} ms)"
-            )
+    report(rows)
     from widget_clicks import print_split
 
     print_split(args.clicks)

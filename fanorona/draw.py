@@ -4,7 +4,8 @@ One function, ``draw_board``, draws lines, strong points, stones, point names an
 highlights on an Axes whose data coordinates are (column, row) from 0, so ``(0, 0)`` is a1.
 Lines and strings are drawn as one collection each, so a redraw stays fast enough for clicks.
 The interactive board draws the frame once (``draw_frame``) and, on each click, updates only the
-position and its marks (``BoardPicture``), with one meaning for each mark (``LEGEND``).
+position and its marks (``BoardPicture``), with one meaning for each mark (``LEGEND``); its arrows
+are two collections per kind (``Arrows``), made once like the marks.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 import io
 
 import numpy as np
-from matplotlib.collections import LineCollection
+from matplotlib.collections import LineCollection, PolyCollection
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
@@ -321,7 +322,13 @@ class BoardPicture:
             for kind, color in KIND_COLORS.items()
         }
         self.title = ax.set_title("", fontsize=_text_size(12, scale), animated=True)
-        self.arrows: list = []
+        #: The arrows by mark: the legal steps, the last turn, the chain's path, the waiting step.
+        self.arrows = {
+            "legal": Arrows(ax, HIGHLIGHT, 1.2 * scale, head=0.13, alpha=0.45),
+            "last": Arrows(ax, LAST_COLOR, 2.5 * scale),
+            "path": Arrows(ax, HIGHLIGHT, 2.5 * scale),
+            "waiting": Arrows(ax, WAITING_COLOR, 2.5 * scale, linestyle="--"),
+        }
 
     def update(self, scene: dict) -> list:
         """Show a scene; returns every artist that changes with it (to draw over the kept frame)."""
@@ -329,6 +336,7 @@ class BoardPicture:
 
         def place(collection, points):
             collection.set_offsets([xy(board, p) for p in points] or _EMPTY)
+            collection.set_visible(bool(points))  # an empty collection costs a draw too
 
         for color in COLORS:
             place(self.dots[color], board.stones(color))
@@ -347,29 +355,26 @@ class BoardPicture:
                 x, y = xy(board, scene[kind][-1])
                 letter.set_position((x + 0.22, y + 0.22))
         self.title.set_text(scene["title"])
-        for arrow in self.arrows:
-            arrow.remove()
-        s = self.scale
-        self.arrows = (
-            _arrows(self.ax, board, scene["legal"], HIGHLIGHT, 1.2 * s, alpha=0.45)
-            + _arrows(self.ax, board, scene["last"], LAST_COLOR, 2.5 * s)
-            + _arrows(self.ax, board, scene["path"], HIGHLIGHT, 2.5 * s)
-            + _arrows(
-                self.ax, board, [waiting] if waiting else [], WAITING_COLOR, 2.5 * s, linestyle="--"
-            )
-        )
-        return (
+        shown = dict(scene, waiting=[waiting] if waiting else [])
+        for name, arrows in self.arrows.items():
+            arrows.show(board, shown[name])
+        changing = (
             [c for pair in self.bands.values() for c in pair]
             + list(self.dots.values())
+            + [c for arrows in self.arrows.values() for c in (arrows.shafts, arrows.heads)]
             + list(self.letters.values())
-            + self.arrows
             + [self.title]
         )
+        return sorted(changing, key=lambda artist: artist.get_zorder())  # drawn in this order
 
     def _band(self, name: str, board, runs) -> None:
         lines, blots = self.bands[name]
-        lines.set_segments([[xy(board, p) for p in run] for run in runs if len(run) > 1])
-        blots.set_offsets([xy(board, run[0]) for run in runs if len(run) == 1] or _EMPTY)
+        long = [[xy(board, p) for p in run] for run in runs if len(run) > 1]
+        single = [xy(board, run[0]) for run in runs if len(run) == 1]
+        lines.set_segments(long)
+        blots.set_offsets(single or _EMPTY)
+        lines.set_visible(bool(long))
+        blots.set_visible(bool(single))
 
 
 _EMPTY = np.empty((0, 2))
@@ -396,18 +401,46 @@ def _bands(ax, board, runs, color, width: float, alpha: float) -> list:
     return made
 
 
-def _arrows(ax, board, pairs, color, width: float, **style) -> list:
-    return [
-        ax.annotate(
-            "",
-            xy(board, b),
-            xy(board, a),
-            zorder=7,
-            animated=True,
-            arrowprops=dict(arrowstyle="-|>", color=color, lw=width, shrinkA=8, shrinkB=8, **style),
+#: How far short of the points it joins an arrow stops, in point spacings (clear of a stone's edge).
+ARROW_SHRINK = 0.18
+
+
+class Arrows:
+    """Arrows from point to point on the interactive board, as two collections made once: every
+    shaft in one ``LineCollection``, every head (a triangle) in one ``PolyCollection``.
+
+    ``show`` only sets their points.  An annotation per arrow, made anew at each click and its
+    path clipped with Bézier arithmetic at each draw, cost most of a click's drawing with the legal
+    moves shown.  ``pairs``: the (origin, destination) names shown; ``head``: a head's length in
+    point spacings (it is as wide as it is long).
+    """
+
+    def __init__(self, ax, color, width: float, *, head: float = 0.17, alpha=None, **style):
+        self.head = head
+        self.pairs: list[tuple[str, str]] = []
+        common = dict(alpha=alpha, zorder=7, animated=True, visible=False)
+        self.shafts = ax.add_collection(
+            LineCollection([], colors=color, linewidths=width, capstyle="butt", **common, **style)
         )
-        for a, b in pairs
-    ]
+        self.heads = ax.add_collection(
+            PolyCollection([], facecolors=color, edgecolors="none", **common)
+        )
+
+    def show(self, board, pairs) -> None:
+        """Show an arrow for each (origin, destination) pair, and no other."""
+        self.pairs = [(a, b) for a, b in pairs]
+        for collection in (self.shafts, self.heads):
+            collection.set_visible(bool(self.pairs))
+        if not self.pairs:
+            return
+        ends = np.array([(xy(board, a), xy(board, b)) for a, b in self.pairs], dtype=float)
+        along = ends[:, 1] - ends[:, 0]
+        along /= np.hypot(along[:, 0], along[:, 1])[:, None]
+        across = along[:, ::-1] * (-0.5, 0.5) * self.head
+        tip = ends[:, 1] - ARROW_SHRINK * along
+        base = tip - self.head * along
+        self.shafts.set_segments(np.stack([ends[:, 0] + ARROW_SHRINK * along, base], axis=1))
+        self.heads.set_verts(np.stack([tip, base + across, base - across], axis=1))
 
 
 def figure_size(board: Board, scale: float = 1.0) -> tuple[float, float]:
@@ -426,4 +459,14 @@ def board_png(board: Board, **options) -> bytes:
     return buffer.getvalue()
 
 
-__all__ = ["LEGEND", "BoardPicture", "board_png", "draw_board", "draw_frame", "figure_size", "xy"]
+__all__ = [
+    "ARROW_SHRINK",
+    "LEGEND",
+    "Arrows",
+    "BoardPicture",
+    "board_png",
+    "draw_board",
+    "draw_frame",
+    "figure_size",
+    "xy",
+]

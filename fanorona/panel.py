@@ -172,11 +172,9 @@ class Panel:
 
         self.controls[name].observe(handler, names="value")
 
-    def new_frame(self, scaled: bool, pixels: dict) -> None:
-        """The picture has a new frame: Large mode's larger controls while it is drawn at a scale
-        other than 1 (Large, or shrunk to fit the page), and the points' pixel places published for
-        a browser test to click."""
-        (self.ui.add_class if scaled else self.ui.remove_class)("fanorona-large")
+    def new_frame(self, pixels: dict) -> None:
+        """The picture has a new frame: the points' pixel places published for a browser test to
+        click."""
         self.controls["points"].value = json.dumps(pixels)
 
     def show(self, scene: dict) -> None:
@@ -267,6 +265,9 @@ class Panel:
                     if getattr(w[name], trait) != (tuple(value) if trait == "options" else value):
                         setattr(w[name], trait, value)
             w["computer_move"].layout.display = None if c.paused else "none"
+            # Large mode's larger controls follow the Large setting, not the picture's scale: a
+            # picture shrunk to fit the page's width is not Large, and Large may not enlarge it.
+            (self.ui.add_class if c.overlays["large"] else self.ui.remove_class)("fanorona-large")
             if total > self._slider_reach:
                 self._rebuild_replay_slider(total)
             self._more.set_title(0, t["more"])

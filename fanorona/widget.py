@@ -226,7 +226,7 @@ class BoardWidget:
         """Draw the controller's scene and send the picture; returns the scene, for the text."""
         scene = self.controller.scene()
         if self.picture.update(scene, self.board.size, self.controller.overlays):
-            self.panel.new_frame(self.picture.drawing.scale != 1, self.picture.point_pixels())
+            self.panel.new_frame(self.picture.point_pixels())
         self.picture.send()
         return scene
 

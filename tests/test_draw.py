@@ -130,3 +130,29 @@ def test_k_text_stays_readable_on_small_drawings(scale):
         t.get_fontsize() for t in ax.texts if t.get_text() in {"a", "b", "c", "1", "2", "3"}
     ]
     assert min(coordinates) >= 10, "column letters and row numbers never shrink below 10 pt"
+
+
+def test_arrows_join_their_points_as_one_shaft_and_one_head_each():
+    """The interactive board's arrows: a shaft from just off the origin, a head whose tip stops
+    just short of the destination, pointing along the step; none shown hides both collections."""
+    import numpy as np
+
+    from fanorona.draw import ARROW_SHRINK, Arrows
+
+    b = fa.Board()
+    ax = Figure().add_subplot()
+    arrows = Arrows(ax, HIGHLIGHT, 2.0)
+    pairs = [("d3", "e3"), ("d2", "e3"), ("e2", "e3")]
+    arrows.show(b, pairs)
+    assert arrows.pairs == pairs and arrows.shafts.get_visible() and arrows.heads.get_visible()
+    segments, heads = arrows.shafts.get_segments(), arrows.heads.get_paths()
+    assert len(segments) == len(heads) == 3
+    for (a, z), (start, end), head in zip(pairs, segments, heads):
+        origin, destination = np.array(xy(b, a), float), np.array(xy(b, z), float)
+        along = (destination - origin) / np.hypot(*(destination - origin))
+        tip = head.vertices[0]
+        assert np.allclose(start, origin + ARROW_SHRINK * along)
+        assert np.allclose(tip, destination - ARROW_SHRINK * along)
+        assert np.allclose(end, tip - arrows.head * along), "the shaft ends at the head's base"
+    arrows.show(b, [])
+    assert not arrows.shafts.get_visible() and not arrows.heads.get_visible()

@@ -375,6 +375,46 @@ def scatter_at(w, **where):
     return found
 
 
+def drawn_arrows(arrows) -> list[tuple[str, str]]:
+    """The arrows an ``Arrows`` draws, read off its collections: each as the point nearest its
+    shaft's start and the point nearest its head's tip (both stop short of their points)."""
+    if not (arrows.shafts.get_visible() and arrows.heads.get_visible()):
+        return []
+    segments, heads = arrows.shafts.get_segments(), arrows.heads.get_paths()
+    assert len(segments) == len(heads), "a shaft and a head each"
+
+    def name(x, y):
+        return f"{chr(ord('a') + round(float(x)))}{round(float(y)) + 1}"
+
+    return [(name(*segment[0]), name(*head.vertices[0])) for segment, head in zip(segments, heads)]
+
+
+def legal_pairs(board) -> list[tuple[str, str]]:
+    return sorted({(s.origin, s.destination) for s in board.legal_steps()})
+
+
+@pytest.mark.parametrize(
+    "diagram",
+    [None, "B...B\n.....\n.....\n..W..\n....."],
+    ids=["9x5 start, captures only", "5x5, quiet moves"],
+)
+def test_legal_overlay_draws_an_arrow_for_each_legal_step_of_either_side(widgets_made, diagram):
+    """Every legal step is one arrow from its origin to its destination, for White and then for
+    Black, read off the arrows' collections; the collections are made once, not per click."""
+    w = widgets_made(fa.Board.from_diagram(diagram) if diagram else None)
+    w.show(legal=True)
+    legal = w.picture.drawing.arrows["legal"]
+    made = list(w.ax.collections)
+    for colour in ("white", "black"):
+        assert w.board.to_move == colour
+        assert sorted(drawn_arrows(legal)) == legal_pairs(w.board)
+        assert len(drawn_arrows(legal)) == len(legal_pairs(w.board)) > 2
+        play_by_mouse(w, w.board.legal_turns()[0])
+        assert list(w.ax.collections) == made, "the same artists, their data changed"
+    w.show(legal=False)
+    assert drawn_arrows(legal) == []
+
+
 def test_c_the_choice_rings_each_string_in_its_colour_above_the_stones(widgets_made):
     from fanorona.draw import COLORS, KIND_COLORS
 
@@ -387,12 +427,9 @@ def test_c_the_choice_rings_each_string_in_its_colour_above_the_stones(widgets_m
         assert rings and all(z > stones_z for _, z in rings), f"{kind} ring drawn over the stone"
     letters = {t.get_text(): t.get_fontsize() for t in w.ax.texts if t.get_text() in ("A", "W")}
     assert set(letters) == {"A", "W"} and min(letters.values()) >= 16
-    dashed = [
-        a
-        for a in w.ax.texts
-        if getattr(a, "arrow_patch", None) is not None and a.arrow_patch.get_linestyle() == "--"
-    ]
-    assert len(dashed) == 1, "the waiting step is drawn as one dashed arrow"
+    waiting = w.picture.drawing.arrows["waiting"]
+    assert drawn_arrows(waiting) == [("d3", "e3")], "the waiting step is drawn as one arrow"
+    assert waiting.shafts.get_linestyle()[0][1] is not None, "dashed"
     assert "click a red stone to capture by approach" in w.status
 
 
@@ -795,3 +832,68 @@ def test_10_a_long_wait_shows_a_bar_with_the_time_left(widgets_made):
     w.controller.show_progress(None)
     assert bar.layout.display == "none"
     progress.close()
+
+
+@pytest.mark.parametrize("max_width", [580, None], ids=["fitted to JupyterLab", "no limit"])
+def test_large_mode_styles_the_controls_only_when_large_is_on(widgets_made, max_width):
+    """The controls' larger text follows the Large setting: the default 9x5 board shrunk to fit
+    580 px is not in Large mode, and turning Large on for it enlarges the controls though the
+    picture cannot grow."""
+    w = widgets_made(max_width=max_width)
+    assert (w.picture.drawing.scale != 1) == (max_width is not None), "the 9x5 board is shrunk"
+    assert "fanorona-large" not in w.ui._dom_classes
+    w.show(large=True)
+    assert "fanorona-large" in w.ui._dom_classes
+    w.show(large=False)
+    assert "fanorona-large" not in w.ui._dom_classes
+
+
+def test_each_picture_sent_equals_the_scene_drawn_afresh(widgets_made):
+    """The picture sent after each click (the changing artists over the kept frame, the title from
+    its kept pixels) is pixel for pixel the figure drawn whole from scratch: through a selection,
+    a move that changes the title, an undo back to a title drawn before, and the overlays."""
+    import io
+
+    import numpy as np
+    from PIL import Image
+
+    w = widgets_made(max_width=None)
+    w.canvas.syncing_data_url = False  # as when a browser has the canvas
+    sent = []
+    send_binary = w.canvas.send_binary
+    w.canvas.send_binary = lambda data: (sent.append(data), send_binary(data))
+    steps = [
+        lambda: w.show(legal=True, strings=True),
+        lambda: w.click("d3"),
+        lambda: w.click("e3"),
+        lambda: w.click("f3"),  # White's turn is played: Black to move
+        lambda: w.undo(),  # White to move again: the title drawn first, from its pixels
+        lambda: w.click("d2"),
+    ]
+    for n, step in enumerate(steps):
+        sent.clear()
+        step()
+        assert sent, f"step {n}: a picture is sent"
+        shown = np.asarray(Image.open(io.BytesIO(sent[-1])).convert("RGB"))
+        w.figure.forget_frame()  # no kept frame nor text: the next draw is made from scratch
+        w.canvas.draw()
+        fresh = np.asarray(w.canvas.get_renderer().buffer_rgba())[:, :, :3]
+        assert shown.shape == fresh.shape and (shown == fresh).all(), (
+            f"step {n}: {(shown != fresh).any(axis=2).sum()} pixels differ from a fresh drawing"
+        )
+
+
+def test_mouse_moves_cost_the_kernel_nothing(widgets_made):
+    """The board reacts to presses only: a mouse move from the page is dropped, so matplotlib's
+    hidden toolbars neither format the pointer's place nor send it, and the page is asked to send
+    at most two moves a second (ipympl's default is thirty)."""
+    w = widgets_made()
+    w.canvas.syncing_data_url = False
+    sent = []
+    w.canvas.send = lambda *args, **kwargs: sent.append(args)
+    fx, fy = w.point_pixels()["d3"]
+    width, height = w.canvas.get_renderer().get_canvas_width_height()
+    move = {"type": "motion_notify", "x": fx * width, "y": fy * height, "button": 0, "buttons": 0}
+    w.canvas._handle_message(w.canvas, dict(move, modifiers=[]), [])
+    assert sent == [] and w.canvas._message == "", "nothing formatted nor sent"
+    assert w.canvas.pan_zoom_throttle >= 500
