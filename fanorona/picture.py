@@ -32,6 +32,8 @@ MAX_WIDTH = 580
 
 #: zlib's level for the pictures sent: 1 encodes a 9x5 board in half the time of the default 6.
 PNG_LEVEL = 1
+#: Wordings of the title kept as pixels (whose turn, the results seen): then they are drawn anew.
+KEPT_TEXTS = 16
 
 
 def png_bytes(rgba: np.ndarray, level: int = PNG_LEVEL) -> bytes:
@@ -121,6 +123,8 @@ class _BlitFigure(Figure):
             if text.get_visible() and text.get_text():
                 box = Bbox.intersection(text.get_window_extent(renderer).padded(2), self.bbox)
                 if box is not None:
+                    if len(self._texts) >= KEPT_TEXTS:  # a model's fault sentences are unbounded
+                        self._texts.clear()
                     self._texts[key] = renderer.copy_from_bbox(box)
         for artist in self.changing:
             if artist not in self.kept_texts:

@@ -897,3 +897,15 @@ def test_mouse_moves_cost_the_kernel_nothing(widgets_made):
     w.canvas._handle_message(w.canvas, dict(move, modifiers=[]), [])
     assert sent == [] and w.canvas._message == "", "nothing formatted nor sent"
     assert w.canvas.pan_zoom_throttle >= 500
+
+
+def test_the_titles_kept_as_pixels_are_bounded(widgets_made):
+    """A plain model's fault sentences make a new title each time: the pixels kept per wording
+    must not grow with them for as long as the board is open."""
+    from fanorona.picture import KEPT_TEXTS
+
+    w = widgets_made(max_width=None)
+    for i in range(3 * KEPT_TEXTS):
+        w.picture.drawing.title.set_text(f"The model's to_move failed: fault number {i}")
+        w.canvas.draw()
+        assert 1 <= len(w.figure._texts) <= KEPT_TEXTS
