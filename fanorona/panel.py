@@ -32,21 +32,9 @@ STYLE = (
     "<style>" + (Path(__file__).with_name("widget.css")).read_text(encoding="utf-8") + "</style>"
 )
 
-#: The buttons, by name (their labels are the names' labels).
-BUTTONS = (
-    "end_turn",
-    "approach",
-    "withdrawal",
-    "undo",
-    "undo_step",
-    "redo",
-    "new_game",
-    "computer_move",
-    "load",
-    "load_diagram",
-    "export",
-    "import",
-)
+#: The buttons, by name (their labels are the names' labels); the turn's own come first, in a row.
+TURN_BUTTONS = ("end_turn", "approach", "withdrawal", "undo", "undo_step", "redo")
+BUTTONS = (*TURN_BUTTONS, "new_game", "computer_move", "load", "load_diagram", "export", "import")
 #: The choosers and sliders, each labelled by its name's label.
 CHOOSERS = ("size", "rules", "computer", "level", "language", "delay", "position", "replay")
 #: What a board that is not a ``fanorona.Board`` cannot do (change size, rules, the computer,
@@ -138,19 +126,7 @@ class Panel:
                 row(w["progress"], w["progress_text"]),
                 w["details"],
                 w["search"],
-                row(
-                    *(
-                        w[name]
-                        for name in (
-                            "end_turn",
-                            "approach",
-                            "withdrawal",
-                            "undo",
-                            "undo_step",
-                            "redo",
-                        )
-                    )
-                ),
+                row(*(w[name] for name in TURN_BUTTONS)),
                 row(w["new_game"], w["size"], w["rules"], w["language"]),
                 row(w["computer"], w["level"], w["computer_move"], w["delay"]),
                 w["replay"],
