@@ -21,18 +21,15 @@ import argparse
 import contextlib
 import json
 import os
-import socket
-import subprocess
 import sys
 import tempfile
-import time
-import urllib.request
 from collections import defaultdict
 from datetime import datetime
 from pathlib import Path
 from statistics import median, quantiles
 
 from jupyter_server.services.kernels.connection.base import deserialize_msg_from_ws_v1
+from servers import free_port, lab_command, lab_folder, serving  # beside this script
 from tqdm import tqdm
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -79,54 +76,6 @@ PROBE = """
   };
 })();
 """
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-@contextlib.contextmanager
-def serving(command: list[str], url: str, folder: Path, timeout: float = 180):
-    """Run a server in folder with this checkout's fanorona importable; yield once url answers."""
-    env = dict(
-        os.environ,
-        JUPYTER_PLATFORM_DIRS="1",
-        PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
-    )
-    env.pop("MPLBACKEND", None)
-    log = folder / "server.log"
-    with open(log, "w") as out:
-        process = subprocess.Popen(
-            command, stdout=out, stderr=subprocess.STDOUT, env=env, cwd=folder
-        )
-    try:
-        deadline = time.monotonic() + timeout
-        while True:
-            if process.poll() is not None:
-                raise RuntimeError(
-                    f"{command[2]} stopped with code"
-                    f" {process.returncode}:\n{log.read_text()[-2000:]}"
-                )
-            try:
-                with urllib.request.urlopen(url, timeout=10) as answer:
-                    if answer.status == 200:
-                        break
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise RuntimeError(
-                        f"{command[2]} did not answer {url} within {timeout} s"
-                    ) from None
-                time.sleep(0.5)
-        yield
-    finally:
-        process.terminate()
-        try:
-            process.wait(30)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(10)
 
 
 #: Run in the kernel before the board is made: times each message the board's canvas handles
@@ -178,46 +127,18 @@ def voila(page, folder: Path):
         "--Voila.ip=127.0.0.1",
         "play.ipynb",
     ]
-    with serving(command, f"http://127.0.0.1:{port}/", folder):
+    with serving(command, f"http://127.0.0.1:{port}/", folder / "server.log"):
         page.goto(f"http://127.0.0.1:{port}/")
         yield page.locator(".fanorona-board").first
 
 
 def lab(page, folder: Path):
     """Serve a notebook holding one board with JupyterLab, run it; yield the board."""
-    import nbformat
-
-    notebook = nbformat.v4.new_notebook(
-        cells=[nbformat.v4.new_code_cell("import fanorona as fa\nfa.BoardWidget()")]
-    )
-    notebook.metadata["kernelspec"] = {
-        "name": "python3",
-        "display_name": "Python 3",
-        "language": "python",
-    }
-    nbformat.write(probed(notebook, folder), folder / "board.ipynb")
-    settings = folder / "settings" / "@jupyterlab" / "apputils-extension"
-    settings.mkdir(parents=True)
-    (settings / "notification.jupyterlab-settings").write_text('{"fetchNews": "false"}')
+    probe = KERNEL_PROBE.format(path=str(folder / TIMES))
+    lab_folder(folder, {"board.ipynb": [probe, "import fanorona as fa\nfa.BoardWidget()"]})
     port = free_port()
-    command = [
-        sys.executable,
-        "-m",
-        "jupyter",
-        "lab",
-        "--no-browser",
-        f"--port={port}",
-        "--ServerApp.ip=127.0.0.1",
-        "--IdentityProvider.token=",
-        "--ServerApp.password=",
-        "--LabApp.expose_app_in_browser=True",
-        f"--ServerApp.root_dir={folder}",
-        f"--LabApp.workspaces_dir={folder / 'workspaces'}",
-        f"--LabApp.user_settings_dir={folder / 'settings'}",
-    ]
-    if os.geteuid() == 0:
-        command.append("--allow-root")
-    with serving(command, f"http://127.0.0.1:{port}/api", folder):
+    command = lab_command(folder, port)
+    with serving(command, f"http://127.0.0.1:{port}/api", folder / "server.log"):
         page.goto(f"http://127.0.0.1:{port}/lab/tree/board.ipynb")
         page.wait_for_function(
             "() => { const w = window.jupyterapp && window.jupyterapp.shell.currentWidget;"

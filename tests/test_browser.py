@@ -12,14 +12,13 @@ import json
 import os
 import re
 import shutil
-import socket
-import subprocess
 import sys
 import time
-import urllib.request
 from pathlib import Path
 
 import pytest
+
+from benchmarks.servers import free_port, lab_command, lab_folder, serving
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
@@ -50,53 +49,10 @@ def require_chromium() -> None:
     pytest.skip(reason)
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def wait_for_http(url: str, process: subprocess.Popen, log: Path) -> None:
-    deadline = time.monotonic() + SERVER_START
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            pytest.fail(
-                f"the server stopped with code {process.returncode}:\n{log.read_text()[-3000:]}"
-            )
-        try:
-            with urllib.request.urlopen(url, timeout=10) as answer:
-                if answer.status == 200:
-                    return
-        except OSError:
-            time.sleep(1)
-    pytest.fail(
-        f"the server did not answer {url} within {SERVER_START} s:\n{log.read_text()[-3000:]}"
-    )
-
-
 def serve(command: list[str], base: str, ready: str, log: Path):
-    """Start a server, wait until base + ready answers, yield base; stop it (terminate, wait) at
-    the end."""
-    env = dict(
-        os.environ,
-        JUPYTER_PLATFORM_DIRS="1",  # the kernels import this checkout's fanorona
-        PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
-    )
-    env.pop("MPLBACKEND", None)
-    with open(log, "w") as out:
-        process = subprocess.Popen(
-            command, stdout=out, stderr=subprocess.STDOUT, env=env, cwd=log.parent
-        )
-    try:
-        wait_for_http(base + ready, process, log)
+    """Start a server, wait until base + ready answers, yield base; stop it at the end."""
+    with serving(command, base + ready, log, SERVER_START):
         yield base
-    finally:
-        process.terminate()
-        try:
-            process.wait(30)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(10)
 
 
 # Installed in every page before its own scripts: counts the pictures drawn on a board's canvas
@@ -216,41 +172,9 @@ def lab(tmp_path_factory):
     require_chromium()
     folder = tmp_path_factory.mktemp("lab")
     shutil.copy(NOTEBOOKS / "06_interactive_board.ipynb", folder)
-    import nbformat
-
-    notebook = nbformat.v4.new_notebook(
-        cells=[nbformat.v4.new_code_cell("import fanorona as fa\nfa.BoardWidget()")]
-    )
-    notebook.metadata["kernelspec"] = {
-        "name": "python3",
-        "display_name": "Python 3",
-        "language": "python",
-    }
-    nbformat.write(notebook, folder / "board.ipynb")
-    settings = folder / "settings" / "@jupyterlab" / "apputils-extension"
-    settings.mkdir(parents=True)
-    (settings / "notification.jupyterlab-settings").write_text(
-        '{"fetchNews": "false"}'
-    )  # no news toast
+    lab_folder(folder, {"board.ipynb": ["import fanorona as fa\nfa.BoardWidget()"]})
     port = free_port()
-    command = [
-        sys.executable,
-        "-m",
-        "jupyter",
-        "lab",
-        "--no-browser",
-        f"--port={port}",
-        "--ServerApp.ip=127.0.0.1",
-        "--IdentityProvider.token=",
-        "--ServerApp.password=",
-        "--LabApp.expose_app_in_browser=True",
-        f"--ServerApp.root_dir={folder}",
-        f"--LabApp.workspaces_dir={folder / 'workspaces'}",
-        f"--LabApp.user_settings_dir={folder / 'settings'}",
-        "--ServerApp.open_browser=False",
-    ]
-    if os.geteuid() == 0:
-        command.append("--allow-root")
+    command = lab_command(folder, port)
     yield from serve(command, f"http://127.0.0.1:{port}", "/api", folder / "lab.log")
 
 

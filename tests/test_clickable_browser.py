@@ -6,9 +6,7 @@ click the kernel's model must match the package's board given the same clicks.
 """
 
 import json
-import os
 import random
-import sys
 
 import nbformat
 import pytest
@@ -16,13 +14,13 @@ from test_browser import (  # the fixtures browser and page are used by name
     NOTEBOOKS,
     SCREENSHOTS,
     browser,  # noqa: F401
-    free_port,
     page,  # noqa: F401
     require_chromium,
     serve,
 )
 from test_student_copies import EARLIER, answer
 
+from benchmarks.servers import free_port, lab_command, lab_folder
 from fanorona import Board, Rules
 from fanorona.controller import Controller
 from fanorona.exercises.clickable import act, clicks_for
@@ -86,37 +84,9 @@ def script():
 def lab(tmp_path_factory):
     require_chromium()
     folder = tmp_path_factory.mktemp("clickable")
-    notebook = nbformat.v4.new_notebook(
-        cells=[nbformat.v4.new_code_cell(reference_program()), nbformat.v4.new_code_cell(SETUP)]
-    )
-    notebook.metadata["kernelspec"] = {
-        "name": "python3",
-        "display_name": "Python 3",
-        "language": "python",
-    }
-    nbformat.write(notebook, folder / "game.ipynb")
-    settings = folder / "settings" / "@jupyterlab" / "apputils-extension"
-    settings.mkdir(parents=True)
-    (settings / "notification.jupyterlab-settings").write_text('{"fetchNews": "false"}')
+    lab_folder(folder, {"game.ipynb": [reference_program(), SETUP]})
     port = free_port()
-    command = [
-        sys.executable,
-        "-m",
-        "jupyter",
-        "lab",
-        "--no-browser",
-        f"--port={port}",
-        "--ServerApp.ip=127.0.0.1",
-        "--IdentityProvider.token=",
-        "--ServerApp.password=",
-        "--LabApp.expose_app_in_browser=True",
-        f"--ServerApp.root_dir={folder}",
-        f"--LabApp.workspaces_dir={folder / 'workspaces'}",
-        f"--LabApp.user_settings_dir={folder / 'settings'}",
-        "--ServerApp.open_browser=False",
-    ]
-    if os.geteuid() == 0:
-        command.append("--allow-root")
+    command = lab_command(folder, port)
     yield from serve(command, f"http://127.0.0.1:{port}", "/api", folder / "lab.log")
 
 

@@ -1,0 +1,108 @@
+"""Jupyter servers for the browser tests and the latency benchmark: a free port, a JupyterLab folder
+and its command line, and a server started with this checkout's fanorona importable by its
+kernels."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+KERNELSPEC = {"name": "python3", "display_name": "Python 3", "language": "python"}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def lab_folder(folder: Path, notebooks: dict[str, list[str]]) -> None:
+    """Write each notebook (its name, its code cells' sources) into ``folder`` with the Python
+    kernel, and JupyterLab's settings there without the news toast that would cover the page."""
+    import nbformat
+
+    for name, cells in notebooks.items():
+        notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in cells])
+        notebook.metadata["kernelspec"] = dict(KERNELSPEC)
+        nbformat.write(notebook, folder / name)
+    settings = folder / "settings" / "@jupyterlab" / "apputils-extension"
+    settings.mkdir(parents=True)
+    (settings / "notification.jupyterlab-settings").write_text('{"fetchNews": "false"}')
+
+
+def lab_command(folder: Path, port: int) -> list[str]:
+    """JupyterLab on ``folder`` at 127.0.0.1:``port``: no token, no browser opened, its workspaces
+    and settings in the folder, the app exposed to the page's scripts (``window.jupyterapp``)."""
+    command = [
+        sys.executable,
+        "-m",
+        "jupyter",
+        "lab",
+        "--no-browser",
+        f"--port={port}",
+        "--ServerApp.ip=127.0.0.1",
+        "--IdentityProvider.token=",
+        "--ServerApp.password=",
+        "--LabApp.expose_app_in_browser=True",
+        f"--ServerApp.root_dir={folder}",
+        f"--LabApp.workspaces_dir={folder / 'workspaces'}",
+        f"--LabApp.user_settings_dir={folder / 'settings'}",
+        "--ServerApp.open_browser=False",
+    ]
+    if os.geteuid() == 0:
+        command.append("--allow-root")
+    return command
+
+
+@contextlib.contextmanager
+def serving(command: list[str], url: str, log: Path, timeout: float = 180):
+    """Run a server in the log's folder, its output in ``log``, with this checkout's fanorona
+    importable; enter once ``url`` answers, stop it (terminate, then kill) on leaving.  A server
+    that stops or does not answer in ``timeout`` seconds raises RuntimeError with its log's end."""
+    env = dict(
+        os.environ,
+        JUPYTER_PLATFORM_DIRS="1",
+        PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
+    )
+    env.pop("MPLBACKEND", None)
+    with open(log, "w") as out:
+        process = subprocess.Popen(
+            command, stdout=out, stderr=subprocess.STDOUT, env=env, cwd=log.parent
+        )
+    try:
+        deadline = time.monotonic() + timeout
+        while not _answers(url):
+            if process.poll() is not None:
+                raise RuntimeError(
+                    f"{' '.join(command[1:4])} stopped with code {process.returncode}:\n"
+                    f"{log.read_text()[-3000:]}"
+                )
+            if time.monotonic() > deadline:
+                raise RuntimeError(
+                    f"the server did not answer {url} within {timeout} s:\n"
+                    f"{log.read_text()[-3000:]}"
+                )
+            time.sleep(0.5)
+        yield
+    finally:
+        process.terminate()
+        try:
+            process.wait(30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(10)
+
+
+def _answers(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(url, timeout=10) as answer:
+            return answer.status == 200
+    except OSError:
+        return False
