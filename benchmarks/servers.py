@@ -77,19 +77,7 @@ def serving(command: list[str], url: str, log: Path, timeout: float = 180):
             command, stdout=out, stderr=subprocess.STDOUT, env=env, cwd=log.parent
         )
     try:
-        deadline = time.monotonic() + timeout
-        while not _answers(url):
-            if process.poll() is not None:
-                raise RuntimeError(
-                    f"{' '.join(command[1:4])} stopped with code {process.returncode}:\n"
-                    f"{log.read_text()[-3000:]}"
-                )
-            if time.monotonic() > deadline:
-                raise RuntimeError(
-                    f"the server did not answer {url} within {timeout} s:\n"
-                    f"{log.read_text()[-3000:]}"
-                )
-            time.sleep(0.5)
+        wait_until_answers(url, process, log, timeout)
         yield
     finally:
         process.terminate()
@@ -98,6 +86,22 @@ def serving(command: list[str], url: str, log: Path, timeout: float = 180):
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait(10)
+
+
+def wait_until_answers(url: str, process: subprocess.Popen, log: Path, timeout: float = 180):
+    """Return once ``url`` answers 200; RuntimeError with the log's end if the server ``process``
+    stops first or ``timeout`` seconds pass."""
+    deadline = time.monotonic() + timeout
+    while not _answers(url):
+        if process.poll() is not None:
+            raise RuntimeError(
+                f"the server stopped with code {process.returncode}:\n{log.read_text()[-3000:]}"
+            )
+        if time.monotonic() > deadline:
+            raise RuntimeError(
+                f"the server did not answer {url} within {timeout} s:\n{log.read_text()[-3000:]}"
+            )
+        time.sleep(0.5)
 
 
 def _answers(url: str) -> bool:

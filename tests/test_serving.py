@@ -19,7 +19,9 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from test_browser import CHROMIUM, LAUNCH_ARGS, free_port, require_chromium, wait_for_http
+from test_browser import CHROMIUM, LAUNCH_ARGS, require_chromium
+
+from benchmarks.servers import free_port, wait_until_answers
 
 ROOT = Path(__file__).resolve().parent.parent
 CULL_TIMEOUT, CULL_INTERVAL = (
@@ -124,7 +126,7 @@ LAB_OPTIONS = ["--ServerApp.ip=127.0.0.1", "--IdentityProvider.token=", "--Serve
 
 
 def check_lab_starts(server):
-    wait_for_http(server.base + "/api", server.process, server.log)
+    wait_until_answers(server.base + "/api", server.process, server.log)
     time.sleep(2)  # a browser would be opened about now
     assert server.process.poll() is None, server.text()[-3000:]
     assert "Running as root is not recommended" not in server.text()
@@ -196,7 +198,7 @@ def test_make_play_culls_idle_kernels_as_configured(serve):
     )
     assert culling["cull_connected"] is False, "an open board would lose its kernel"
     server = serve("play")
-    wait_for_http(server.base + "/voila/static/voila.js", server.process, server.log)
+    wait_until_answers(server.base + "/voila/static/voila.js", server.process, server.log)
     fetch_page(server)  # the culler starts with the first kernel
     time.sleep(1)
     assert (
@@ -207,7 +209,7 @@ def test_make_play_culls_idle_kernels_as_configured(serve):
 
 def test_make_play_stops_the_kernel_of_a_page_that_is_gone(serve):
     server = serve("play", PLAY_OPTIONS)
-    wait_for_http(server.base + "/voila/static/voila.js", server.process, server.log)
+    wait_until_answers(server.base + "/voila/static/voila.js", server.process, server.log)
     kernel = kernel_of(fetch_page(server))
     assert kernel_exists(server, kernel)
     deadline = time.monotonic() + CULL_TIMEOUT + CULL_INTERVAL + 60
@@ -231,7 +233,7 @@ def chromium():
 
 def test_make_play_works_offline_and_keeps_the_kernel_of_an_open_page(serve, chromium):
     server = serve("play", PLAY_OPTIONS)
-    wait_for_http(server.base + "/voila/static/voila.js", server.process, server.log)
+    wait_until_answers(server.base + "/voila/static/voila.js", server.process, server.log)
     page = chromium.new_context(viewport={"width": 1280, "height": 1000}).new_page()
     page.set_default_timeout(180_000)
     outside = []
@@ -257,7 +259,7 @@ def test_make_play_stops_the_kernel_when_its_page_is_closed(serve, chromium):
     """The page's goodbye reaches Voilà and is obeyed (no 403 for a missing _xsrf), long before
     the cull."""
     server = serve("play")  # the configured cull: 10 minutes, far beyond this test's wait
-    wait_for_http(server.base + "/voila/static/voila.js", server.process, server.log)
+    wait_until_answers(server.base + "/voila/static/voila.js", server.process, server.log)
     kernels = []
     for leave in ("close", "navigate"):
         page = chromium.new_context(viewport={"width": 1280, "height": 1000}).new_page()
