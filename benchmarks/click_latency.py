@@ -29,19 +29,17 @@ from pathlib import Path
 from statistics import median, quantiles
 
 from jupyter_server.services.kernels.connection.base import deserialize_msg_from_ws_v1
-from servers import free_port, lab_command, lab_folder, serving  # beside this script
+from servers import (  # beside this script
+    CHROMIUM,
+    LAUNCH_ARGS,
+    free_port,
+    lab_command,
+    lab_folder,
+    serving,
+)
 from tqdm import tqdm
 
 ROOT = Path(__file__).resolve().parent.parent
-CHROMIUM = "/usr/bin/chromium"
-LAUNCH_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 POINT = "d3"
 #: Median latency goals with no overlay, and what every overlay on may add.
 GOALS_MS = {"Voilà": 60, "JupyterLab": 80}
@@ -396,7 +394,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--clicks", type=int, default=30, help="clicks per figure (default 30)")
     parser.add_argument("--only", choices=["voila", "lab"], help="measure in one front end only")
     args = parser.parse_args(argv)
-    if not Path(CHROMIUM).exists():
+    if not CHROMIUM.exists():
         print(f"no Chromium at {CHROMIUM} (apt-get install chromium)", file=sys.stderr)
         return 2
     from playwright.sync_api import sync_playwright
@@ -404,7 +402,7 @@ def main(argv: list[str] | None = None) -> int:
     wheres = {"voila": ["Voilà"], "lab": ["JupyterLab"], None: ["Voilà", "JupyterLab"]}[args.only]
     rows, load = [], os.getloadavg()[0]
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
         for where in wheres:
             rows += run(where, args.clicks, browser)
         browser.close()

@@ -1,6 +1,6 @@
-"""Jupyter servers for the browser tests and the latency benchmark: a free port, a JupyterLab folder
-and its command line, and a server started with this checkout's fanorona importable by its
-kernels."""
+"""Jupyter servers and the browser for the browser tests and the latency benchmark: Chromium's path
+and options, a free port, a JupyterLab folder and its command line, and a server started with this
+checkout's fanorona importable by its kernels."""
 
 from __future__ import annotations
 
@@ -14,6 +14,17 @@ import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+#: Debian's Chromium (Playwright's own download does not work here), and how it is started: headless
+#: in a container, without the background traffic that would add noise to timings.
+CHROMIUM = Path("/usr/bin/chromium")
+LAUNCH_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 KERNELSPEC = {"name": "python3", "display_name": "Python 3", "language": "python"}
 
 

@@ -18,20 +18,18 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.servers import free_port, lab_command, lab_folder, serving
+from benchmarks.servers import (
+    CHROMIUM,
+    LAUNCH_ARGS,
+    free_port,
+    lab_command,
+    lab_folder,
+    serving,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
 SCREENSHOTS = ROOT / "build" / "screenshots"
-CHROMIUM = Path("/usr/bin/chromium")
-LAUNCH_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 SERVER_START = 180  # seconds; the machine may be shared and slow
 NOTEBOOK_RUN = 300
 ANSWER = 30  # seconds for the board to answer a click
