@@ -4,8 +4,8 @@ check today's generator's turns against, and that ``python -m benchmarks.baselin
 search against.
 
 Benchmark code: only the benchmarks and the tests import it, never the package.  Importing it
-registers the ``baseline:time=1.8`` (or ``depth=``) player spec with ``fanorona.arena``.  It is
-kept as it was, so do not improve it.
+registers the ``baseline:time=1.8`` (or ``depth=``) player spec with
+``fanorona.engine.arena``.  It is kept as it was, so do not improve it.
 """
 
 from __future__ import annotations
@@ -13,14 +13,14 @@ from __future__ import annotations
 import random
 import time
 
-from fanorona.ai import SearchInfo
-from fanorona.arena import register_player, run_match
 from fanorona.board import Board, turn_of
+from fanorona.engine.ai import SearchInfo
+from fanorona.engine.arena import register_player, run_match
+from fanorona.engine.scoring import EXACT, LOWER, PROVEN, UPPER
+from fanorona.engine.scoring import WIN_SCORE as WIN
 from fanorona.geometry import Geometry, opposite
 from fanorona.movegen import bitsets
 from fanorona.rules import Rules
-from fanorona.scoring import EXACT, LOWER, PROVEN, UPPER
-from fanorona.scoring import WIN_SCORE as WIN
 
 PAIKA, APPROACH, WITHDRAWAL = 0, 1, 2
 
@@ -369,7 +369,7 @@ def main(argv=None) -> int:
     baseline at equal time, printed as an arena table."""
     import argparse
 
-    from fanorona.ai import make_player
+    from fanorona.engine.ai import make_player
 
     parser = argparse.ArgumentParser(prog="python -m benchmarks.baseline", description=main.__doc__)
     parser.add_argument(

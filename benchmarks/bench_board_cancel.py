@@ -18,9 +18,9 @@ import time
 from statistics import median
 
 import fanorona as fa
-from fanorona import ai, compiled
-from fanorona.computer import takes_stop
-from fanorona.controller import Controller
+from fanorona.engine import ai, compiled
+from fanorona.ui.computer import takes_stop
+from fanorona.ui.controller import Controller
 
 GOAL_MS = 50
 

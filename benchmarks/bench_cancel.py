@@ -21,7 +21,7 @@ def latencies(compiled: bool, samples: int = SAMPLES) -> list[float]:
     """Seconds from setting the event to the search raising, one per sample."""
     from benchmarks.bench_search import MIDDLE_GAME
     from fanorona import Board
-    from fanorona.ai import AlphaBetaPlayer, SearchCancelled
+    from fanorona.engine.ai import AlphaBetaPlayer, SearchCancelled
 
     rng, found = random.Random(1), []
     player = AlphaBetaPlayer(depth=40, seed=0, compiled=compiled)
@@ -46,7 +46,7 @@ def latencies(compiled: bool, samples: int = SAMPLES) -> list[float]:
 
 
 def main() -> None:
-    from fanorona import compiled
+    from fanorona.engine import compiled
 
     paths = [("pure Python", False)] + ([("compiled", True)] if compiled.available() else [])
     print(

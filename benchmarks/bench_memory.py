@@ -42,7 +42,7 @@ board
 """
 
 LOAD = """
-from fanorona import compiled
+from fanorona.engine import compiled
 compiled.warm_up(progress=False)
 """
 
@@ -60,7 +60,7 @@ print(len(c.model.turns), round(time.perf_counter() - started))
 """
 
 EVERY_SIZE = """
-from fanorona.controller import SIZES
+from fanorona.ui.controller import SIZES
 for size in SIZES:
     c.new_game(size=size)
     c.set_computer("white")

@@ -54,7 +54,7 @@ def print_perft_table(times: dict) -> None:
     """One row per depth; the ratio and speed-up compare CPU times taken in the same run."""
     print("perft from the 9x5 start, standard rules: median milliseconds, wall clock and CPU;")
     print("'before' is the generator movegen replaced (benchmarks.baseline), timed in this run")
-    print("'compiled' is the numba twin of fanorona.compiled ('-' when it is not installed)")
+    print("'compiled' is the numba twin of fanorona.engine.compiled ('-' when it is not installed)")
     print(
         f"{'depth':>5} {'turns':>8} {'ours wall':>10} {'ours CPU':>10} {'before CPU':>10} "
         f"{'gain':>6}"
@@ -99,7 +99,7 @@ def print_perft_table(times: dict) -> None:
 
 def compiled_twin(board):
     """The compiled generator for a board, or None (numba not installed, or switched off)."""
-    from fanorona import compiled
+    from fanorona.engine import compiled
     from fanorona.movegen import generator
 
     return compiled.compiled_generator(generator(board.geometry, board.rules))

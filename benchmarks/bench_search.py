@@ -23,9 +23,9 @@ def search_section() -> None:
     the same budget.  Nodes per CPU second is the fairer speed on a shared machine; wall time is
     what a player waits.  The new search counts quiescence positions as nodes too."""
     from benchmarks import baseline
-    from fanorona import compiled
-    from fanorona.ai import AlphaBetaPlayer
     from fanorona.board import Board
+    from fanorona.engine import compiled
+    from fanorona.engine.ai import AlphaBetaPlayer
 
     positions = {"opening": Board(), "middle game": Board.from_fen(MIDDLE_GAME)}
     players = []
@@ -39,7 +39,7 @@ def search_section() -> None:
     for player in players[:1]:
         player.choose_turn(Board())  # loads the compiled code outside the timings
     print(
-        f"middle game: {MIDDLE_GAME}; 'compiled' is fanorona.compiled (numba), "
+        f"middle game: {MIDDLE_GAME}; 'compiled' is fanorona.engine.compiled (numba), "
         f"{'installed' if compiled.available() else 'not installed: no compiled rows'}"
     )
     fastest = 0.0
@@ -82,8 +82,8 @@ def techniques_section(depth: int = 5, count: int = 12) -> None:
     import random
 
     from benchmarks import baseline
-    from fanorona.ai import AlphaBetaPlayer
     from fanorona.board import Board
+    from fanorona.engine.ai import AlphaBetaPlayer
 
     rng, boards, board = random.Random(5), [], Board()
     while len(boards) < count:

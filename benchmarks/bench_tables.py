@@ -23,8 +23,8 @@ def empty_cache():
 
 def solve_bench() -> None:
     """Each small board solved from scratch, its cache file, and reading it back."""
+    from fanorona.engine.solve import DRAW, LOSS, WIN, Table, solve
     from fanorona.rules import Rules
-    from fanorona.solve import DRAW, LOSS, WIN, Table, solve
 
     rules = Rules.solved()
     print("small boards solved from scratch (no cache), rules of the published solution")
@@ -55,7 +55,7 @@ def solve_bench() -> None:
 def endgame_bench() -> None:
     """The 9x5 tables of 2, 3 and 4 stones built from scratch (4 take about half a minute), then
     won 2-against-1 positions played out with and without the 3-stone table."""
-    from fanorona.endgame import DRAW, LOSS, WIN, EndgameTable
+    from fanorona.engine.endgame import DRAW, LOSS, WIN, EndgameTable
 
     print("9x5 endgame tables built from scratch, rules of the published solution")
     print(
@@ -85,8 +85,8 @@ def play_out_wins(table, games: int = 20) -> None:
     """Won 2-against-1 positions of at least five turns, played out by alpha-beta at depth 2 with
     and
     without the table against alpha-beta at depth 2: games won within the table's distance."""
-    from fanorona.ai import AlphaBetaPlayer
-    from fanorona.endgame import WIN
+    from fanorona.engine.ai import AlphaBetaPlayer
+    from fanorona.engine.endgame import WIN
 
     starts = [
         b

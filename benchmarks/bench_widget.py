@@ -18,7 +18,7 @@ TARGET_CLICK_MS = 40
 def main(clicks: int = 40) -> None:
     from tqdm import tqdm
 
-    from fanorona.widget import BoardWidget
+    from fanorona.ui.widget import BoardWidget
 
     with warnings.catch_warnings():  # ipympl 0.10 makes traitlets warn about its Toolbar
         warnings.filterwarnings("ignore", "Passing unrecognized arguments", DeprecationWarning)

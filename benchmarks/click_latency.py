@@ -81,7 +81,7 @@ PROBE = """
 #: each in the file ``TIMES`` of the served folder.
 KERNEL_PROBE = """
 import json as _json, time as _time
-from fanorona.picture import _BoardCanvas
+from fanorona.ui.picture import _BoardCanvas
 
 def _timed(handle):
     def timed(self, object, content, buffers):

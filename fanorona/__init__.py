@@ -32,7 +32,7 @@ __all__ = [
 def __getattr__(name):
     """``BoardWidget`` is loaded on first use, so ``import fanorona`` needs no ipywidgets."""
     if name == "BoardWidget":
-        from .widget import BoardWidget
+        from .ui.widget import BoardWidget
 
         return BoardWidget
     raise AttributeError(f"module 'fanorona' has no attribute {name!r}")

@@ -376,7 +376,7 @@ class Board:
         return "\n".join(lines)
 
     def _repr_png_(self) -> bytes:
-        from .draw import board_png
+        from .ui.draw import board_png
 
         return board_png(self)
 

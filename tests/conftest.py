@@ -47,7 +47,7 @@ def positions():
 def made():
     """A board controller factory (arguments as ``Controller``, plus ``delay``, 0 by default); every
     controller's computer is stopped after the test, so no thread outlives it."""
-    from fanorona.controller import Controller
+    from fanorona.ui.controller import Controller
 
     controllers = []
 

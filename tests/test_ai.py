@@ -12,7 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import fanorona as fa
-from fanorona import Rules, ai
+from fanorona import Rules
+from fanorona.engine import ai
 
 SIZES = [(3, 3), (5, 3), (3, 5), (5, 5), (9, 5)]
 FAST_PLAYERS = [
@@ -291,14 +292,14 @@ def test_bad_settings_are_refused():
 
 def test_perfect_player_is_loaded_lazily():
     try:
-        import fanorona.solve  # noqa: F401
+        import fanorona.engine.solve  # noqa: F401
     except ImportError:
-        pytest.skip("fanorona/solve.py is not there yet")
+        pytest.skip("fanorona/engine/solve.py is not there yet")
     assert ai.PerfectPlayer is fanorona_solve_perfect()
 
 
 def fanorona_solve_perfect():
-    from fanorona.solve import PerfectPlayer
+    from fanorona.engine.solve import PerfectPlayer
 
     return PerfectPlayer
 

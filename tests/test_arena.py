@@ -6,8 +6,9 @@ import math
 
 import pytest
 
-from fanorona import Rules, ai
-from fanorona.arena import GameResult, MatchResult, main, run_match
+from fanorona import Rules
+from fanorona.engine import ai
+from fanorona.engine.arena import GameResult, MatchResult, main, run_match
 
 
 def test_tiny_match_totals_are_consistent():
@@ -173,7 +174,7 @@ def test_the_search_of_before_can_be_named_in_a_match_once_the_benchmark_registe
     """``baseline:`` names the frozen search of before issue 11, for the gain against it; the
     benchmark code registers it (``register_player``): the package alone does not know it."""
     import benchmarks.baseline  # noqa: F401  registers "baseline"
-    from fanorona.arena import arena_player
+    from fanorona.engine.arena import arena_player
 
     player = arena_player("baseline:depth=2", seed=1)
     assert player.name == "baseline:depth=2" and player.depth == 2
@@ -198,7 +199,7 @@ def test_the_search_of_before_can_be_named_in_a_match_once_the_benchmark_registe
 
 
 def test_the_package_alone_knows_no_baseline_player(monkeypatch):
-    from fanorona import arena
+    from fanorona.engine import arena
 
     monkeypatch.setattr(arena, "_EXTRA_KINDS", {})
     with pytest.raises(ValueError, match="no player called 'baseline'"):
@@ -206,7 +207,7 @@ def test_the_package_alone_knows_no_baseline_player(monkeypatch):
 
 
 def test_a_registered_kind_is_built_from_its_spec_and_seed(monkeypatch):
-    from fanorona import arena
+    from fanorona.engine import arena
 
     monkeypatch.setattr(arena, "_EXTRA_KINDS", {})
     arena.register_player("echo", lambda spec, seed: (spec, seed))

@@ -21,7 +21,7 @@ EXCEPTIONS = {
         "the bit-set move generator: its hot loops share the precomputed tables as attributes, and"
         " compiled.CompiledGenerator mirrors it function for function",
     ),
-    "fanorona.ai._AlphaBetaSearch": (
+    "fanorona.engine.ai._AlphaBetaSearch": (
         360,
         16,
         "one search's state and its recursive alpha-beta, kept in step node for node with"

@@ -22,8 +22,8 @@ from test_student_copies import EARLIER, answer
 
 from benchmarks.servers import free_port, lab_command, lab_folder
 from fanorona import Board, Rules
-from fanorona.controller import Controller
 from fanorona.exercises.clickable import act, clicks_for
+from fanorona.ui.controller import Controller
 
 NOTEBOOK = "10_assignment_view_and_control.ipynb"
 ANSWER = 20  # seconds for the picture to answer a click

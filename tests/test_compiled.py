@@ -1,5 +1,5 @@
-"""The compiled path (``fanorona.compiled``, numba) against the pure-Python reference: the same
-turns in the same order, the same counts, and the same search node for node.
+"""The compiled path (``fanorona.engine.compiled``, numba) against the pure-Python reference: the
+same turns in the same order, the same counts, and the same search node for node.
 
 Part of ``make test``, skipped as a whole where numba is not installed (``pip install
 'fanorona[fast]'``); ``make test-fast`` installs it and runs this file and the players' tests.
@@ -24,8 +24,8 @@ from conftest import positions_from_random_games, random_position
 
 import fanorona as fa
 from benchmarks.bench_search import MIDDLE_GAME
-from fanorona import compiled
-from fanorona.ai import EVALUATIONS, AlphaBetaPlayer, make_player
+from fanorona.engine import compiled
+from fanorona.engine.ai import EVALUATIONS, AlphaBetaPlayer, make_player
 from fanorona.movegen import bitsets, generator
 from fanorona.rules import PRESETS, Rules
 
@@ -262,7 +262,7 @@ def test_two_searches_in_threads_do_not_share_their_buffers():
 @pytest.fixture(scope="module")
 def endgame3(tmp_path_factory):
     """The 9x5 three-stone table, built in a fresh cache directory."""
-    from fanorona.endgame import endgame_table
+    from fanorona.engine.endgame import endgame_table
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("FANORONA_CACHE_DIR", str(tmp_path_factory.mktemp("compiled-endgame")))
@@ -335,7 +335,7 @@ def test_setting_stop_cancels_the_compiled_search(budget):
     stop = threading.Event()
     threading.Timer(0.3, stop.set).start()
     started = time.perf_counter()
-    with pytest.raises(fa.ai.SearchCancelled):
+    with pytest.raises(fa.engine.ai.SearchCancelled):
         player.choose_turn(fa.Board.from_fen(MIDDLE_GAME), stop=stop)
     assert time.perf_counter() - started < 10
     assert compiled._STOPS == {}, "the event of a finished search is forgotten"

@@ -7,7 +7,7 @@ import threading
 import time
 
 import fanorona as fa
-from fanorona.labels import say
+from fanorona.ui.labels import say
 
 CHAIN = "B....\n.....\n..B..\n....B\n..W.."
 
@@ -165,7 +165,7 @@ def test_the_status_says_so_while_the_compiled_search_is_prepared(made):
 
 
 class Stoppable:
-    """A search that runs until it is told to stop (the ``stop`` event of ``fanorona.ai``'s
+    """A search that runs until it is told to stop (the ``stop`` event of ``fanorona.engine.ai``'s
     players)."""
 
     name = "stoppable"
@@ -235,7 +235,7 @@ def test_18_3_a_cancelled_search_never_shares_its_player_with_the_next(made):
 
 
 def test_18_7_the_runner_keeps_a_bounded_cache_of_players(made):
-    from fanorona.controller import SIZES
+    from fanorona.ui.controller import SIZES
 
     runner = made().runner
     for size in SIZES:
@@ -293,7 +293,7 @@ def test_18_10_a_long_wait_reports_its_progress_and_time_left_as_state(made):
 
 
 def test_18_12_the_search_line_says_a_table_answered_instead_of_depth_99(made):
-    from fanorona.ai import SearchInfo
+    from fanorona.engine.ai import SearchInfo
 
     class Tabled(Gate):
         last_search = SearchInfo(99, 1234, 0.01, 0.0, ["a1b1"])
@@ -351,7 +351,7 @@ def test_levels_1_and_2_play_without_loading_the_compiled_search():
     100 MB of library code) until a level that searches is chosen."""
     script = (
         "import sys\n"
-        "from fanorona.controller import Controller\n"
+        "from fanorona.ui.controller import Controller\n"
         "for level in (1, 2):\n"
         "    c = Controller(size=(5, 5), opponent=level)\n"
         "    c.set_delay(0)\n"
@@ -361,9 +361,9 @@ def test_levels_1_and_2_play_without_loading_the_compiled_search():
         "    c.runner.wait(60)\n"
         "    assert c.model.turns, 'the computer played nothing'\n"
         "print(sorted(m for m in sys.modules if m == 'numba' or m.endswith('.compiled')))\n"
-        "from fanorona.ai import level\n"
+        "from fanorona.engine.ai import level\n"
         "level(3).choose_turn(Controller(size=(5, 5)).model)\n"
-        "print('fanorona.compiled' in sys.modules)\n"
+        "print('fanorona.engine.compiled' in sys.modules)\n"
     )
     out = subprocess.run(
         [sys.executable, "-c", script], capture_output=True, text=True, timeout=300

@@ -13,7 +13,7 @@ import pytest
 
 import fanorona as fa
 from fanorona import positions
-from fanorona.controller import Controller, Model, Reply
+from fanorona.ui.controller import Controller, Model, Reply
 
 # White's c1 can capture c3 by approach, then go on to capture e2 from c2; Black keeps a5.
 CHAIN = """\
@@ -58,7 +58,7 @@ def test_the_controller_imports_no_gui_library():
     import subprocess
 
     code = (
-        "import sys, fanorona.controller, fanorona.computer, fanorona.labels; "
+        "import sys, fanorona.ui.controller, fanorona.ui.computer, fanorona.ui.labels; "
         "print(sorted(m for m in sys.modules "
         "if m.split('.')[0] in ('ipywidgets', 'matplotlib', 'ipympl')))"
     )
@@ -950,7 +950,7 @@ def test_18_12_undo_turn_is_unavailable_on_a_fresh_board(made):
 
 
 def test_18_12_reply_action_is_an_enum(made):
-    from fanorona.controller import Action
+    from fanorona.ui.controller import Action
 
     reply = made().click("d2")
     assert (

@@ -11,8 +11,8 @@ from test_controller import SimpleGame
 
 import fanorona as fa
 from fanorona import positions
-from fanorona.controller import OVERLAYS, SIZES, Action, Reply
-from fanorona.labels import LANGUAGES
+from fanorona.ui.controller import OVERLAYS, SIZES, Action, Reply
+from fanorona.ui.labels import LANGUAGES
 
 ACTIONS = 1500  # per seed
 SEEDS = range(6)

@@ -6,7 +6,7 @@ from matplotlib.figure import Figure
 from matplotlib.text import Annotation
 
 import fanorona as fa
-from fanorona.draw import COLORS, HIGHLIGHT, MARK, board_png, draw_board, xy
+from fanorona.ui.draw import COLORS, HIGHLIGHT, MARK, board_png, draw_board, xy
 
 
 def scatter_points(ax, **match):
@@ -137,7 +137,7 @@ def test_arrows_join_their_points_as_one_shaft_and_one_head_each():
     just short of the destination, pointing along the step; none shown hides both collections."""
     import numpy as np
 
-    from fanorona.draw import ARROW_SHRINK, Arrows
+    from fanorona.ui.draw import ARROW_SHRINK, Arrows
 
     b = fa.Board()
     ax = Figure().add_subplot()

@@ -12,10 +12,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import fanorona as fa
-from fanorona.ai import AlphaBetaPlayer, make_player
-from fanorona.endgame import EndgameTable, cache_path, endgame_table
-from fanorona.solve import SolveCacheWarning, solve
-from fanorona.tablefile import PackedKeys
+from fanorona.engine.ai import AlphaBetaPlayer, make_player
+from fanorona.engine.endgame import EndgameTable, cache_path, endgame_table
+from fanorona.engine.solve import SolveCacheWarning, solve
+from fanorona.engine.tablefile import PackedKeys
 
 SOLVED = fa.Rules.solved()
 
@@ -328,9 +328,9 @@ def test_a_player_spec_turns_the_table_on(table9x5, long_wins):
 def test_neither_importing_nor_an_opening_turn_builds_a_table():
     """A player with ``endgame=3`` builds nothing while the board has many stones."""
     code = (
-        "import sys, fanorona, fanorona.ai\n"
-        "fanorona.ai.AlphaBetaPlayer(depth=1, endgame=3).choose_turn(fanorona.Board())\n"
-        "print('fanorona.endgame' in sys.modules)"
+        "import sys, fanorona, fanorona.engine.ai\n"
+        "fanorona.engine.ai.AlphaBetaPlayer(depth=1, endgame=3).choose_turn(fanorona.Board())\n"
+        "print('fanorona.engine.endgame' in sys.modules)"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
@@ -370,7 +370,7 @@ def test_a_wrongly_labelled_table_is_refused_even_with_a_valid_checksum():
 def test_levels_4_and_5_read_the_four_stone_table():
     """On a small board (its 4-stone table builds in a moment) the level is not ready until the
     table is loaded, and then scores a table position as the table does."""
-    from fanorona import ai
+    from fanorona.engine import ai
 
     board = fa.Board.from_diagram(
         "W.B\n...\nB.B\n...\nW..", "white", fa.Rules.standard()
@@ -392,7 +392,7 @@ def test_levels_4_and_5_read_the_four_stone_table():
 
 def test_the_levels_build_no_table_for_a_board_of_more_than_45_points(monkeypatch):
     """A large board's 4-stone table would take minutes: there the levels search without one."""
-    from fanorona import ai, endgame
+    from fanorona.engine import ai, endgame
 
     def refuse(*args, **kwargs):
         raise AssertionError("an endgame table was asked for")
@@ -410,7 +410,7 @@ def test_the_levels_build_no_table_for_a_board_of_more_than_45_points(monkeypatc
 def test_the_table_is_loaded_before_the_turn_s_clock_starts(monkeypatch):
     """Building a table the first time (half a minute for 4 stones on 9x5) is not counted in the
     turn's time budget: the turn still searches for its whole budget."""
-    from fanorona import endgame
+    from fanorona.engine import endgame
 
     real = endgame.endgame_table
 

@@ -1074,7 +1074,7 @@ def test_command_line_releases_through_nbgrader_and_reports_its_refusal(tmp_path
 def test_the_view_checker_reads_the_packages_own_drawing_as_right():
     """draw_board draws with a LineCollection, scatter stones in off-white and near-black, a board
     patch and highlight rings: a different way of drawing that the reader must understand."""
-    from fanorona.draw import draw_board
+    from fanorona.ui.draw import draw_board
 
     assert (
         exercises.check_view(lambda board, ax: draw_board(board, ax, highlight=board.points[:2]))

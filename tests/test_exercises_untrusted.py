@@ -903,7 +903,7 @@ def test_the_whole_package_in_use_is_not_taken_for_tampered():
         "    if m.name != 'exercises':\n"
         "        importlib.import_module('fanorona.' + m.name)\n"
         "from fanorona.exercises import seal\n"
-        "from fanorona import ai, solve\n"
+        "from fanorona.engine import ai, solve\n"
         "board = fa.Board((5, 3))\n"
         "board.push(ai.level(2).choose_turn(board))\n"
         "solve.solve((3, 3))\n"
@@ -922,11 +922,12 @@ def test_copying_a_slotted_object_of_the_package_is_not_tampering():
     import pickle
 
     import fanorona as fa
+    from fanorona.engine import ai
 
-    for cls in (fa.Rules, fa.ai.RandomPlayer):
+    for cls in (fa.Rules, ai.RandomPlayer):
         if "__slotnames__" in vars(cls):
             type.__delattr__(cls, "__slotnames__")
     copy.copy(fa.Rules())
-    pickle.dumps(fa.ai.RandomPlayer(seed=1))
+    pickle.dumps(ai.RandomPlayer(seed=1))
     assert "__slotnames__" in vars(fa.Rules), "copy did not cache __slotnames__: nothing tested"
     assert exercises.check_neighbours(neighbours) > 0

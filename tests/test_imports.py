@@ -1,6 +1,6 @@
-"""The import contract, read from the source with ``ast``: the layers rules core -> engine -> board
-UI
--> exercises (a module imports from its own layer or lower ones), nothing in the package imports
+"""The import contract, read from the source with ``ast``: the layers rules core -> sandbox ->
+engine -> board UI -> exercises -> the class's parts (a module imports from its own layer or lower
+ones), nothing in the package imports
 benchmark code, and the controller imports no GUI library.  ARCHITECTURE.md draws the layers.
 
 Each rule is also checked against a small made-up package that breaks it, so a checker that
@@ -29,40 +29,48 @@ LAYERS = {
         "fanorona.game",
         "fanorona.positions",
     },
+    #: One way to run untrusted code (namespaces, limits, cleanup): it imports nothing above the
+    #: standard library, so the grader and the tournament alike can stand on it.
+    "sandbox": {"fanorona.sandbox"},  # and every module under it
     "engine": {
-        "fanorona.scoring",
-        "fanorona.ai",
-        "fanorona.compiled",
-        "fanorona.retrograde",
-        "fanorona.tablefile",
-        "fanorona.endgame",
-        "fanorona.solve",
-        "fanorona.arena",
+        "fanorona.engine",
+        "fanorona.engine.scoring",
+        "fanorona.engine.ai",
+        "fanorona.engine.compiled",
+        "fanorona.engine.retrograde",
+        "fanorona.engine.tablefile",
+        "fanorona.engine.endgame",
+        "fanorona.engine.solve",
+        "fanorona.engine.arena",
         "fanorona.tournament",  # and every module under it: players in processes, ratings
     },
     "board UI": {
-        "fanorona.labels",
-        "fanorona.reply",
-        "fanorona.progress",
-        "fanorona.state",
-        "fanorona.settings",
-        "fanorona.adapter",
-        "fanorona.scene",
-        "fanorona.setup",
-        "fanorona.draw",
-        "fanorona.computer",
-        "fanorona.controller",
-        "fanorona.picture",
-        "fanorona.movelist",
-        "fanorona.panel",
-        "fanorona.widget",
+        "fanorona.ui",
+        "fanorona.ui.labels",
+        "fanorona.ui.reply",
+        "fanorona.ui.progress",
+        "fanorona.ui.state",
+        "fanorona.ui.settings",
+        "fanorona.ui.adapter",
+        "fanorona.ui.scene",
+        "fanorona.ui.setup",
+        "fanorona.ui.draw",
+        "fanorona.ui.computer",
+        "fanorona.ui.controller",
+        "fanorona.ui.picture",
+        "fanorona.ui.movelist",
+        "fanorona.ui.panel",
+        "fanorona.ui.widget",
     },
     "exercises": {"fanorona.exercises"},  # and every module under it
+    #: The class's shared parts: the out-of-process grader and the lobby (and every module under
+    #: each), which may use everything below them.
+    "class": {"fanorona.grading", "fanorona.lobby"},
 }
 #: Imports that go up a layer on purpose, each made inside a function so the lower module loads
 #: without the higher one: a Board draws itself in a notebook (``_repr_png_``), and the package's
 #: ``fanorona.BoardWidget`` is loaded on first use.
-ALLOWED_UPWARD = {("fanorona.board", "fanorona.draw"), ("fanorona", "fanorona.widget")}
+ALLOWED_UPWARD = {("fanorona.board", "fanorona.ui.draw"), ("fanorona", "fanorona.ui.widget")}
 GUI_LIBRARIES = {
     "ipywidgets",
     "matplotlib",
@@ -152,7 +160,7 @@ def violations(graph: dict[str, list[tuple[str, bool]]]) -> list[str]:
 
 
 def gui_in_controller(
-    graph: dict[str, list[tuple[str, bool]]], module: str = "fanorona.controller"
+    graph: dict[str, list[tuple[str, bool]]], module: str = "fanorona.ui.controller"
 ) -> list[str]:
     """GUI libraries the controller loads: through its own imports (any), or through the top-level
     imports of the package modules it imports, and theirs."""
@@ -179,22 +187,25 @@ def test_the_package_keeps_its_import_contract():
 def test_every_module_of_the_package_is_in_a_layer():
     graph = read_package(PACKAGE)
     assert {m for m in graph if layer_of(m) is None} == set()
-    assert "fanorona.exercises.checking" in graph and layer_of("fanorona.exercises.checking") == 3
+    assert "fanorona.exercises.checking" in graph and layer_of("fanorona.exercises.checking") == 4
 
 
 @pytest.fixture
 def made_up(tmp_path):
     """A copy of the package's layout in miniature, which each test below breaks one way."""
     root = tmp_path / "fanorona"
-    (root / "exercises").mkdir(parents=True)
+    for folder in ("exercises", "engine", "ui"):
+        (root / folder).mkdir(parents=True)
     files = {
         "__init__.py": "from .board import Board\n",
         "rules.py": "",
         "board.py": "from .rules import Rules\n",
-        "ai.py": "from .board import Board\n",
-        "controller.py": "from .board import Board\n",
-        "widget.py": "import ipywidgets\nfrom .controller import Controller\n",
-        "exercises/__init__.py": "from ..widget import BoardWidget\n",
+        "engine/__init__.py": "",
+        "engine/ai.py": "from ..board import Board\n",
+        "ui/__init__.py": "",
+        "ui/controller.py": "from ..board import Board\n",
+        "ui/widget.py": "import ipywidgets\nfrom .controller import Controller\n",
+        "exercises/__init__.py": "from ..ui.widget import BoardWidget\n",
     }
     for name, text in files.items():
         (root / name).write_text(text)
@@ -210,13 +221,13 @@ def test_the_made_up_package_keeps_the_contract(made_up):
     [
         (
             "board.py",
-            "from .ai import AlphaBetaPlayer\n",
-            "fanorona.board (core) imports fanorona.ai (engine)",
+            "from .engine.ai import AlphaBetaPlayer\n",
+            "fanorona.board (core) imports fanorona.engine.ai (engine)",
         ),
         (
-            "ai.py",
-            "def f():\n    from .widget import BoardWidget\n",
-            "fanorona.ai (engine) imports fanorona.widget (board UI)",
+            "engine/ai.py",
+            "def f():\n    from ..ui.widget import BoardWidget\n",
+            "fanorona.engine.ai (engine) imports fanorona.ui.widget (board UI)",
         ),
         (
             "board.py",
@@ -224,25 +235,29 @@ def test_the_made_up_package_keeps_the_contract(made_up):
             "fanorona.board (core) imports fanorona.exercises",
         ),
         (
-            "ai.py",
+            "engine/ai.py",
             "from benchmarks.baseline import BaselineAlphaBeta\n",
-            "fanorona.ai imports benchmark code",
+            "fanorona.engine.ai imports benchmark code",
         ),
-        ("ai.py", "from . import bench_search\n", "fanorona.ai imports benchmark code"),
         (
-            "controller.py",
+            "engine/ai.py",
+            "from . import bench_search\n",
+            "fanorona.engine.ai imports benchmark code",
+        ),
+        (
+            "ui/controller.py",
             "import matplotlib.pyplot as plt\n",
             "loads the GUI library matplotlib.pyplot",
         ),
         (
-            "controller.py",
+            "ui/controller.py",
             "def f():\n    from ipywidgets import Button\n",
             "loads the GUI library ipywidgets",
         ),
         (
-            "controller.py",
+            "ui/controller.py",
             "from .widget import BoardWidget\n",
-            "loads the GUI library ipywidgets (through fanorona.widget)",
+            "loads the GUI library ipywidgets (through fanorona.ui.widget)",
         ),
         ("stray.py", "from .rules import Rules\n", "fanorona.stray is in no layer"),
     ],
@@ -258,7 +273,7 @@ def test_importing_the_controller_loads_no_gui_library():
     """The same rule, at run time: a fresh interpreter imports the controller and lists its
     modules."""
     code = (
-        "import sys, fanorona.controller; "
+        "import sys, fanorona.ui.controller; "
         f"print(sorted({{m.split('.')[0] for m in sys.modules}} & set({sorted(GUI_LIBRARIES)!r})))"
     )
     out = subprocess.run(
@@ -269,7 +284,7 @@ def test_importing_the_controller_loads_no_gui_library():
 
 def test_importing_the_package_loads_no_benchmark_code():
     code = (
-        "import sys, fanorona, fanorona.ai, fanorona.arena; "
+        "import sys, fanorona, fanorona.engine.ai, fanorona.engine.arena; "
         "print(sorted(m for m in sys.modules if 'bench' in m))"
     )
     out = subprocess.run(

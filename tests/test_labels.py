@@ -6,9 +6,9 @@ from string import Formatter
 
 import pytest
 
-from fanorona.labels import LABELS, LANGUAGES, labels, say
+from fanorona.ui.labels import LABELS, LANGUAGES, labels, say
 
-PACKAGE = Path(__file__).resolve().parent.parent / "fanorona"
+PACKAGE = Path(__file__).resolve().parent.parent / "fanorona" / "ui"
 USERS = (
     "controller.py",
     "computer.py",
@@ -77,6 +77,6 @@ def test_sentences_capitalise_except_after_a_point_name():
     ],
 )
 def test_a_page_starts_in_the_language_its_address_asks_for(query, language):
-    from fanorona.labels import page_language
+    from fanorona.ui.labels import page_language
 
     assert page_language(query) == language

@@ -320,9 +320,9 @@ def test_the_api_reference_documents_the_public_names(visits):
     text = visits["api.html"]["text"]
     for name in (
         "fanorona.Board",
-        "fanorona.ai.AlphaBetaPlayer",
-        "fanorona.ai.level",
-        "fanorona.controller.Model",
+        "fanorona.engine.ai.AlphaBetaPlayer",
+        "fanorona.engine.ai.level",
+        "fanorona.ui.controller.Model",
         "fanorona.exercises.Checker",
         "fanorona.positions.load",
         "BoardWidget",

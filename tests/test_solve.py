@@ -7,10 +7,17 @@ from itertools import islice
 import pytest
 
 import fanorona as fa
-from fanorona import solve as solver
-from fanorona.ai import RandomPlayer
+from fanorona.engine import solve as solver
+from fanorona.engine.ai import RandomPlayer
+from fanorona.engine.solve import (
+    PerfectPlayer,
+    SolveCacheWarning,
+    Successors,
+    Symmetry,
+    Table,
+    solve,
+)
 from fanorona.movegen import bitsets
-from fanorona.solve import PerfectPlayer, SolveCacheWarning, Successors, Symmetry, Table, solve
 
 SOLVED = fa.Rules.solved()
 

@@ -13,11 +13,11 @@ from array import array
 
 import pytest
 
-from fanorona import solve as solver
-from fanorona import tablefile
-from fanorona.retrograde import CODE, DRAW, LOSS, WIN
-from fanorona.solve import SolveCacheWarning, solve
-from fanorona.tablefile import HEADER, STALE_PART_SECONDS, write_file
+from fanorona.engine import solve as solver
+from fanorona.engine import tablefile
+from fanorona.engine.retrograde import CODE, DRAW, LOSS, WIN
+from fanorona.engine.solve import SolveCacheWarning, solve
+from fanorona.engine.tablefile import HEADER, STALE_PART_SECONDS, write_file
 
 SIZE = (3, 3)
 

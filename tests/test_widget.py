@@ -416,7 +416,7 @@ def test_legal_overlay_draws_an_arrow_for_each_legal_step_of_either_side(widgets
 
 
 def test_c_the_choice_rings_each_string_in_its_colour_above_the_stones(widgets_made):
-    from fanorona.draw import COLORS, KIND_COLORS
+    from fanorona.ui.draw import COLORS, KIND_COLORS
 
     w = widgets_made()
     w.click("d3")
@@ -459,7 +459,7 @@ def test_d_the_move_list_wraps_and_keeps_whole_chains(widgets_made):
         w.click(w.controller.scene()["targets"][0])
     longest = str(w.board.turns[-1])
     assert longest in moves_html(w)
-    from fanorona.panel import STYLE
+    from fanorona.ui.panel import STYLE
 
     assert "pre-wrap" in STYLE and "overflow-y: auto" in STYLE
     assert "white-space: pre;" not in STYLE
@@ -694,7 +694,7 @@ def test_1_every_picture_sent_is_whole_and_shows_the_models_stones(widgets_made,
 
 
 def test_12_the_legend_names_the_dashed_arrow_of_a_waiting_step(widgets_made):
-    from fanorona.labels import LABELS
+    from fanorona.ui.labels import LABELS
 
     w = widgets_made()
     assert "waiting for its capture" not in w.controls["legend"].value
@@ -816,7 +816,7 @@ def test_10_a_long_wait_shows_a_bar_with_the_time_left(widgets_made):
 
     from tqdm import tqdm
 
-    from fanorona.progress import reading
+    from fanorona.ui.progress import reading
 
     w = widgets_made()
     bar, text = w.controls["progress"], w.controls["progress_text"]
@@ -902,7 +902,7 @@ def test_mouse_moves_cost_the_kernel_nothing(widgets_made):
 def test_the_titles_kept_as_pixels_are_bounded(widgets_made):
     """A plain model's fault sentences make a new title each time: the pixels kept per wording
     must not grow with them for as long as the board is open."""
-    from fanorona.picture import KEPT_TEXTS
+    from fanorona.ui.picture import KEPT_TEXTS
 
     w = widgets_made(max_width=None)
     for i in range(3 * KEPT_TEXTS):

@@ -167,7 +167,7 @@ def show(board: Board | None, title: str, **drawing) -> None:
         return
     from IPython.display import Image, display
 
-    from ..draw import board_png
+    from ..ui.draw import board_png
 
     display(
         Image(board_png(board, title=title, **drawing), alt=f"{title}. Position: {board.fen()}")

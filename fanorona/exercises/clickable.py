@@ -17,8 +17,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from ..board import Board
-from ..controller import Controller
 from ..rules import Rules
+from ..ui.controller import Controller
 from .checking import ExerciseFailed, Guard, cut, fmt, sealed_check, short_repr, show
 from .guard import _Unfinished
 from .view import drawn_stones, laid_out

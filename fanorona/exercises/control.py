@@ -8,7 +8,7 @@ and compares the position, the turns, ``selected`` and ``pending`` after every a
 ``check_model(MyGame)`` first checks the members and their types (a sentence names a missing or
 wrong one), then plays seeded random games of the simplified rules on a student's model class and
 on the package's board side by side, comparing everything the interactive board asks of a model
-(``fanorona.controller.Model``), undoing now and then; finally it plays on the student's model
+(``fanorona.ui.controller.Model``), undoing now and then; finally it plays on the student's model
 through the board's controller by clicks, with Undo step, Undo and Redo, as the board does.
 """
 
@@ -18,8 +18,8 @@ import random
 
 from .. import positions
 from ..board import Board
-from ..controller import Controller
 from ..rules import Rules
+from ..ui.controller import Controller
 from .checking import ExerciseFailed, Guard, board_code, checked, cut, fmt, short_repr, show
 from .samples import random_game_fens
 
@@ -354,7 +354,7 @@ def _calling(guard: Guard, script):
 @checked
 def check_model(make, guard: Guard) -> int:
     """Check a model class ``make(width, height)`` of the simplified game, started from the start
-    position, that follows ``fanorona.controller.Model``: random games on it and on the package's
+    position, that follows ``fanorona.ui.controller.Model``: random games on it and on the package's
     board side by side, with undo; then games played on it through the board's controller, with
     Undo step, Undo and Redo."""
     n = 0
@@ -370,7 +370,7 @@ def _random_game(make, guard: Guard, size, rng) -> int:
     script = lambda: f"m = {name}{size}" + "".join(f"; m.{p}" for p in played)  # noqa: E731
     with guard.running(script):
         model = make(*size)
-        _missing(model, MODEL_MEMBERS, "a model for the board (fanorona.controller.Model)")
+        _missing(model, MODEL_MEMBERS, "a model for the board (fanorona.ui.controller.Model)")
         shape = (tuple(model.size), tuple(model.points))
     if shape != (size, board.points):
         raise ExerciseFailed(

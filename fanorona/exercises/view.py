@@ -240,7 +240,7 @@ def _view_boards() -> list[Board]:
 def _figure(board: Board):
     from matplotlib.figure import Figure
 
-    from ..draw import figure_size
+    from ..ui.draw import figure_size
 
     return Figure(figsize=figure_size(board)).add_subplot()
 
@@ -254,7 +254,7 @@ def _show_difference(fn, board: Board, wrong_points, title: str) -> None:
     from IPython.display import Image, display
     from matplotlib.figure import Figure
 
-    from ..draw import draw_board
+    from ..ui.draw import draw_board
 
     w, h = board.size
     fig = Figure(figsize=(2 * (0.75 * w + 0.6), 0.75 * h + 1.2))

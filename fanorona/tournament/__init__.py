@@ -34,7 +34,7 @@ _WHERE = {
 
 
 def __getattr__(name):
-    """Loaded on first use, so that ``fanorona.arena`` can use the ratings without the rest."""
+    """Loaded on first use, so that ``engine.arena`` can use the ratings without the rest."""
     if name in _WHERE:
         import importlib
 

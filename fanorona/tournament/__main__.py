@@ -13,7 +13,7 @@ import argparse
 import os
 import sys
 
-from ..arena import _size
+from ..engine.arena import _size
 from ..rules import PRESETS
 
 

@@ -19,8 +19,8 @@ import sys
 import traceback
 
 import fanorona  # noqa: F401
-from fanorona import ai
 from fanorona.board import Board, Turn
+from fanorona.engine import ai
 from fanorona.rules import Rules
 
 #: Loaded before privileges are dropped: where Python's own files are private to root (a

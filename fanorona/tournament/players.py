@@ -14,7 +14,7 @@ import re
 import stat
 from pathlib import Path
 
-from .. import ai
+from ..engine import ai
 
 PLAYER_CELL = "tournament_player"
 NAME = re.compile(r"^[A-Za-z0-9_.\-]{1,40}$")

@@ -119,7 +119,7 @@ class Sandbox:
             "FANORONA_COMPILED": "0",
         }
         if "spec" in self.entry:  # a built-in level reads the endgame tables' cache
-            from ..tablefile import cache_dir
+            from ..engine.tablefile import cache_dir
 
             env["FANORONA_CACHE_DIR"] = str(cache_dir())
         self.process = subprocess.Popen(

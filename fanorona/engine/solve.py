@@ -18,9 +18,10 @@ from bisect import bisect_left
 from collections import Counter
 from pathlib import Path
 
-from .board import Board, Turn, turn_of
-from .geometry import Geometry, check_size, geometry
-from .movegen import bitsets, generator
+from ..board import Board, Turn, turn_of
+from ..geometry import Geometry, check_size, geometry
+from ..movegen import bitsets, generator
+from ..rules import Rules
 from .retrograde import (
     CODE,
     DRAW,
@@ -34,7 +35,6 @@ from .retrograde import (
     progress_bar,
     value_code,
 )
-from .rules import Rules
 from .tablefile import (
     HEADER,
     SolveCacheWarning,

@@ -14,7 +14,7 @@ import inspect
 import threading
 from collections import OrderedDict
 
-from .board import Turn
+from ..board import Turn
 from .progress import watching_bars
 from .state import BoardState
 
@@ -44,11 +44,11 @@ class Players:
         if level == "custom":
             player = custom
         elif level == "perfect":
-            from .solve import PerfectPlayer
+            from ..engine.solve import PerfectPlayer
 
             player = PerfectPlayer(board.size, rules=board.rules.with_(quiet_draw=None))
         else:
-            from .ai import level as level_player
+            from ..engine.ai import level as level_player
 
             player = level_player(level)
         self._players[key] = player
@@ -84,7 +84,7 @@ def search_words(info) -> tuple[str, dict]:
 
 
 class ComputerRunner:
-    """Plays the computer's side for a controller (see ``fanorona.controller.Controller``)."""
+    """Plays the computer's side for a controller (see ``fanorona.ui.controller.Controller``)."""
 
     def __init__(self, controller):
         self.controller = controller
@@ -245,7 +245,7 @@ class ComputerRunner:
 
 class ComputerSeat(BoardState):
     """The controller's side of the runner: what the runner may ask and do, with the lock held
-    (see ``fanorona.controller.Controller``)."""
+    (see ``fanorona.ui.controller.Controller``)."""
 
     def computer_to_move(self, live_only: bool = True) -> bool:
         """The side to move is the computer's (and, by default, the board is live and the game goes
@@ -282,7 +282,7 @@ class ComputerSeat(BoardState):
         )
 
     def show_progress(self, progress) -> None:
-        """A long wait's progress (``fanorona.progress.Progress``), or None when it is over."""
+        """A long wait's progress (``fanorona.ui.progress.Progress``), or None when it is over."""
         self._change(progress=progress)
 
     def _tell(self, **state) -> None:

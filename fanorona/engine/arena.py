@@ -1,6 +1,6 @@
 """Matches between computer players, to measure which is stronger and by how much.
 
-``python -m fanorona.arena alphabeta:depth=3 greedy --games 20 --jobs 2`` plays the games in
+``python -m fanorona.engine.arena alphabeta:depth=3 greedy --games 20 --jobs 2`` plays the games in
 pairs: each pair opens with another of White's legal first turns, once with each player as
 White, so neither the first move nor the colour favours one side.  ``run_match`` does the same
 from Python and returns a ``MatchResult`` (its ``table()`` is what the command prints).  The
@@ -20,10 +20,10 @@ import sys
 import time
 from dataclasses import asdict, dataclass, field
 
+from ..board import Board
+from ..game import play_game
+from ..rules import PRESETS, Rules
 from .ai import make_player
-from .board import Board
-from .game import play_game
-from .rules import PRESETS, Rules
 
 __all__ = ["GameResult", "MatchResult", "arena_player", "main", "run_match"]
 
@@ -138,7 +138,7 @@ class MatchResult:
         return sentence
 
     def table(self) -> str:
-        """The match summary as printed by ``python -m fanorona.arena``."""
+        """The match summary as printed by ``python -m fanorona.engine.arena``."""
         n = len(self.games)
         w, h = self.size
         lines = [
@@ -207,7 +207,7 @@ class MatchResult:
 def _ratings(a: str, b: str, games: tuple, samples: int, seed: int):
     """The fit of a match's games (A White?, A's points), cached: a table asks for it several
     times."""
-    from .tournament.ratings import Result, rate
+    from ..tournament.ratings import Result, rate
 
     results = [
         Result(a, b, points, n // 2) if a_white else Result(b, a, 1 - points, n // 2)
@@ -395,7 +395,7 @@ def _spec(text: str) -> str:
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m fanorona.arena", description=__doc__.split("\n\n")[0]
+        prog="python -m fanorona.engine.arena", description=__doc__.split("\n\n")[0]
     )
     parser.add_argument(
         "a",

@@ -17,8 +17,8 @@ import threading
 import time
 from dataclasses import dataclass, field
 
-from .board import Board, Turn, turn_of
-from .movegen import Generator, bitsets, generator
+from ..board import Board, Turn, turn_of
+from ..movegen import Generator, bitsets, generator
 from .scoring import (
     EVALUATION_NAMES,
     EXACT,
@@ -40,7 +40,7 @@ __all__ = [
     "AlphaBetaPlayer",
     "GreedyPlayer",
     "MCTSPlayer",
-    "PerfectPlayer",  # noqa: F822 - from fanorona.solve, loaded by __getattr__ on first use
+    "PerfectPlayer",  # noqa: F822 - from fanorona.engine.solve, loaded by __getattr__ on first use
     "RandomPlayer",
     "SearchCancelled",
     "SearchInfo",
@@ -198,7 +198,7 @@ class SearchInfo:
     score: float  # alpha-beta: 100 a stone for the side to move, +-(1,000,000 - turns) for a
     # proven win or loss; MCTS: the chosen turn's winning percentage
     pv: list = field(default_factory=list)  # the expected line, as turn texts
-    compiled: bool = False  # whether the compiled search (fanorona.compiled) answered
+    compiled: bool = False  # whether the compiled search (fanorona.engine.compiled) answered
 
     @property
     def nodes_per_second(self) -> float:
@@ -248,12 +248,12 @@ class AlphaBetaPlayer(_Player):
     on while the side to move can capture (off by default: at equal time it did not play better).
     With ``endgame`` (a number of stones, or an ``EndgameTable``; off by default) positions of that
     few stones are scored exactly from the table instead of searched.  A number reads the board
-    size's table (``fanorona.endgame.endgame_table``, cached on disk) once a turn starts with at
+    size's table (``engine.endgame.endgame_table``, cached on disk) once a turn starts with at
     most ``ENDGAME_REACH`` stones more, on boards of up to ``ENDGAME_MAX_POINTS`` points; building
     it the first time takes about a second for 3 stones on 9x5, half a minute for 4.  Levels 4 and
     5 read the 4-stone table.
     ``compiled`` (on by default where numba is installed) runs the same search compiled, from
-    ``fanorona.compiled``: the same turns, scores and node counts, about 14 times as fast; its
+    ``engine.compiled``: the same turns, scores and node counts, about 14 times as fast; its
     transposition table has 2**19 entries (36 MB), one kept per process between turns.
     Each call searches with state of its own (``_AlphaBetaSearch``), so calls from several threads,
     or a cancelled one and the next, never share it.
@@ -766,8 +766,8 @@ def _check_endgame(endgame):
     if isinstance(endgame, EndgameTable):
         return endgame
     raise ValueError(
-        f"endgame is a number of stones from 2 to 4, a fanorona.endgame.EndgameTable, or None; "
-        f"got {endgame!r}"
+        "endgame is a number of stones from 2 to 4, a fanorona.engine.endgame.EndgameTable, "
+        f"or None; got {endgame!r}"
     )
 
 
@@ -935,7 +935,7 @@ _KINDS = {
 }
 
 #: The difficulty levels, weakest first, as player specs.  Measured on 9x5 (python -m
-#: fanorona.arena,
+#: fanorona.engine.arena,
 #: colours and openings alternated) with the search before movegen: level2-level1 80% (20 games),
 #: level3-level2 100% (20), level4-level3 95% (20), level5-level4 55% (40; +35 Elo, not
 #: significant).
@@ -1010,4 +1010,4 @@ def __getattr__(name):
         from .solve import PerfectPlayer
 
         return PerfectPlayer
-    raise AttributeError(f"module 'fanorona.ai' has no attribute {name!r}")
+    raise AttributeError(f"module 'fanorona.engine.ai' has no attribute {name!r}")

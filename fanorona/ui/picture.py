@@ -19,8 +19,8 @@ from matplotlib.figure import Figure
 from matplotlib.transforms import Bbox
 from PIL import Image
 
+from ..geometry import Geometry
 from .draw import BoardPicture
-from .geometry import Geometry
 
 #: How near a point (in point spacings) a click must land to count.
 CLICK_RADIUS = 0.45

@@ -17,7 +17,7 @@ from matplotlib.collections import LineCollection, PolyCollection
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
-from .board import Board
+from ..board import Board
 
 COLORS = {"white": "#f7f3e8", "black": "#222222"}
 LINE_COLOR = "#8a6d3b"
@@ -230,7 +230,7 @@ def _draw_stones(ax, board, scale: float) -> list:
 
 
 #: What each mark of the interactive board means, in the order a legend lists them (keys of
-#: ``fanorona.labels``), with the symbol and colour an HTML legend shows for it.
+#: ``fanorona.ui.labels``), with the symbol and colour an HTML legend shows for it.
 LEGEND = {
     "must": ("legend_must", "●", MARK),
     "selected": ("legend_selected", "◯", HIGHLIGHT),

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from array import array
 
-from .rules import Rules
+from ..rules import Rules
 
 WIN, LOSS, DRAW = "win", "loss", "draw"
 #: The byte that stands for each value in a table; a draw is 0, what is never labelled.

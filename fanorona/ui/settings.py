@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from .rules import Rules
+from ..rules import Rules
 
 #: Who the computer plays.
 COMPUTER_SIDES = ("nobody", "white", "black", "both")
-#: The computer's levels: the search levels of ``fanorona.ai`` and the solver's perfect player.
+#: The computer's levels: the search levels of ``engine.ai`` and the solver's perfect player.
 LEVELS = (1, 2, 3, 4, 5, "perfect")
 #: The level played where "perfect" cannot be: the strongest search.
 STRONGEST = 5

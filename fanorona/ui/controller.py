@@ -4,14 +4,14 @@
 selected stone, the step that waits for an approach-or-withdrawal choice, undo and redo by turn
 and by step, the turn the replay slider shows.  Each action returns a ``Reply``: an ``Action``
 for what happened and the sentence to show.  Its neighbours each do one job:
-``fanorona.adapter.GameAdapter`` talks to the model (a ``fanorona.Board`` or a student's class
-following ``Model``) and turns its faults into sentences; ``fanorona.settings.ComputerSettings``
-holds who the computer plays and how; ``fanorona.computer.ComputerRunner`` plays its turns in a
-thread; ``fanorona.scene`` derives what the view shows from this state.  The controller's other
-jobs are its small bases, each in the module of its job: ``fanorona.setup.Setup`` (new games,
+``fanorona.ui.adapter.GameAdapter`` talks to the model (a ``fanorona.Board`` or a student's class
+following ``Model``) and turns its faults into sentences; ``fanorona.ui.settings.ComputerSettings``
+holds who the computer plays and how; ``fanorona.ui.computer.ComputerRunner`` plays its turns in a
+thread; ``fanorona.ui.scene`` derives what the view shows from this state.  The controller's other
+jobs are its small bases, each in the module of its job: ``fanorona.ui.setup.Setup`` (new games,
 positions, records, settings, each changed through a checking method),
-``fanorona.computer.ComputerSeat`` (what the runner may do) and ``fanorona.scene.Shows`` (what
-views read).  ``fanorona.widget.BoardWidget`` only draws and forwards clicks, so every rule of a
+``fanorona.ui.computer.ComputerSeat`` (what the runner may do) and ``fanorona.ui.scene.Shows`` (what
+views read).  ``fanorona.ui.widget.BoardWidget`` only draws and forwards clicks, so every rule of a
 click is tested here without ipywidgets or matplotlib.
 """
 
@@ -20,12 +20,12 @@ from __future__ import annotations
 import functools
 import threading
 
+from ..board import Board
+from ..rules import Rules
 from .adapter import GameAdapter, Model, ModelFault, check_model, turn_text
-from .board import Board
 from .computer import ComputerRunner, ComputerSeat
 from .labels import labels, say
 from .reply import Action, Reply
-from .rules import Rules
 from .scene import Shows
 from .settings import COMPUTER_SIDES, LEVELS, ComputerSettings
 from .setup import OVERLAYS, SIZES, Setup, parse_size, size_text
@@ -73,7 +73,7 @@ class Controller(Setup, ComputerSeat, Shows):
         self.overlays = dict.fromkeys(OVERLAYS, False)
         self.shown: int | None = None  # turns shown by the replay slider; None: the live game
         self.settings = ComputerSettings()
-        self.progress = None  # a long wait in progress (fanorona.progress.Progress)
+        self.progress = None  # a long wait in progress (fanorona.ui.progress.Progress)
         self.error: Exception | None = None  # the last failure of the model or the computer
         self._redo: list = []
         self._listeners: list = []
@@ -121,7 +121,7 @@ class Controller(Setup, ComputerSeat, Shows):
         return Reply(action, self.sentence(key, **values) if key else "", said)
 
     def sentence(self, key: str, **values) -> str:
-        """A sentence of the board's language (see ``fanorona.labels``)."""
+        """A sentence of the board's language (see ``fanorona.ui.labels``)."""
         return say(self.language, key, **values)
 
     # -- the click state machine ---------------------------------------------------------------

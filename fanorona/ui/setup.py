@@ -1,6 +1,6 @@
 """New games, positions, records and settings: the board's actions that are not clicks.
 
-``Setup`` is the part of ``fanorona.controller.Controller`` that replaces the game (a new game,
+``Setup`` is the part of ``fanorona.ui.controller.Controller`` that replaces the game (a new game,
 a teaching position, a diagram, a game record) or changes how it is played and shown (the
 computer's side and level, the step delay, the overlays, the language).  Every setting is
 changed through a method that checks it first; the computer's settings are a frozen
@@ -9,13 +9,13 @@ changed through a method that checks it first; the computer's settings are a fro
 
 from __future__ import annotations
 
+from ..board import Board
+from ..game import Game as GameRecord
+from ..notation import NotationError
+from ..rules import PRESETS, Rules
 from .adapter import GameAdapter
-from .board import Board
-from .game import Game as GameRecord
 from .labels import labels
-from .notation import NotationError
 from .reply import Action, Reply
-from .rules import PRESETS, Rules
 from .settings import COMPUTER_SIDES, STRONGEST, ComputerSettings, perfect_offered
 from .state import BoardState
 
@@ -200,7 +200,7 @@ def rules_name(rules: Rules, language: str) -> str:
 def position_from_text(text: str, rules: Rules) -> tuple[Board, str]:
     """A named teaching position, a diagram or a one-line position text, and its name; ValueError if
     none."""
-    from . import positions
+    from .. import positions
 
     if text in positions.names():
         return positions.load(text), text

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from typing import Protocol, runtime_checkable
 
-from .board import Board, Step
-from .geometry import point_name
-from .notation import CAPTURE_LETTER
+from ..board import Board, Step
+from ..geometry import point_name
+from ..notation import CAPTURE_LETTER
 
 SIDES = ("white", "black")
 #: Calls of ``pop()`` allowed beyond a turn's own steps before the model is said never to shorten
@@ -71,7 +71,7 @@ def check_model(model) -> None:
     if not isinstance(model, Model):
         missing = [name for name in MEMBERS if not hasattr(model, name)]
         raise ValueError(
-            f"a board model needs {', '.join(missing)} (see fanorona.controller.Model); "
+            f"a board model needs {', '.join(missing)} (see fanorona.ui.controller.Model); "
             f"{type(model).__name__} lacks them"
         )
 

@@ -22,7 +22,7 @@ import threading
 import time
 from collections import namedtuple
 
-from .geometry import DIRECTIONS
+from ..geometry import DIRECTIONS
 from .scoring import (
     EVALUATION_NAMES,
     EXACT,
@@ -928,7 +928,7 @@ def endgame_lookup(table) -> dict:
         me, opp, info = (np.empty(len(table), dtype=np.int64) for _ in range(3))
         for i, (m, o, value, distance) in enumerate(table.entries()):
             me[i], opp[i], info[i] = m, o, (distance or 0) * 4 + code[value]
-        from .geometry import geometry
+        from ..geometry import geometry
 
         maps = np.array(geometry(*table.size).symmetries(), dtype=np.int64)
         arrays = {"endgame_me": me, "endgame_opp": opp, "endgame_info": info, "endgame_maps": maps}
@@ -1179,9 +1179,9 @@ def warm_up(progress: bool = True) -> None:
         return
     from tqdm import tqdm
 
-    from .geometry import geometry
-    from .movegen import generator
-    from .rules import Rules
+    from ..geometry import geometry
+    from ..movegen import generator
+    from ..rules import Rules
 
     compiled = CompiledGenerator(generator(geometry(3, 3), Rules()))
     search = CompiledSearch(compiled, "threat", True, 2)

@@ -2,7 +2,7 @@
 the status line, a progress bar, the move list), their layout, and showing the controller's state
 in them.
 
-The panel only shows; what a control does when used is wired by ``fanorona.widget.BoardWidget``
+The panel only shows; what a control does when used is wired by ``fanorona.ui.widget.BoardWidget``
 through ``Panel.observe``, which tells a user's change from the panel's own syncing.
 """
 
@@ -15,13 +15,13 @@ from pathlib import Path
 
 import ipywidgets as widgets
 
-from . import positions
-from .board import Board
+from .. import positions
+from ..board import Board
+from ..rules import PRESETS
 from .controller import COMPUTER_SIDES, OVERLAYS, SIZES, size_text
 from .draw import LEGEND
 from .labels import LANGUAGES, labels
 from .movelist import MoveList
-from .rules import PRESETS
 
 #: Turns the Turn slider is rebuilt ahead for (see ``Panel._rebuild_replay_slider``).
 SLIDER_ROOM = 64
@@ -181,7 +181,7 @@ class Panel:
 
     def _show_progress(self, progress) -> None:
         """A long wait's bar (building a table, compiling) under the status line, with the time
-        left that tqdm estimates.  ``progress``: the controller's ``fanorona.progress.Progress``,
+        left that tqdm estimates.  ``progress``: the controller's ``fanorona.ui.progress.Progress``,
         or None when nothing is waited for."""
         bar, text = self.controls["progress"], self.controls["progress_text"]
         display = "none" if progress is None else None

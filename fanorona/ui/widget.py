@@ -1,11 +1,11 @@
 """The interactive board: a game of Fanorona played by clicking, in JupyterLab or Voilà.
 
 Model, view, control.  The model is a ``fanorona.Board`` (or any object following
-``fanorona.controller.Model``, such as a student's own class); the control is
-``fanorona.controller.Controller``, plain Python that tests drive without a browser; this module
+``fanorona.ui.controller.Model``, such as a student's own class); the control is
+``fanorona.ui.controller.Controller``, plain Python that tests drive without a browser; this module
 is the view and the wiring: an ipympl canvas and ipywidgets controls that show the controller's
 state and forward clicks to it.  The view is two parts, composed here: the picture
-(``fanorona.picture.Picture``) and the controls (``fanorona.panel.Panel``).
+(``fanorona.ui.picture.Picture``) and the controls (``fanorona.ui.panel.Panel``).
 
 The board's frame is drawn once; a click redraws only the stones and marks, and the picture is
 sent before the status text, so the two never disagree on the screen.
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import base64
 
-from .board import Board
+from ..board import Board
 from .controller import OVERLAYS, SIZES, Controller
 from .labels import LABELS
 from .panel import Panel
@@ -35,7 +35,7 @@ class BoardWidget:
     """A board to play on by clicking, with undo, replay, a computer opponent and overlays.
 
     ``board``: a position to start from (a ``fanorona.Board``, copied; ``size`` and ``rules`` are
-    then ignored), or your own model: any object with the methods of ``fanorona.controller.Model``
+    then ignored), or your own model: any object with the methods of ``ui.controller.Model``
     (size, points, to_move, turns, chain, chain_stone, stone_at, legal_steps, captures, push, pop,
     end_turn, outcome) is played as it is.  ``opponent``: None, a level 1-5, or any player with
     ``choose_turn(board)``; it plays Black.  ``language``: "en", "da", "de" or "cs".
@@ -63,11 +63,11 @@ class BoardWidget:
         self.controller = Controller(
             model, size=size, rules=rules, opponent=opponent, language=language
         )
-        #: The picture on its ipympl canvas (``fanorona.picture.Picture``); its ``figure``,
+        #: The picture on its ipympl canvas (``fanorona.ui.picture.Picture``); its ``figure``,
         #: ``canvas`` and ``ax`` are this board's too.
         p = self.picture = Picture(self.controller.lock, self.click, max_width)
         self.figure, self.canvas, self.ax = p.figure, p.canvas, p.ax
-        #: The controls around the picture (``fanorona.panel.Panel``).
+        #: The controls around the picture (``fanorona.ui.panel.Panel``).
         self.panel = Panel(self.controller, self.canvas)
         #: The ipywidgets controls by name (buttons, choosers, sliders, the status and move list).
         self.controls = self.panel.controls

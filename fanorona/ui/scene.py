@@ -14,7 +14,7 @@ from .adapter import ModelFault, strings, turn_text
 from .labels import say
 from .state import BoardState
 
-#: The scene's marks, each with one meaning (see ``fanorona.draw``).
+#: The scene's marks, each with one meaning (see ``fanorona.ui.draw``).
 MARKS = (
     "must",
     "selected",

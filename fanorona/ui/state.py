@@ -1,6 +1,6 @@
 """The controller's state as each of its parts sees it: one list of what a board holds.
 
-``fanorona.controller.Controller`` is put together from small parts, each in the module of its
+``fanorona.ui.controller.Controller`` is put together from small parts, each in the module of its
 job (``setup.Setup``, ``computer.ComputerSeat``, ``scene.Shows``).  They all read and change the
 same state; ``BoardState`` names it once, with its types, so a reader (and a type checker) of
 any part knows what ``self.game`` or ``self.settings`` is.  It holds no code: the helpers listed

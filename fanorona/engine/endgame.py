@@ -19,9 +19,10 @@ from collections import Counter
 from itertools import combinations
 from math import comb
 
-from .board import Board
-from .geometry import check_size, geometry
-from .movegen import bits, bitsets, generator
+from ..board import Board
+from ..geometry import check_size, geometry
+from ..movegen import bits, bitsets, generator
+from ..rules import Rules
 from .retrograde import (
     CODE,
     DRAW,
@@ -34,7 +35,6 @@ from .retrograde import (
     progress_bar,
     value_code,
 )
-from .rules import Rules
 from .tablefile import (
     HEADER,
     PackedKeys,

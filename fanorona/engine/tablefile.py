@@ -26,8 +26,8 @@ from collections.abc import Sequence
 from itertools import islice
 from pathlib import Path
 
+from ..rules import Rules
 from .retrograde import NAME
-from .rules import Rules
 
 # : Every cache file starts with this: magic, format version, keyed digest of the (compressed)
 # payload.
