@@ -12,7 +12,7 @@ from itertools import combinations
 from pathlib import Path
 
 import pytest
-from test_tournament_isolation import HOSTILE, SNOOP
+from test_tournament_isolation import ANSWERER, FILLER, HOSTILE, SCHEDULER_CALLER, SNOOP, THINKER
 
 import fanorona as fa
 from fanorona.tournament import (
@@ -31,7 +31,9 @@ from fanorona.tournament.schedule import OpeningBook, round_robin, swiss_round
 from fanorona.tournament.store import Store
 
 # The hostile players the issue lists: an endless loop, a memory bomb, forking, reading another's
-# file, killing its parent, printing without end, an illegal and a malformed turn.
+# file, killing its parent, printing without end, an illegal and a malformed turn; and those below
+# (calling the Dask scheduler, thinking between its turns, filling /tmp and /dev/shm, answering
+# for the host).
 NIGHT = [
     "endless_loop",
     "memory_bomb",
@@ -41,6 +43,8 @@ NIGHT = [
     "illegal_turn",
     "malformed_turn",
 ]
+
+NIGHT_MARKER = f"night-filler-{os.getpid()}"
 
 SMALL = dict(
     size=(5, 5), max_turns=16, limits=Limits(turn_seconds=0.4, memory_mb=256), opening_plies=2
@@ -347,7 +351,11 @@ def night(tmp_path_factory):
     2."""
     path = tmp_path_factory.mktemp("night") / "night.sqlite"
     hostile = [{"name": name, "source": HOSTILE[name][0]} for name in NIGHT] + [
-        {"name": "snoop", "source": SNOOP}
+        {"name": "snoop", "source": SNOOP},
+        {"name": "scheduler_caller", "source": SCHEDULER_CALLER.replace("PORT", "8786")},
+        {"name": "thinker", "source": THINKER},
+        {"name": "filler", "source": FILLER.replace("MARKER", NIGHT_MARKER)},
+        {"name": "answerer", "source": ANSWERER},
     ]
     entries = [builtin("level1"), builtin("level2")] + templates() + hostile
     t = Tournament.create(path, entries, games_per_pairing=1, seed=7, **SMALL)
@@ -360,6 +368,9 @@ def night(tmp_path_factory):
 
 def test_the_night_runs_to_its_end_on_two_local_workers_listening_on_localhost(night):
     t, played, info = night
+    assert info["services"] == {}, "without a dashboard the scheduler serves no HTTP"
+    assert all(w["services"] == {} for w in info["workers"].values())
+    assert [p for d in ("/tmp", "/dev/shm") for p in os.listdir(d) if NIGHT_MARKER in p] == []
     n = len(t.settings["players"])
     assert played == n * (n - 1) // 2 and not t.store.pending()
     assert len(info["workers"]) == 2

@@ -28,11 +28,20 @@ BASE_ENV = {
 
 class Sandbox:
     """Runs commands under ``limits``; ``namespaces`` None takes bubblewrap wherever it works
-    (``FANORONA_SANDBOX=rlimits`` turns it off), False forces rlimits and a private folder."""
+    (``FANORONA_SANDBOX=rlimits`` turns it off), False forces rlimits and a private folder.
+    ``own_user`` False keeps the caller's user id, without capabilities: for the kit's own code
+    that reads the caller's private files (a built-in level's cached endgame tables)."""
 
-    def __init__(self, limits: Limits | None = None, *, namespaces: bool | None = None):
+    def __init__(
+        self,
+        limits: Limits | None = None,
+        *,
+        namespaces: bool | None = None,
+        own_user: bool = True,
+    ):
         self.limits = limits or Limits()
         self.namespaces = iso.uses_namespaces(namespaces)
+        self.own_user = own_user
 
     def isolation(self) -> str:
         return iso.isolation(self.namespaces)
@@ -51,7 +60,7 @@ class Sandbox:
         missing = [str(p) for p in paths if not p.exists()]
         if missing:
             raise ValueError(f"the sandbox cannot show {', '.join(missing)}: no such file")
-        uid = iso.new_uid(self.namespaces)
+        uid = iso.new_uid(self.namespaces) if self.own_user else None
         variables = {**BASE_ENV, **(env or {})}
         command = iso.rlimits(self.limits)
         if uid is not None:

@@ -76,7 +76,9 @@ class Player:
     def __init__(self, entry: dict, limits: Limits, seed: int, game_turns: int):
         self.entry, self.limits, self.seed = entry, limits, seed
         self.name = entry["name"]
-        self.box = sandbox.Sandbox(limits.for_game(game_turns))
+        # a built-in level is the kit's own code: it keeps the tournament's user id (without
+        # capabilities) to read the endgame tables the tournament cached, private to that user
+        self.box = sandbox.Sandbox(limits.for_game(game_turns), own_user="source" in entry)
         self.process: sandbox.Running | None = None  # from start() on
         self._buffer = b""
         self.seconds = self.slowest = 0.0
