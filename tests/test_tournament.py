@@ -12,7 +12,7 @@ from itertools import combinations
 from pathlib import Path
 
 import pytest
-from test_tournament_isolation import ANSWERER, FILLER, HOSTILE, SCHEDULER_CALLER, SNOOP, THINKER
+from test_tournament_isolation import ANSWERER, FILLER, HOSTILE, SCHEDULER_CALLER, SNOOP
 
 import fanorona as fa
 from fanorona.tournament import (
@@ -32,8 +32,8 @@ from fanorona.tournament.store import Store
 
 # The hostile players the issue lists: an endless loop, a memory bomb, forking, reading another's
 # file, killing its parent, printing without end, an illegal and a malformed turn; and those below
-# (calling the Dask scheduler, thinking between its turns, filling /tmp and /dev/shm, answering
-# for the host).
+# (calling the Dask scheduler, filling /tmp and /dev/shm, answering for the host).  The one that
+# thinks between its turns needs a slow opponent to gain anything: test_tournament_isolation.
 NIGHT = [
     "endless_loop",
     "memory_bomb",
@@ -353,7 +353,6 @@ def night(tmp_path_factory):
     hostile = [{"name": name, "source": HOSTILE[name][0]} for name in NIGHT] + [
         {"name": "snoop", "source": SNOOP},
         {"name": "scheduler_caller", "source": SCHEDULER_CALLER.replace("PORT", "8786")},
-        {"name": "thinker", "source": THINKER},
         {"name": "filler", "source": FILLER.replace("MARKER", NIGHT_MARKER)},
         {"name": "answerer", "source": ANSWERER},
     ]

@@ -10,6 +10,7 @@ import time
 
 import pytest
 
+import fanorona.tournament.cluster  # noqa: F401  (Dask's import is not the wait measured below)
 from fanorona.tournament import Tournament, builtin
 from fanorona.tournament.__main__ import main
 from fanorona.tournament.players import TEMPLATE, submissions

@@ -112,7 +112,7 @@ signal.setitimer(signal.ITIMER_REAL, 0.01, 0.01)
 def choose_turn(board):
     global gap, most, inside, turns
     inside, turns, most, gap = True, turns + 1, max(most, gap), 0
-    if turns > 3 and most < 5:
+    if turns > 3 and most < 15:
         raise RuntimeError(f"it thought at most {most} times between two of its turns")
     inside = False
     return board.legal_turns()[0]
@@ -138,8 +138,7 @@ def choose_turn(board):
 """
 #: A player that takes its time, so that its opponent has time to think if it could.
 SLOW = (
-    "import time\ndef choose_turn(board):\n    time.sleep(0.15)\n"
-    "    return board.legal_turns()[0]\n"
+    "import time\ndef choose_turn(board):\n    time.sleep(0.3)\n    return board.legal_turns()[0]\n"
 )
 
 
@@ -202,7 +201,7 @@ def test_a_player_cannot_reach_a_port_of_the_host_like_the_dask_scheduler():
 
 @needs_namespaces
 def test_a_player_cannot_think_on_its_opponents_time():
-    result = game(THINKER, black={"name": "slow", "source": SLOW})
+    result = game(THINKER, black={"name": "slow", "source": SLOW}, turn_seconds=1.0)
     assert result["forfeit"] == "white" and "it thought at most" in result["reason"], result
 
 
