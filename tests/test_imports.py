@@ -42,6 +42,8 @@ LAYERS = {
         "fanorona.engine.endgame",
         "fanorona.engine.solve",
         "fanorona.engine.arena",
+        "fanorona.engine.review",
+        "fanorona.engine.puzzles",
         "fanorona.tournament",  # and every module under it: players in processes, ratings
     },
     "board UI": {
