@@ -63,6 +63,8 @@ LAYERS = {
         "fanorona.ui.movelist",
         "fanorona.ui.panel",
         "fanorona.ui.widget",
+        "fanorona.ui.puzzleboard",
+        "fanorona.ui.reviewpanel",
     },
     "exercises": {"fanorona.exercises"},  # and every module under it
     #: The class's shared parts: the out-of-process grader and the lobby (and every module under

@@ -110,3 +110,36 @@ def test_the_build_is_reproducible_and_its_puzzles_single():
         table, board = table_of(puzzle), puzzle.board()
         winners = [str(t) for t in board.legal_turns() if value_for_mover(table, board, t) == "win"]
         assert winners == [puzzle.answer]
+
+
+@pytest.fixture
+def puzzle_board():
+    from fanorona.ui.puzzleboard import PuzzleBoard
+
+    made = []
+
+    def make(puzzle):
+        board = PuzzleBoard(puzzle)
+        board.board.delay = 0
+        made.append(board)
+        return board
+
+    yield make
+    for board in made:
+        board.board.close()
+
+
+def test_on_the_board_a_wrong_turn_is_named_and_answered_by_its_refutation(puzzle_board):
+    puzzle = next(p for p in EXACT if p.refutations and p.refutations[0].line)
+    board = puzzle_board(puzzle)
+    wrong = puzzle.refutations[0]
+    board.play(wrong.turn)
+    board.board.wait()
+    assert board.said.startswith(f"Not {wrong.turn}: it {wrong.verdict}")
+    assert [str(t) for t in board.board.board.turns] == [wrong.turn, wrong.line[0]]
+    board.restart()
+    assert board.board.board.turns == []
+    board.play(puzzle.answer)
+    board.board.wait()
+    assert board.said.startswith(f"Right: {puzzle.answer} is the only winning turn")
+    assert [str(t) for t in board.board.board.turns] == list(puzzle.solution[:2])

@@ -89,3 +89,28 @@ def test_the_plot_has_a_point_for_every_position(small_game):
 def test_a_review_of_something_else_says_what_it_takes():
     with pytest.raises(TypeError, match="takes a fanorona.Game or a Board"):
         review("e2e3")
+
+
+def test_the_review_button_shows_each_mistake_with_the_better_turn_as_an_arrow(small_game):
+    import fanorona as fa
+    from fanorona.ui.draw import xy
+    from fanorona.ui.reviewpanel import ReviewPanel
+
+    board = fa.BoardWidget(size=(3, 5))
+    try:
+        board.import_game(small_game.to_json())
+        panel = ReviewPanel(board)
+        panel.button.click()
+        mistakes = review(small_game).mistakes()
+        assert [number for _text, number in panel.chooser.options] == [m.number for m in mistakes]
+        last = mistakes[-1]
+        panel.chooser.value = last.number
+        assert board.controller.shown == last.number - 1
+        before = small_game.board(last.number - 1)
+        path = before.parse_turn(last.better).path
+        drawn = [(arrow.xy, arrow.xyann) for arrow in panel.arrows]
+        assert drawn == [(xy(before, b), xy(before, a)) for a, b in zip(path, path[1:])]
+        assert all(arrow.axes is board.ax for arrow in panel.arrows)
+        assert last.better in panel.text.value
+    finally:
+        board.close()
