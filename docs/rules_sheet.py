@@ -13,11 +13,11 @@ import matplotlib
 
 matplotlib.use("Agg")
 
-import matplotlib.pyplot as plt  # noqa: E402
-from matplotlib.backends.backend_pdf import PdfPages  # noqa: E402
+import matplotlib.pyplot as plt
+from matplotlib.backends.backend_pdf import PdfPages
 
-from fanorona import Board  # noqa: E402
-from fanorona.ui.draw import draw_board  # noqa: E402
+from fanorona import Board
+from fanorona.ui.draw import draw_board
 
 OUT = Path(__file__).resolve().parent.parent / "build" / "rules-sheet.pdf"
 
@@ -35,6 +35,9 @@ WITHDRAWAL = """\
 ..W..
 ..B..
 ..B.."""
+
+#: Each capture diagram's step (from, to) and the stones the sheet marks as taken.
+STEPS = {"approach": ("c2", "c3", ["c4", "c5"]), "withdrawal": ("c3", "c4", ["c1", "c2"])}
 
 #: The rules in each language, in the sheet's own words (the terms are the sources' own).
 TEXTS = {
@@ -105,13 +108,13 @@ def sheet() -> plt.Figure:
         (start, {}, "start  ·  start  ·  Aufbau  ·  výchozí situace", (0.03, 0.77, 0.46, 0.19)),
         (
             approach,
-            {"arrows": [("c2", "c3")], "captures": ["c4", "c5"]},
+            {"arrows": [STEPS["approach"][:2]], "captures": STEPS["approach"][2]},
             "approach · pres · Annäherung · přiblížením",
             (0.52, 0.77, 0.22, 0.19),
         ),
         (
             withdrawal,
-            {"arrows": [("c3", "c4")], "captures": ["c2", "c1"]},
+            {"arrows": [STEPS["withdrawal"][:2]], "captures": STEPS["withdrawal"][2]},
             "withdrawal · sug · Rückzug · odsunem",
             (0.76, 0.77, 0.22, 0.19),
         ),
@@ -123,9 +126,7 @@ def sheet() -> plt.Figure:
     for n, (language, lines) in enumerate(TEXTS.items()):
         top = 0.72 - n * 0.178
         fig.text(0.05, top, TITLES[language], fontsize=11, weight="bold", va="top")
-        body = "\n".join(
-            textwrap.fill(f"• {line}", 135, subsequent_indent="   ") for line in lines
-        )
+        body = "\n".join(textwrap.fill(f"• {line}", 135, subsequent_indent="   ") for line in lines)
         fig.text(0.05, top - 0.018, body, fontsize=7.4, va="top", linespacing=1.35)
     fig.text(
         0.05,
