@@ -274,8 +274,7 @@ def _exact_candidates(table, rng: random.Random, distances, per_distance: int):
     """Some won positions of each distance, drawn reproducibly."""
     if isinstance(table, Table):
         for distance in distances:
-            boards = list(table.boards(WIN, distance))
-            yield from rng.sample(boards, min(len(boards), per_distance * 40))
+            yield from table.sample(per_distance * 40, rng, WIN, distance)
         return
     w, h = table.size
     for distance in distances:

@@ -8,7 +8,6 @@ that are no puzzle: won with two or more winning turns, drawn, lost.
 from __future__ import annotations
 
 import random
-from itertools import islice
 
 from ..board import Board
 from ..engine.puzzles import RULES, collection
@@ -17,8 +16,6 @@ from .checking import Case, Checker
 
 #: How many shipped puzzles and how many other positions of each value the check tries.
 PUZZLES, OTHERS = 16, 6
-#: Other positions are drawn from the first this many of each value in the table.
-CANDIDATES = 300
 
 
 def outcomes_of(board: Board) -> list[tuple[str, str, int | None]]:
@@ -39,10 +36,9 @@ def _cases() -> list[Case]:
     boards = [p.board() for p in rng.sample(puzzles, min(PUZZLES, len(puzzles)))]
     table = solve((3, 5), RULES, progress=False)
     for value, distance in (("win", 3), ("win", 5), ("draw", None), ("loss", 4)):
-        some = list(islice(table.boards(value, distance), CANDIDATES))
         found = [
             b
-            for b in rng.sample(some, min(len(some), 4 * OTHERS))
+            for b in table.sample(4 * OTHERS, rng, value, distance)
             if value != "win" or _single_winning_turn(b, outcomes_of(b)) is None
         ]
         boards += found[:OTHERS]
