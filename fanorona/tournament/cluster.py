@@ -41,7 +41,12 @@ def cluster_without_http(workers: int) -> SpecCluster:
         workers={
             i: {
                 "cls": Nanny,
-                "options": {**where, "nthreads": 1, "worker_class": WorkerWithoutHTTP},
+                "options": {
+                    **where,
+                    "nthreads": 1,
+                    "worker_class": WorkerWithoutHTTP,
+                    "silence_logs": logging.WARNING,
+                },
             }
             for i in range(workers)
         },
