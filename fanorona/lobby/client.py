@@ -30,7 +30,7 @@ class LobbyClient:
         self.messages: list[dict] = []
         self._seen = threading.Condition()
         self.closed: str | None = None
-        self.ws = connect(url, open_timeout=timeout, max_size=2**20)
+        self.ws = connect(url, open_timeout=timeout, max_size=2**20).__enter__()
         self.seq = 0
         self._send({"type": "hello", "seq": 1, "token": token})
         self._reader = threading.Thread(target=self._read, daemon=True, name="lobby-client")

@@ -88,13 +88,13 @@ class LiveGame:
         """Play ``name``'s turn ``text`` as turn number ``ply`` (counted from 0); the turn as the
         board writes it."""
         side = self._player(name)
-        if side != self.board.to_move.value:
-            raise Refusal(f"it is {self.board.to_move.value}'s turn in game {self.id}, not yours")
         if ply != len(self.board.turns):
             raise Refusal(
                 f"that turn is for turn {ply} of game {self.id}, which is at turn "
                 f"{len(self.board.turns)}: an old or repeated message"
             )
+        if side != self.board.to_move.value:
+            raise Refusal(f"it is {self.board.to_move.value}'s turn in game {self.id}, not yours")
         if self.flag(now):
             raise Refusal(f"your time ran out in game {self.id}: {self.outcome}")
         try:
