@@ -57,8 +57,8 @@ class Invitation:
 class Lobby:
     """Everyone online, the open invitations and the live games of one class."""
 
-    def __init__(self, store: Store, clock=time.monotonic):
-        self.store, self.now = store, clock
+    def __init__(self, store: Store, clock=time.monotonic, coin=secrets.randbelow):
+        self.store, self.now, self.coin = store, clock, coin  # coin(2): who plays White
         self.online: dict[str, Member] = {}  # name -> its client
         self.invitations: dict[str, Invitation] = {}
         self.games: dict[str, LiveGame] = {}
@@ -138,7 +138,7 @@ class Lobby:
             raise Refusal(f"that invitation is for {invitation.to}, not for you")
         del self.invitations[invitation.code]
         white, black = (invitation.host, client.name)
-        if secrets.randbelow(2):
+        if self.coin(2):
             white, black = black, white
         self.start(white, black, invitation)
 

@@ -18,7 +18,7 @@ from starlette.responses import HTMLResponse, PlainTextResponse
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from .lobby import Lobby
+from .lobby import Lobby, Member
 from .protocol import Meter, ProtocolError, read
 from .store import Store
 
@@ -104,6 +104,30 @@ async def _hello(ws: WebSocket, identities: Identities) -> tuple[str, str] | str
     return found or "that token belongs to nobody in this class: ask your instructor for yours"
 
 
+def intake(lobby: Lobby, client: Member, raw: str | bytes) -> None:
+    """Read one message from ``client`` and act on it: a broken one drops the client with its
+    sentence, an old one (its ``seq`` not above the last) is refused, the rest go to the lobby."""
+    try:
+        message = read(raw)
+    except ProtocolError as e:
+        client.drop(str(e))
+        return
+    if message.type == "hello":
+        client.drop("you said hello already: send it once, first")
+    elif message.seq <= lobby.seqs.get(client.name, 0):
+        client.send(
+            {
+                "type": "refused",
+                "seq": message.seq,
+                "message": f"message number {message.seq} was used already: each message "
+                "needs a higher seq than the last, and an old one is not played again",
+            }
+        )
+    else:
+        lobby.seqs[client.name] = message.seq
+        lobby.handle(client, message)
+
+
 async def serve_client(ws: WebSocket, lobby: Lobby, identities: Identities) -> None:
     await ws.accept()
     who = await _hello(ws, identities)
@@ -121,26 +145,7 @@ async def serve_client(ws: WebSocket, lobby: Lobby, identities: Identities) -> N
             if not meter.allow():
                 client.drop("too many messages: a client sends at most 20 a second")
                 break
-            try:
-                message = read(raw)
-            except ProtocolError as e:
-                client.drop(str(e))
-                break
-            if message.type == "hello":
-                client.drop("you said hello already: send it once, first")
-            elif message.seq <= lobby.seqs.get(client.name, 0):
-                client.send(
-                    {
-                        "type": "refused",
-                        "seq": message.seq,
-                        "message": f"message number {message.seq} was used already: "
-                        "each message needs a higher seq than the last, an old one is not "
-                        "played again",
-                    }
-                )
-            else:
-                lobby.seqs[client.name] = message.seq
-                lobby.handle(client, message)
+            intake(lobby, client, raw)
     except WebSocketDisconnect:
         pass
     finally:
