@@ -18,8 +18,11 @@ from .store import Store
 FRAME_LIMIT = 65536
 
 
-def config(store: Store, host: str = "127.0.0.1", port: int = 8765, **options) -> uvicorn.Config:
-    app = create_app(store, options.pop("identities", None))
+def config(
+    store: Store, host: str = "127.0.0.1", port: int = 8765, app=None, **options
+) -> uvicorn.Config:
+    """uvicorn's settings for the lobby on ``store`` (or for ``app``, a lobby made elsewhere)."""
+    app = app if app is not None else create_app(store)
     return uvicorn.Config(
         app,
         host=host,

@@ -158,21 +158,26 @@ async def serve_client(ws: WebSocket, lobby: Lobby, identities: Identities) -> N
             pump.cancel()
 
 
-def _page(name: str) -> str:
-    return resources.files(__package__).joinpath("pages").joinpath(name).read_text(encoding="utf-8")
+def board_page(signin: str = "token") -> HTMLResponse:
+    """The lobby's page; ``signin``: "token" (typed in) or "hub" (the hub's cookie)."""
+    page = resources.files(__package__).joinpath("pages").joinpath("board.html")
+    text = page.read_text(encoding="utf-8")
+    return HTMLResponse(text.replace('data-signin="token"', f'data-signin="{signin}"'))
 
 
-def create_app(store: Store, identities: Identities | None = None) -> Starlette:
+def create_app(
+    store: Store, identities: Identities | None = None, signin: str = "token"
+) -> Starlette:
     """The lobby's application on ``store``; ``identities`` says who tokens belong to (by default
-    the store's own)."""
+    the store's own), ``signin`` how its page signs in."""
     lobby = Lobby(store)
     who = identities or Identities(store)
 
     async def websocket(ws: WebSocket) -> None:
         await serve_client(ws, lobby, who)
 
-    async def board_page(request) -> HTMLResponse:
-        return HTMLResponse(_page("board.html"))
+    async def page(request) -> HTMLResponse:
+        return board_page(signin)
 
     async def health(request) -> PlainTextResponse:
         return PlainTextResponse(f"{len(lobby.online)} online, {len(lobby.games)} games\n")
@@ -180,7 +185,7 @@ def create_app(store: Store, identities: Identities | None = None) -> Starlette:
     app = Starlette(
         routes=[
             WebSocketRoute("/ws", websocket),
-            Route("/", board_page),
+            Route("/", page),
             Route("/health", health),
         ]
     )
