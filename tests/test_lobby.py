@@ -275,3 +275,12 @@ def test_the_command_line_prints_tokens_and_the_ladder(tmp_path):
     bad = subprocess.run([*run, "tokens", db, "no spaces"], capture_output=True, text=True)
     assert bad.returncode == 2 and "a player's name is" in bad.stderr
     assert "serve" in subprocess.run([*run, "--help"], capture_output=True, text=True).stdout
+
+
+def test_who_is_online_is_told_as_people_come_and_go(lobby):
+    with join(lobby, "erin") as e:
+        with join(lobby, "frank"):
+            e.wait_for(lambda m: "frank" in m.get("joined", ()), timeout=5)
+            assert {"erin", "frank"} <= set(e.online())
+        e.wait_for(lambda m: "frank" in m.get("left", ()), timeout=5)
+        assert "frank" not in e.online() and "erin" in e.online()

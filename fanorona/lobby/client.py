@@ -113,8 +113,12 @@ class LobbyClient:
 
     def online(self) -> list[str]:
         """Who is online, as the lobby last said."""
-        said = [m for m in self.messages if m["type"] == "online"]
-        return said[-1]["players"] if said else []
+        online: set[str] = set()
+        for m in self.messages:
+            if m["type"] == "online":
+                online = set(m["players"]) if "players" in m else online | set(m["joined"])
+                online -= set(m.get("left", ()))
+        return sorted(online)
 
     def invite(self, to=None, size="9x5", rules="standard", clock="10+5", ranked=True) -> str:
         """Invite ``to`` (or, with None, whoever gets the code); the invitation's code."""

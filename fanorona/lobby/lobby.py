@@ -31,6 +31,10 @@ class Member(Protocol):
     def drop(self, sentence: str) -> None: ...
 
 
+#: Seconds between the messages that say who came online and who left.
+ONLINE_EVERY = 1.0
+
+
 @dataclass(frozen=True)
 class Invitation:
     code: str
@@ -64,6 +68,8 @@ class Lobby:
         self.games: dict[str, LiveGame] = {}
         self.class_viewers: set = set()
         self._timers: dict[str, asyncio.TimerHandle] = {}
+        self._told: set[str] = set()  # who everyone was last told is online
+        self._online_timer: asyncio.TimerHandle | None = None
         self.seqs: dict[str, int] = {}  # name -> the highest message number it has sent
 
     # -- arriving and leaving ------------------------------------------------------------------
@@ -83,6 +89,7 @@ class Lobby:
                 "seq": self.seqs.get(client.name, 0),
             }
         )
+        client.send({"type": "online", "players": sorted(self.online)})
         for game in self.games.values():
             if game.side_of(client.name) and game.outcome is None:
                 client.send(game.state(self.now(), client.name))
@@ -100,9 +107,21 @@ class Lobby:
             self._tell_online()
 
     def _tell_online(self) -> None:
-        message = {"type": "online", "players": sorted(self.online)}
-        for client in list(self.online.values()):
-            client.send(message)
+        """Everyone hears who came and went, in one message a second at most: with hundreds
+        online, a message to all at every arrival would cost the square of the class."""
+        if self._online_timer is None:
+            loop = asyncio.get_running_loop()
+            self._online_timer = loop.call_later(ONLINE_EVERY, self._online_now)
+
+    def _online_now(self) -> None:
+        self._online_timer = None
+        now = set(self.online)
+        joined, left = sorted(now - self._told), sorted(self._told - now)
+        self._told = now
+        if joined or left:
+            message = {"type": "online", "joined": joined, "left": left}
+            for client in list(self.online.values()):
+                client.send(message)
 
     # -- messages ------------------------------------------------------------------------------
 
