@@ -17,6 +17,7 @@ import contextlib
 import json
 import os
 import random
+import socket
 import statistics
 import subprocess
 import sys
@@ -118,6 +119,14 @@ async def crowd(url, tokens, seconds, seed=0):
     return latencies, counts
 
 
+def answers(port: int) -> bool:
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=1).close()
+    except OSError:
+        return False
+    return True
+
+
 def scenario(players: int, seconds: float) -> None:
     with tempfile.TemporaryDirectory() as folder:
         db = Path(folder) / "lobby.sqlite"
@@ -131,11 +140,11 @@ def scenario(players: int, seconds: float) -> None:
         )  # fmt: skip
         try:
             process = psutil.Process(server.pid)
-            deadline = time.monotonic() + 30
-            while not any(c.laddr.port == port for c in process.net_connections()):
+            deadline = time.monotonic() + 60
+            while not answers(port):
                 if time.monotonic() > deadline or server.poll() is not None:
-                    raise RuntimeError("the lobby did not start")
-                time.sleep(0.1)
+                    raise RuntimeError(f"the lobby did not start on port {port} within 60 s")
+                time.sleep(0.2)
             peak = [process.memory_info().rss]
 
             async def watched():
