@@ -4,7 +4,8 @@ every 50 ms).  Prints the relay latency of a turn (one player's send to the oppo
 both clocks in this process) at p50 and p99, the messages a second, and the server's memory.
 
 Bounded: each scenario runs ``--seconds`` (default 20) with a fixed number of players.  Goal on a
-2-core machine: p99 at most 50 ms and the server under 200 MB with 400 players.
+2-core machine: p99 at most 50 ms and the server under 200 MB with 400 players.  The
+simulated players run in ``--clients`` processes (2), each holding whole games.
 
 python -m benchmarks.bench_lobby [--seconds 20] [--players 100,400]
 """
@@ -23,6 +24,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import psutil
@@ -119,6 +121,11 @@ async def crowd(url, tokens, seconds, seed=0):
     return latencies, counts
 
 
+def crowd_process(url, tokens, seconds, seed):
+    """One process's share of the class (whole games, so both clocks of a turn are its own)."""
+    return asyncio.run(crowd(url, tokens, seconds, seed))
+
+
 def answers(port: int) -> bool:
     try:
         socket.create_connection(("127.0.0.1", port), timeout=1).close()
@@ -127,7 +134,7 @@ def answers(port: int) -> bool:
     return True
 
 
-def scenario(players: int, seconds: float) -> None:
+def scenario(players: int, seconds: float, processes: int = 2) -> None:
     with tempfile.TemporaryDirectory() as folder:
         db = Path(folder) / "lobby.sqlite"
         store = Store(db)
@@ -145,23 +152,28 @@ def scenario(players: int, seconds: float) -> None:
                 if time.monotonic() > deadline or server.poll() is not None:
                     raise RuntimeError(f"the lobby did not start on port {port} within 60 s")
                 time.sleep(0.2)
-            peak = [process.memory_info().rss]
-
-            async def watched():
-                async def sample():
-                    while True:
-                        peak[0] = max(peak[0], process.memory_info().rss)
-                        await asyncio.sleep(0.5)
-
-                sampler = asyncio.create_task(sample())
-                try:
-                    return await crowd(f"ws://127.0.0.1:{port}/ws", tokens, seconds)
-                finally:
-                    sampler.cancel()
-
+            peak = process.memory_info().rss
+            names = sorted(tokens)
+            shares = [
+                {n: tokens[n] for pair in zip(names[::2], names[1::2])
+                 for n in pair if names.index(pair[0]) // 2 % processes == k}
+                for k in range(processes)
+            ]  # fmt: skip
+            url = f"ws://127.0.0.1:{port}/ws"
             start = time.monotonic()
-            latencies, counts = asyncio.run(watched())
+            with ProcessPoolExecutor(processes) as pool:
+                runs = [pool.submit(crowd_process, url, share, seconds, k)
+                        for k, share in enumerate(shares)]  # fmt: skip
+                while not all(r.done() for r in runs):
+                    peak = max(peak, process.memory_info().rss)
+                    time.sleep(0.5)
             took = time.monotonic() - start
+            latencies, counts = [], {"sent": 0, "received": 0}
+            for run in runs:
+                part, count = run.result()
+                latencies += part
+                for key in counts:
+                    counts[key] += count[key]
             cpu = process.cpu_times()
         finally:
             server.terminate()
@@ -170,10 +182,11 @@ def scenario(players: int, seconds: float) -> None:
     p50 = statistics.median(ms) if ms else float("nan")
     p99 = ms[min(len(ms) - 1, int(0.99 * len(ms)))] if ms else float("nan")
     print(
-        f"{players} players in {players // 2} games, {took:.0f} s: {len(ms)} turns relayed, "
+        f"{players} players in {players // 2} games ({processes} client processes), "
+        f"{took:.0f} s: {len(ms)} turns relayed, "
         f"latency p50 {p50:.1f} ms, p99 {p99:.1f} ms; "
         f"{(counts['sent'] + counts['received']) / took:.0f} messages a second; "
-        f"server {peak[0] / 2**20:.0f} MB at most, {cpu.user + cpu.system:.1f} s of CPU; "
+        f"server {peak / 2**20:.0f} MB at most, {cpu.user + cpu.system:.1f} s of CPU; "
         f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores"
     )
 
@@ -182,9 +195,10 @@ def main(argv=None) -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--seconds", type=float, default=20.0)
     p.add_argument("--players", default="100,400")
+    p.add_argument("--clients", type=int, default=2, help="processes for the simulated players")
     args = p.parse_args(argv if argv is not None else [])
     for players in (int(n) for n in args.players.split(",")):
-        scenario(players, args.seconds)
+        scenario(players, args.seconds, args.clients)
 
 
 if __name__ == "__main__":
