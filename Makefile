@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: lab test test-fast play student course grade-demo bench bench-browser lint coverage tournament-demo site rules-sheet clean
+.PHONY: lab test test-fast play student course grade-demo bench bench-browser lint coverage tournament-demo lobby lobby-demo site rules-sheet clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -14,7 +14,7 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/python
 	touch $@
 
 $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
-	$(BIN)/pip install --quiet -e '.[test,tournament]'
+	$(BIN)/pip install --quiet -e '.[test,tournament,lobby]'
 	touch $(VENV)/.installed $@
 
 # The serving settings live in jupyter/: jupyter_server_config.json (runs as root too, no browser
@@ -27,9 +27,9 @@ SERVE := JUPYTER_CONFIG_PATH="$(CURDIR)/jupyter" JUPYTER_PATH="$(CURDIR)/jupyter
 # compiled here, once (about 45 s, with a progress bar), into numba's cache: no kernel compiles it,
 # which costs the first game that long and its kernel about 100 MB more for as long as it runs.
 $(VENV)/.installed-play: pyproject.toml | $(BIN)/python
-	@$(BIN)/pip install --quiet -e '.[fast,tournament]' >/dev/null 2>&1 || { \
+	@$(BIN)/pip install --quiet -e '.[fast,tournament,lobby]' >/dev/null 2>&1 || { \
 	    echo "numba does not install here: the computer uses the pure-Python search (weaker levels 4 and 5)"; \
-	    $(BIN)/pip install --quiet -e '.[tournament]'; }
+	    $(BIN)/pip install --quiet -e '.[tournament,lobby]'; }
 	$(BIN)/python -c "from fanorona import compiled; compiled.warm_up()"
 	touch $(VENV)/.installed $@
 
@@ -86,6 +86,15 @@ tournament-demo: $(VENV)/.installed-test   ## a small tournament of the built-in
 	$(BIN)/python -m fanorona.tournament run build/tournament-demo.sqlite --levels 1,2,3 --player alphabeta:depth=1 \
 		--size 5x5 --max-turns 40 --time 1 --seed 1 --workers 2 --no-dashboard --samples 100 \
 		--csv build/tournament-demo.csv --plot build/tournament-demo.png
+
+# The class lobby on 127.0.0.1:8765 (LOBBY_DB, made with `python -m fanorona.lobby tokens`).
+LOBBY_DB ?= build/lobby.sqlite
+lobby: $(VENV)/.installed-test   ## the class lobby on 127.0.0.1:8765 (tokens: python -m fanorona.lobby tokens)
+	mkdir -p build
+	$(BIN)/python -m fanorona.lobby serve $(LOBBY_DB)
+
+lobby-demo: $(VENV)/.installed-test   ## a lobby and two computer clients playing ranked games; prints the ladder
+	$(BIN)/python -m fanorona.lobby demo
 
 $(VENV)/.installed-site: pyproject.toml $(VENV)/.installed-test
 	$(BIN)/pip install --quiet -e '.[test,site]'
