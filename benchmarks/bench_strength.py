@@ -89,6 +89,9 @@ def main(argv=()) -> int:
         "--time", type=float, default=0.1, help="seconds a turn for both (default 0.1; level 5: 1.8)"
     )
     parser.add_argument("--jobs", type=int, default=1, help="processes playing at once")
+    parser.add_argument(
+        "--player", help="another spec to play the frozen level 5 (default: today's level 5)"
+    )
     parser.add_argument("--max-turns", type=int, default=120, help="turn cap (decided on stones)")
     parser.add_argument("--seed", type=int, default=1, help="draws the openings and the players")
     parser.add_argument("--json", metavar="FILE", help="also write every game to FILE")
@@ -98,7 +101,7 @@ def main(argv=()) -> int:
     if not args.time > 0:
         parser.error(f"--time is a positive number of seconds; got {args.time}")
     book = opening_book(args.games // 2, seed=args.seed)
-    new = new_level5(args.time)
+    new = args.player or new_level5(args.time)
     old = f"frozen5:time={args.time:g}"
     print(f"{new} against {old} (level 5 frozen), {args.games} games, {len(set(book))} openings")
     print(f"load average at the start: {' '.join(f'{x:.2f}' for x in _load())}", flush=True)
