@@ -86,7 +86,10 @@ def main(argv=()) -> int:
     )
     parser.add_argument("--games", type=int, default=20, help="games, in pairs (default 20)")
     parser.add_argument(
-        "--time", type=float, default=0.1, help="seconds a turn for both (default 0.1; level 5: 1.8)"
+        "--time",
+        type=float,
+        default=0.1,
+        help="seconds a turn for both (default 0.1; level 5's: 1.8)",
     )
     parser.add_argument("--jobs", type=int, default=1, help="processes playing at once")
     parser.add_argument(
@@ -106,7 +109,13 @@ def main(argv=()) -> int:
     print(f"{new} against {old} (level 5 frozen), {args.games} games, {len(set(book))} openings")
     print(f"load average at the start: {' '.join(f'{x:.2f}' for x in _load())}", flush=True)
     result = arena.run_match(
-        new, old, args.games, jobs=args.jobs, seed=args.seed, max_turns=args.max_turns, openings=book
+        new,
+        old,
+        args.games,
+        jobs=args.jobs,
+        seed=args.seed,
+        max_turns=args.max_turns,
+        openings=book,
     )
     print(result.table())
     score, low, high = score_interval(result)

@@ -53,8 +53,10 @@ def solved_rows(count: int, rng: random.Random, size) -> list[tuple]:
     for value, points in POINTS.items():
         boards = list(table.boards(value))
         share = round(count * len(boards) / len(table))
-        for board in rng.sample(boards, min(share, len(boards))):
-            rows.append(("solved", *size, *bitsets(board), points))
+        rows += [
+            ("solved", *size, *bitsets(board), points)
+            for board in rng.sample(boards, min(share, len(boards)))
+        ]
     return rows
 
 
@@ -109,7 +111,8 @@ def main(argv=()) -> int:
         writer.writerow(COLUMNS)
         writer.writerows(rows)
     counts = {s: sum(r[0] == s for r in rows) for s in ("endgame", "solved", "selfplay")}
-    print(f"{len(rows)} positions written to {args.out}: " + ", ".join(f"{n} {s}" for s, n in counts.items()))
+    told = ", ".join(f"{n} {s}" for s, n in counts.items())
+    print(f"{len(rows)} positions written to {args.out}: {told}")
     return 0
 
 

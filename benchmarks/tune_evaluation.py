@@ -90,7 +90,7 @@ def main(argv=()) -> int:
     if unknown:
         parser.error(f"no source {', '.join(unknown)}; choose from {', '.join(SOURCES)}")
     if not args.file.exists():
-        parser.error(f"{args.file} does not exist: make it with python -m benchmarks.evaluation_data")
+        parser.error(f"{args.file} does not exist: python -m benchmarks.evaluation_data makes it")
     x, y, where = read_positions(args.file, sources)
     order = list(range(len(y)))
     random.Random(args.seed).shuffle(order)

@@ -295,9 +295,7 @@ def test_bad_settings_are_refused():
 
 
 @settings(max_examples=30, deadline=None)
-@given(
-    size=st.sampled_from(SIZES), seed=st.integers(0, 10**6), plies=st.integers(0, 30)
-)
+@given(size=st.sampled_from(SIZES), seed=st.integers(0, 10**6), plies=st.integers(0, 30))
 def test_the_learned_features_seen_from_the_other_side(size, seed, plies):
     """Swapping the sides negates what one side has more of and swaps the two sides' captures."""
     from fanorona.movegen import bitsets, generator

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from fanorona.board import Board, Turn, turn_of
 from fanorona.movegen import Generator, bitsets, generator
+
 from .scoring import (
     EVALUATION_NAMES,
     EXACT,

@@ -12,6 +12,7 @@ import time
 from collections import namedtuple
 
 from fanorona.geometry import DIRECTIONS
+
 from .scoring import (
     EVALUATION_NAMES,
     EXACT,

@@ -452,9 +452,10 @@ class AlphaBetaPlayer(_Player):
         if not self.memory:
             return None
         with self._lock:
-            if self._kept is None or self._kept[0] is not gen or len(self._kept[1]) > MEMORY_ENTRIES:
-                self._kept = (gen, {})
-            return self._kept[1]
+            kept = self._kept
+            if kept is None or kept[0] is not gen or len(kept[1]) > MEMORY_ENTRIES:
+                kept = self._kept = (gen, {})
+            return kept[1]
 
     def _endgame_key(self, board):
         """(size, stones, rules) of the table that ``endgame=N`` reads from ``board``, or None: no

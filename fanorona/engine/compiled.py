@@ -1077,7 +1077,8 @@ class CompiledSearch:
         )
         self.table: tuple | None = None  # made while searching (and kept after it with ``keep``)
         self.keep = keep
-        self._release = None  # hands the table back in _HELD's count, once, even if never finished
+        # hands the table back in _HELD's count, once, even if the search is dropped unfinished
+        self._release: weakref.finalize | None = None
         self.state = np.zeros(1, dtype=np.dtype([(name, np.int64) for name in STATE_FIELDS]))
         self.deadline = np.zeros(1)
         self._buf_me, self._buf_opp = compiled._buffers()
@@ -1133,7 +1134,7 @@ class CompiledSearch:
 
     def forget(self) -> None:
         """Drop the table and what it holds: the memory goes back to the system."""
-        if self.table is not None:
+        if self.table is not None and self._release is not None:
             self.table = None
             self._release()
 
