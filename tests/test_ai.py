@@ -275,6 +275,8 @@ def test_levels():
     assert isinstance(ai.level(1), ai.RandomPlayer) and isinstance(ai.level(2), ai.GreedyPlayer)
     assert ai.level(3).depth == 2 and ai.level(4).time_limit == 1.0
     assert ai.level(5).time_limit <= 2.0
+    assert ai.level(5).evaluation == "learned" and ai.level(5).memory
+    assert not ai.level(4).memory, "only level 5 keeps a table between turns"
     with pytest.raises(ValueError, match="levels go from 1 to 5"):
         ai.level(6)
 
