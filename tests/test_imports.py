@@ -42,6 +42,8 @@ LAYERS = {
         "fanorona.engine.endgame",
         "fanorona.engine.solve",
         "fanorona.engine.arena",
+        "fanorona.engine.review",
+        "fanorona.engine.puzzles",
         "fanorona.tournament",  # and every module under it: players in processes, ratings
     },
     "board UI": {
@@ -61,6 +63,8 @@ LAYERS = {
         "fanorona.ui.movelist",
         "fanorona.ui.panel",
         "fanorona.ui.widget",
+        "fanorona.ui.puzzleboard",
+        "fanorona.ui.reviewpanel",
     },
     "exercises": {"fanorona.exercises"},  # and every module under it
     #: The class's shared parts: the out-of-process grader and the lobby (and every module under
