@@ -38,7 +38,7 @@ class GameResult:
 
     index: int
     a_white: bool
-    opening: str  # White's first turn, set by the match
+    opening: str  # the turns that open the game, set by the match (space between turns)
     turns: list[str]  # the turns after the opening
     winner: str | None  # "a", "b" or None for a draw
     reason: str
@@ -286,7 +286,8 @@ def _play_one(job) -> GameResult:
     }
     white, black = (players["a"], players["b"]) if a_white else (players["b"], players["a"])
     board = Board(size, rules)
-    board.push(opening)
+    for turn in opening.split():
+        board.push(turn)
     game = play_game(white, black, board, max_turns=max_turns)
     final = game.board()
     assert game.outcome is not None, "play_game gives every game an outcome (adjudicated if cut)"
@@ -322,11 +323,14 @@ def run_match(
     seed: int | None = None,
     max_turns: int = 200,
     progress: bool = True,
+    openings: list[str] | None = None,
 ) -> MatchResult:
     """Play ``games`` games between A and B (player specs like ``"greedy"`` or player objects).
 
     Games go in pairs with the same opening, A White in the first; ``seed`` makes the seeded
     players and the choice of openings replay (a random seed is drawn and recorded if None).
+    ``openings`` (texts of turns, space between them; pair ``i`` plays ``openings[i]``) replaces
+    the default, White's legal first turns in an order drawn from ``seed``.
     """
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise ValueError(f"games is a whole number, at least 1; got {games!r}")
@@ -337,8 +341,11 @@ def run_match(
         if isinstance(spec, str):
             arena_player(spec)  # a bad spec fails here, not in a worker
     seed = random.SystemRandom().randrange(10**6) if seed is None else seed
-    openings = [str(t) for t in Board(size, rules).legal_turns()]
-    random.Random(seed).shuffle(openings)
+    if openings is None:
+        openings = [str(t) for t in Board(size, rules).legal_turns()]
+        random.Random(seed).shuffle(openings)
+    elif not openings or not all(isinstance(o, str) and o.split() for o in openings):
+        raise ValueError(f"openings is a list of turn texts, none of them empty; got {openings!r}")
     jobs_list = [
         (i, a, b, size, rules, max_turns, seed, openings[(i // 2) % len(openings)])
         for i in range(games)
