@@ -1019,7 +1019,7 @@ LEVELS = {
     2: "greedy",
     3: "alphabeta:depth=2",
     4: "alphabeta:time=1,endgame=4",
-    5: "alphabeta:time=1.8,endgame=4,eval=learned,memory=1",
+    5: "alphabeta:time=1.8,endgame=4",
 }
 
 
