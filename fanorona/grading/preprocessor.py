@@ -1,0 +1,76 @@
+"""The grader as nbgrader runs it: a preprocessor that takes the place of executing the notebook.
+
+``nbgrader_config.py`` puts ``SandboxedGrades`` where nbgrader's ``Execute`` stands in
+``Autograde.autograde_preprocessors``, so a plain ``nbgrader autograde`` fills each graded cell's
+output from ``grade.grade_notebook`` (the student's cells in the sandbox, the checks here) and
+nbgrader's own ``SaveAutoGrades`` reads the points from it.  Before each notebook it checks the
+installed package against the hashes recorded beside the course's gradebook (``package.verify``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from nbformat import from_dict
+from nbgrader.preprocessors import (
+    AssignLatePenalties,
+    CheckCellMetadata,
+    IgnorePattern,
+    LimitOutput,
+    NbGraderPreprocessor,
+    SaveAutoGrades,
+)
+from nbconvert.preprocessors import ClearMetadataPreprocessor
+from traitlets import Unicode
+
+from .grade import grade_notebook
+from .package import RECORD_NAME, PackageChanged, verify
+
+
+class SandboxedGrades(NbGraderPreprocessor):
+    """Grade the notebook out of the student's reach instead of running it in a kernel."""
+
+    record = Unicode(
+        "",
+        help="File of the package's recorded hashes (default: beside the course's gradebook).",
+    ).tag(config=True)
+
+    def record_path(self) -> Path:
+        if self.record:
+            return Path(self.record)
+        root = self.config.get("CourseDirectory", {}).get("root", "") or "."
+        return Path(root) / RECORD_NAME
+
+    def preprocess(self, nb, resources):
+        try:
+            verify(self.record_path())
+        except PackageChanged as e:
+            for cell in nb.cells:
+                meta = cell.metadata.get("nbgrader", {})
+                if cell.cell_type == "code" and meta.get("grade") and not meta.get("solution"):
+                    cell.outputs = [
+                        from_dict(
+                            {
+                                "output_type": "error",
+                                "ename": "PackageChanged",
+                                "evalue": str(e),
+                                "traceback": [str(e)],
+                            }
+                        )
+                    ]
+            self.log.error("%s", e)
+            return nb, resources
+        grade_notebook(nb)
+        return nb, resources
+
+
+#: nbgrader's autograde steps with the sandboxed grades where ``Execute`` was.
+AUTOGRADE_PREPROCESSORS = [
+    SandboxedGrades,
+    IgnorePattern,
+    ClearMetadataPreprocessor,
+    LimitOutput,
+    SaveAutoGrades,
+    AssignLatePenalties,
+    CheckCellMetadata,
+]
