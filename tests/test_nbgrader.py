@@ -28,8 +28,8 @@ WRONG = '''def neighbours(width, height, point):
             if (dc, dr) != (0, 0) and 0 <= col + dc < width and 0 <= row + dr < height}'''
 #: No answer at all: it agrees with the rules on no case, so only a way around the grader could
 #: give it points.
-NOTHING = '''def neighbours(width, height, point):
-    return set()'''
+NOTHING = """def neighbours(width, height, point):
+    return set()"""
 
 #: The ways around an in-kernel grader, each written as a student would, after NOTHING in the
 #: solution cell; (the code, a sentence the feedback must hold).
@@ -75,7 +75,8 @@ ROUTES = {
     "patches-the-timers-and-sleeps": (
         "import signal, time\nsignal.setitimer = lambda *args: (0.0, 0.0)\n"
         "time.perf_counter = lambda: 0.0\nslow = neighbours\n"
-        "def neighbours(width, height, point):\n    time.sleep(12)\n    return slow(width, height, point)",
+        "def neighbours(width, height, point):\n    time.sleep(12)\n"
+        "    return slow(width, height, point)",
         "the time limit for one call",
     ),
     "raises-the-call-limit": (
@@ -83,8 +84,7 @@ ROUTES = {
         "Graded code cannot import fanorona.exercises",
     ),
     "edits-the-package-on-disk": (
-        f"with open({str(PACKAGE_FILE)!r}, 'a') as f:\n"
-        "    f.write('\\nNEIGHBOUR_SIZES = ()\\n')",
+        f"with open({str(PACKAGE_FILE)!r}, 'a') as f:\n    f.write('\\nNEIGHBOUR_SIZES = ()\\n')",
         "read-only",
     ),
 }
@@ -155,7 +155,11 @@ def course(tmp_path_factory):
         base = correct if student == "patches-the-timers-and-sleeps" else NOTHING
         hand_in(root, student, base + "\n\n\n" + code)
     hand_in(root, "unfinished", None)
-    hand_in(root, "partly-right", correct.replace("if dc and dr and not is_strong(col, row):", "if dc and dr and col == 0:"))
+    hand_in(
+        root,
+        "partly-right",
+        correct.replace("if dc and dr and not is_strong(col, row):", "if dc and dr and col == 0:"),
+    )
     nbgrader(root, "autograde", ASSIGNMENT, "--create")
     for student, answer in AFTER.items():
         hand_in(root, student, correct if answer is None else answer)

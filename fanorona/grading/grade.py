@@ -40,7 +40,9 @@ class Result:
     refused: bool = False
 
     def outputs(self, points: float) -> list[dict]:
-        shown = [{"output_type": "stream", "name": "stdout", "text": self.text}] if self.text else []
+        shown = (
+            [{"output_type": "stream", "name": "stdout", "text": self.text}] if self.text else []
+        )
         if self.sentence is not None and (self.refused or not self.score):
             return shown + [
                 {
@@ -107,14 +109,17 @@ def refusal_of(error: StudentError) -> str | None:
 def count_agreeing(checker: Checker, fn) -> tuple[int, int, str | None]:
     """(cases that agree, cases, the first difference's sentence): every case is tried, in one
     request to the worker, and the first that differs is shown as the checker shows it."""
-    cases = [c if isinstance(c, Case) else Case(c if isinstance(c, tuple) else (c,)) for c in checker.cases()]
+    cases = [
+        c if isinstance(c, Case) else Case(c if isinstance(c, tuple) else (c,))
+        for c in checker.cases()
+    ]
     guard = Guard()
     late = (
         f"Your {checker.name} took more than {guard.check_limit:g} s in all over the"
         f" {len(cases)} calls of the check, its time limit, and was stopped: make it faster (the"
         " rules package answers each call in milliseconds)."
     )
-    answers = iter(fn.map_calls([c.args for c in cases], guard.call_limit, guard.check_limit, late))
+    answers = fn.map_calls([c.args for c in cases], guard.call_limit, guard.check_limit, late)
     agreed = total = 0
     first: str | None = None
     try:
@@ -161,24 +166,33 @@ def run_check(name: str, args: list, points: float) -> Result:
                     print(f"All {total} cases agree.")
                     return Result(printed.getvalue())
                 score = math.floor(points * agreed / max(total, 1) * 100) / 100
-                sentence = f"{first} {agreed} of {total} cases agree: {score:g} of {points:g} points."
+                sentence = (
+                    f"{first} {agreed} of {total} cases agree: {score:g} of {points:g} points."
+                )
                 return Result(printed.getvalue(), sentence.strip(), score)
             checker(*args)
             return Result(printed.getvalue())
     except Refused as e:
         return Result(printed.getvalue(), str(e), 0, refused=True)
     except BoardChanged:
-        sentence = f"Your {args[0]!s:.60} changed the board it was given: leave the board as it was and return the answer (build a new dict or board instead)."
+        sentence = (
+            "Your function changed the board it was given: leave the board as it was and return"
+            " the answer (build a new dict or board instead)."
+        )
         return Result(printed.getvalue(), sentence, 0)
     except ExerciseFailed as e:
         return Result(printed.getvalue(), str(e), 0)
     except StudentError as e:
-        sentence = refusal_of(e) or f"Your code raised {e} during the check, so it gives no points.{' ' + e.where.strip().splitlines()[0] if e.where.strip() else ''}"
+        where = e.where.strip().splitlines()[:1]
+        sentence = refusal_of(e) or " ".join(
+            [f"Your code raised {e} during the check, so it gives no points.", *where]
+        )
         return Result(printed.getvalue(), sentence, 0, refused=refusal_of(e) is not None)
-    except Exception as e:  # a checker meeting a stand-in it cannot use: the grader's fault, said so
+    except Exception as e:  # a checker meeting a stand-in it cannot use: the grader's fault
         return Result(
             printed.getvalue(),
-            f"The grader could not run {name} on your code ({type(e).__name__}: {e}); tell the teacher.",
+            f"The grader could not run {name} on your code ({type(e).__name__}: {e});"
+            " tell the teacher.",
             0,
             refused=True,
         )
@@ -233,7 +247,11 @@ class Notebook:
         except Refused as e:
             return Result("", str(e), 0, refused=True)
         except StudentError as e:
-            return Result("", f"The check needs {', '.join(names)}, which your notebook does not define ({e}).", 0)
+            return Result(
+                "",
+                f"The check needs {', '.join(names)}, which your notebook does not define ({e}).",
+                0,
+            )
         result = run_check(name, args, points)
         if result.sentence is not None and (result.score or 0) < points:
             extra = " ".join(dict.fromkeys(self.refusals))
@@ -262,7 +280,9 @@ def grade_notebook(nb, state: Notebook | None = None) -> dict[str, Result]:
                 results[meta.get("grade_id", "")] = result
                 continue
             printed, error = state.run(cell.source)
-            outputs = [{"output_type": "stream", "name": "stdout", "text": printed}] if printed else []
+            outputs = (
+                [{"output_type": "stream", "name": "stdout", "text": printed}] if printed else []
+            )
             if error is not None:
                 outputs.append({"output_type": "stream", "name": "stdout", "text": f"{error}\n"})
             cell.outputs = [_node(o) for o in outputs]

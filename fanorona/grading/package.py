@@ -32,9 +32,7 @@ class PackageChanged(RuntimeError):
 
 def package_files() -> list[Path]:
     """The package's source files (what an edit on disk would change)."""
-    return sorted(
-        p for p in PACKAGE.rglob("*") if p.is_file() and "__pycache__" not in p.parts
-    )
+    return sorted(p for p in PACKAGE.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
 
 
 def hashes() -> dict[str, str]:
@@ -61,7 +59,9 @@ def verify(record: Path) -> dict[str, str]:
         ) from None
     changed = sorted(k for k in set(now) | set(then) if now.get(k) != then.get(k))
     if changed:
-        shown = ", ".join(changed[:5]) + (f" and {len(changed) - 5} more" if len(changed) > 5 else "")
+        shown = ", ".join(changed[:5]) + (
+            f" and {len(changed) - 5} more" if len(changed) > 5 else ""
+        )
         raise PackageChanged(
             f"The installed fanorona package differs from the one recorded in {record} ({shown}),"
             " so no student is graded with it: reinstall the package, or delete the record if the"
@@ -79,7 +79,9 @@ def student_view() -> Path:
         return _VIEW[0]
     # not under /tmp: the sandbox gives graded code a private /tmp, which would hide the view
     shared = Path("/var/tmp")
-    root = Path(tempfile.mkdtemp(prefix="fanorona-graded-", dir=shared if shared.is_dir() else None))
+    root = Path(
+        tempfile.mkdtemp(prefix="fanorona-graded-", dir=shared if shared.is_dir() else None)
+    )
     root.chmod(0o755)  # the sandbox runs graded code as a user of its own
     atexit.register(shutil.rmtree, root, True)
     shutil.copytree(
@@ -88,7 +90,9 @@ def student_view() -> Path:
         ignore=lambda folder, names: [
             n
             for n in names
-            if n == "__pycache__" or (Path(folder) == PACKAGE and n in HIDDEN) or n.endswith(".egg-info")
+            if n == "__pycache__"
+            or (Path(folder) == PACKAGE and n in HIDDEN)
+            or n.endswith(".egg-info")
         ],
     )
     grading = root / "fanorona" / "grading"

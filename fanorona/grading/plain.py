@@ -44,7 +44,9 @@ def encode(value, handle: Callable[[object], int], depth: int = 0):
     if isinstance(value, bool):
         return bool(value)
     if isinstance(value, int):
-        return int.__int__(value) if abs(value) < 2**63 else {"object": handle(value), "type": "int"}
+        return (
+            int.__int__(value) if abs(value) < 2**63 else {"object": handle(value), "type": "int"}
+        )
     if isinstance(value, float):
         number = float.__float__(value)
         return number if math.isfinite(number) else {"float": repr(number)}
@@ -67,7 +69,13 @@ def encode(value, handle: Callable[[object], int], depth: int = 0):
     return {"object": handle(value), "type": type(value).__name__}
 
 
-_COLLECTIONS = {list: "list", tuple: "tuple", set: "set", frozenset: "frozenset", dict: "dict"}
+_COLLECTIONS: dict[type, str] = {
+    list: "list",
+    tuple: "tuple",
+    set: "set",
+    frozenset: "frozenset",
+    dict: "dict",
+}
 
 
 def board_data(board: Board) -> dict:
@@ -214,4 +222,3 @@ def _strings(body, n: int) -> list:
 
 def _bad(body):
     raise ProtocolError(f"{body!r} is not a float's text")
-

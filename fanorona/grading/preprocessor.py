@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from nbconvert.preprocessors import ClearMetadataPreprocessor
 from nbformat import from_dict
 from nbgrader.preprocessors import (
     AssignLatePenalties,
@@ -20,7 +21,6 @@ from nbgrader.preprocessors import (
     NbGraderPreprocessor,
     SaveAutoGrades,
 )
-from nbconvert.preprocessors import ClearMetadataPreprocessor
 from traitlets import Unicode
 
 from .grade import grade_notebook
@@ -58,7 +58,7 @@ class SandboxedGrades(NbGraderPreprocessor):
                             }
                         )
                     ]
-            self.log.error("%s", e)
+            self.log.error("%s", e)  # noqa: TRY400 - the sentence is the message
             return nb, resources
         grade_notebook(nb)
         return nb, resources

@@ -17,6 +17,8 @@ import select
 import sys
 import sysconfig
 import time
+from collections.abc import Iterator
+from typing import Any
 
 from ..sandbox import Limits, Sandbox
 from . import plain
@@ -25,15 +27,12 @@ from .package import student_view
 #: Seconds a notebook cell outside the checks may run in the worker before it is stopped.
 CELL_LIMIT = 30.0
 #: What the worker of one notebook may use in all (a check's own limits are the Guard's).
-WORKER_LIMITS = dict(
+WORKER_LIMITS = Limits(
     wall=900.0, cpu=600.0, memory=2 * 2**30, output=64 * 2**20, processes=16, file_size=16 * 2**20
 )
 #: How the worker starts: isolated from the environment, without site's .pth files (an editable
 #: install's path would bring back the whole package), the student view first on the path.
-BOOT = (
-    "import sys; sys.path[:0] = sys.argv[1:]; "
-    "from fanorona.grading.worker import main; main()"
-)
+BOOT = "import sys; sys.path[:0] = sys.argv[1:]; from fanorona.grading.worker import main; main()"
 
 
 class Refused(Exception):
@@ -52,6 +51,13 @@ class StudentError(Exception):
         super().__init__(f"{self.kind}: {self.text}" if self.text else self.kind)
 
 
+def _reply(line: bytes) -> dict:
+    reply = plain.loads(line)
+    if not isinstance(reply, dict) or not isinstance(reply.get("printed", ""), str):
+        raise plain.ProtocolError("a reply that is not a dict with what was printed")
+    return reply
+
+
 def library_dirs() -> list[str]:
     """Where the installed libraries are (numpy, matplotlib, ...), without running site."""
     paths = sysconfig.get_paths()
@@ -62,9 +68,9 @@ class Session:
     """One sandboxed worker for one student's notebook."""
 
     def __init__(self, limits: Limits | None = None):
-        self.limits = limits or Limits(**WORKER_LIMITS)
-        self._context = None
-        self._proc = None
+        self.limits = limits or WORKER_LIMITS
+        self._context: Any = None
+        self._proc: Any = None  # the sandbox's Running, once started
         self._buffer = b""
         self.broken: str | None = None
         self.cpu = 0.0  # CPU seconds the worker used, once it has ended
@@ -88,20 +94,22 @@ class Session:
             self.cpu = self._proc.cpu_seconds()
             context.__exit__(None, None, None)
 
-    def ask(self, request: dict, timeout: float | None = None, late: str = "") -> dict:
+    def ask(self, request: dict | None, timeout: float | None = None, late: str = "") -> dict:
         """Send one request and read its reply (within ``timeout`` seconds if given).  Anything
         that goes wrong on the way breaks the session: its worker's state is no longer known."""
         if self.broken:
             raise Refused(self.broken)
         try:
-            line = json.dumps(request, allow_nan=False).encode() + b"\n"
-            self._proc.stdin.write(line)
-            self._proc.stdin.flush()
-            reply = plain.loads(self._read_line(timeout, late))
-            if not isinstance(reply, dict) or not isinstance(reply.get("printed", ""), str):
-                raise plain.ProtocolError("a reply that is not a dict with what was printed")
+            if request is not None:  # None: the next line of a reply that comes in parts
+                line = json.dumps(request, allow_nan=False).encode() + b"\n"
+                self._proc.stdin.write(line)
+                self._proc.stdin.flush()
+            reply = _reply(self._read_line(timeout, late))
         except plain.ProtocolError as e:
-            self.broken = f"The worker running your code answered with something that is not plain data ({e}), so it was stopped."
+            self.broken = (
+                "The worker running your code answered with something that is not plain data"
+                f" ({e}), so it was stopped."
+            )
             self.close()
             raise Refused(self.broken) from None
         except (BrokenPipeError, OSError):
@@ -109,7 +117,10 @@ class Session:
             self.close()
             raise Refused(self.broken) from None
         except BaseException:
-            self.broken = "The check before this one was stopped while your code ran, so this one started over."
+            self.broken = (
+                "The check before this one was stopped while your code ran, so this one started"
+                " over."
+            )
             self.close()
             raise
         if reply.get("printed"):
@@ -225,10 +236,10 @@ class Remote:
             raise BoardChanged("changed the board it was given")
         return session.value(reply)
 
-    def map_calls(self, calls: list[tuple], limit: float, total: float, late: str) -> list:
-        """Call this function on each argument tuple in one request (``limit`` seconds a call,
-        ``total`` in all): for each, a zero-argument function giving the answer or raising what
-        the call raised, until the first call that ran out of time or is unfinished."""
+    def map_calls(self, calls: list[tuple], limit: float, total: float, late: str) -> Iterator:
+        """Call this function on each argument tuple in one request, ``limit`` seconds a call
+        (timed here, as each answer arrives) and ``total`` in all: for each call, a
+        zero-argument function giving its answer or raising what it raised."""
         session = object.__getattribute__(self, "_session")
         request = {
             "op": "map",
@@ -236,12 +247,36 @@ class Remote:
             "calls": [[session.send(a) for a in args] for args in calls],
             "limit": limit,
         }
-        reply = session.ask(request, timeout=total, late=late)
-        answers = reply.get("answers")
-        if "error" in reply or not isinstance(answers, list) or len(answers) > len(calls):
-            session.value(reply)  # the student's error, if that is what it was
-            raise Refused("The worker's answers to the check's calls were not a list of answers.")
-        return [lambda entry=entry: session.answer_of(entry) for entry in answers]
+        deadline = time.monotonic() + total
+        stuck = (
+            f"A call of your function ran longer than {limit:g} s, the time limit for one call,"
+            " and was stopped: look for a loop that never ends (the rules package answers in"
+            " milliseconds)."
+        )
+
+        def next_line():
+            left = deadline - time.monotonic()
+            wait = min(limit + 2, left)
+            return session.ask(
+                None, timeout=max(wait, 0.01), late=late if left <= limit + 2 else stuck
+            )
+
+        finished = False
+        try:
+            reply = session.ask(request, timeout=limit + 2, late=stuck)
+            for _ in calls:
+                if "entry" not in reply:
+                    break
+                yield lambda entry=reply["entry"]: session.answer_of(entry)
+                reply = next_line()
+            if "entry" in reply:
+                reply = next_line()
+            finished = True
+        finally:
+            if not finished and not session.broken:  # left mid-reply: its state is unknown
+                session.broken = "The check before this one stopped in the middle of its calls."
+                session.close()
+        session.value(reply)  # the student's error, if the request itself failed
 
     def __getattr__(self, name: str):
         if name.startswith("__") and name.endswith("__"):

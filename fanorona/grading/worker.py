@@ -93,13 +93,23 @@ def error_of(e: BaseException) -> dict:
 class Worker:
     """One notebook's namespace and the answers about it."""
 
-    def __init__(self):
+    def __init__(self, channel):
         from fanorona.grading import plain
 
+        self.channel = channel
         self.plain = plain
         self.objects = Objects()
         self.namespace: dict = {"__name__": "__main__"}
         self.cells = 0
+
+    def send(self, message: dict) -> None:
+        """One line to the grader (JSON: a value JSON cannot hold is sent as an error)."""
+        try:
+            text = json.dumps(message, allow_nan=False)
+        except (TypeError, ValueError, RecursionError) as e:
+            text = json.dumps({"error": error_of(e), "printed": ""})
+        self.channel.write(text + "\n")
+        self.channel.flush()
 
     def value(self, value):
         return self.plain.encode(value, self.objects.handle)
@@ -123,41 +133,47 @@ class Worker:
             args = [self.argument(a) for a in request.get("args", [])]
             kwargs = {k: self.argument(v) for k, v in request.get("kwargs", {}).items()}
             Board = self.plain.Board
-            boards = [(i, a, a.key(), len(a._history)) for i, a in enumerate(args) if type(a) is Board]
+            boards = [
+                (i, a, a.key(), len(a._history)) for i, a in enumerate(args) if type(a) is Board
+            ]
             result = target(*args, **kwargs)
             if hasattr(result, "__next__"):  # a generator's code runs here, not in the grader
                 result = list(result)
             changed = [i for i, a, key, n in boards if a.key() != key or len(a._history) != n]
             return {"value": self.value(result), "changed": changed}
         if op == "map":
-            return {"value": None, "answers": self.map(target, request["calls"], request["limit"])}
+            return {"value": self.map(target, request["calls"], request["limit"])}
         if op == "attr":
             return {"value": self.value(getattr(target, request["name"]))}
         if op == "setattr":
             setattr(target, request["name"], self.argument(request["value"]))
             return {"value": None}
         if op == "special":
-            return {"value": self.value(self.special(target, request["name"], request.get("args", [])))}
+            return {
+                "value": self.value(self.special(target, request["name"], request.get("args", [])))
+            }
         raise ValueError(f"no such request {op!r}")
 
-    def map(self, target, calls: list, limit: float) -> list:
-        """Call ``target`` on each argument list, each call under ``limit`` seconds; a call that
-        raises or runs out of time ends the list (its entry says why)."""
-        answers = []
+    def map(self, target, calls: list, limit: float) -> int:
+        """Call ``target`` on each argument list, each call under ``limit`` seconds, and send each
+        answer on its own line as soon as it is known (so the grader times each call, even one
+        stuck in C code); a call that runs out of time or is unfinished ends the list."""
+        sent = 0
         for args in calls:
             try:
                 with time_limit(limit):
-                    answer = self.answer({"op": "call", "target": None, "args": args}, target)
+                    entry = self.answer({"op": "call", "target": None, "args": args}, target)
+                stop = False
             except TimeUp:
-                answers.append({"error": {"type": "TimeUp", "message": "", "unfinished": False}})
+                entry, stop = {"error": {"type": "TimeUp", "message": ""}}, True
+            except BaseException as e:  # the student's exception is the answer
+                entry = {"error": error_of(e)}
+                stop = isinstance(e, (NotImplementedError, SystemExit, KeyboardInterrupt))
+            self.send({"entry": entry, "printed": ""})
+            sent += 1
+            if stop:
                 break
-            except BaseException as e:  # noqa: BLE001 - the student's exception is the answer
-                answers.append({"error": error_of(e)})
-                if isinstance(e, (NotImplementedError, SystemExit, KeyboardInterrupt)):
-                    break
-                continue
-            answers.append(answer)
-        return answers
+        return sent
 
     def special(self, target, name: str, args: list):
         """The few built-in operations the checkers use on a student's object."""
@@ -182,22 +198,17 @@ def main() -> None:
     channel = os.fdopen(os.dup(1), "w", encoding="utf-8")
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, 1)  # the student's os.write(1, ...) cannot garble the replies
-    worker = Worker()
+    worker = Worker(channel)
     for line in sys.stdin:
         printed = Printed()
         try:
             request = json.loads(line)
             with redirect_stdout(printed), redirect_stderr(printed):
                 reply = worker.answer(request)
-        except BaseException as e:  # noqa: BLE001 - the student's exception is the answer
+        except BaseException as e:
             reply = {"error": error_of(e)}
         reply["printed"] = printed.getvalue()
-        try:
-            text = json.dumps(reply, allow_nan=False)
-        except (TypeError, ValueError, RecursionError) as e:
-            text = json.dumps({"error": error_of(e), "printed": ""})
-        channel.write(text + "\n")
-        channel.flush()
+        worker.send(reply)
 
 
 if __name__ == "__main__":
