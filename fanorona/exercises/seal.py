@@ -22,7 +22,8 @@ from pathlib import Path
 
 TAMPERED = (
     "The fanorona package was changed in this kernel ({what}), so this check gives no points. "
-    "Restart the kernel and run the notebook without changing the package."
+    "Restart the kernel and run the notebook without changing the package; your grade is"
+    " computed separately, by the course's sandboxed grader, which no change here reaches."
 )
 
 PACKAGE_DIR = str(Path(__file__).resolve().parent.parent)
