@@ -68,9 +68,7 @@ def test_a_package_edited_after_its_hashes_were_recorded_is_refused(tmp_path, mo
 def test_graded_code_sees_neither_the_checkers_nor_a_writable_package():
     with Session() as session:
         assert "fanorona.exercises" in str(session.run("import fanorona.exercises"))
-        error = session.run(
-            f"open({str(package.PACKAGE / 'board.py')!r}, 'a').write('# changed')"
-        )
+        error = session.run(f"open({str(package.PACKAGE / 'board.py')!r}, 'a').write('# changed')")
         assert error is not None and error.kind in ("OSError", "PermissionError")
 
 
