@@ -768,6 +768,28 @@ def test_a_class_patched_before_the_checkers_are_imported_gives_no_points():
     )
 
 
+def test_reloading_the_checkers_is_not_taken_for_tampering():
+    """``importlib.reload(fanorona.exercises)`` (a student restarting the checkers after editing a
+    helper) makes new checker objects: the seal must take them as the package's own."""
+    import subprocess
+
+    code = (
+        "import importlib\n"
+        "import fanorona.exercises as ex\n"
+        "importlib.reload(ex)\n"
+        "def winner(board):\n"
+        "    outcome = board.outcome()\n"
+        "    return None if outcome is None else outcome.winner\n"
+        "try:\n"
+        "    ex.check_winner(winner)\n"
+        "except ex.ExerciseFailed as e:\n"
+        "    print(e)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip().endswith("cases agree."), done.stdout[-500:]
+
+
 # -- more plausible mistakes: each fails, with a sentence that does not blame another mistake
 # -------
 
