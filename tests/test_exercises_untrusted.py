@@ -980,7 +980,7 @@ def test_a_model_answering_the_wrong_type_gets_the_model_sentence_naming_the_mem
     from fanorona.ui.controller import Controller
 
     controller = Controller(DelegatingModel(member, value))
-    replies = [controller.click(point) for point in ("b2", "c3", "b3", "c3")]
+    replies = [controller.click(point) for point in ("b3", "c3", "a3")]
     controller.scene()
     said = [r.message for r in replies if r.action.name == "ERROR"]
     assert said and all(member in text for text in said), [r.message for r in replies]

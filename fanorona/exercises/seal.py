@@ -255,6 +255,8 @@ def seal_package(module_name: str) -> None:
     and in
     IPython verify the seal before every cell."""
     module = sys.modules[module_name]
+    if type(module) is SealedModule:  # importlib.reload: sealed already, with the same checkers
+        return
     _SEALED_NAMES.update(
         {k: v for k, v in vars(module).items() if k.startswith("check_") or k in ("Checker",)}
     )
