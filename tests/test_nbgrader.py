@@ -214,13 +214,15 @@ def share(root, student) -> float:
 def test_graded_after_a_package_edit_each_gets_what_it_earns(course):
     root, _ = course
     assert score(root, "correct") == 2 and "All 305 cases agree." in check_output(root, "correct")
-    assert score(root, "wrong") == pytest.approx(share(root, "wrong")) < 1.5
+    assert score(root, "wrong") == pytest.approx(share(root, "wrong"))
+    assert score(root, "wrong") < 1.5
     assert score(root, "unfinished") == 0
 
 
 def test_a_partly_right_answer_gets_the_share_of_cases_that_agree(course):
     root, _ = course
-    assert score(root, "partly-right") == pytest.approx(share(root, "partly-right")) > 1
+    assert score(root, "partly-right") == pytest.approx(share(root, "partly-right"))
+    assert 0 < score(root, "partly-right") < 2
 
 
 def test_the_wrong_answer_is_explained_in_the_feedback(course):
@@ -228,7 +230,7 @@ def test_the_wrong_answer_is_explained_in_the_feedback(course):
     html = (
         root / "feedback" / "wrong" / ASSIGNMENT / NOTEBOOK.replace(".ipynb", ".html")
     ).read_text()
-    assert "Your answer:" in html and "ExerciseFailed" in html
+    assert "Your answer:" in html and "cases agree" in html
     assert "weak point, without diagonals" in html
 
 
