@@ -370,6 +370,22 @@ def winner_counting_stones_only(board):
     return None if board.stones(board.to_move) else board.to_move.other
 
 
+def captures_listing_every_point_twice(board, origin, destination):
+    """Each captured stone listed twice: a list the checker must not read as a set."""
+    return {
+        kind: [p for p in points for _ in (0, 1)]
+        for kind, points in captures(board, origin, destination).items()
+    }
+
+
+def winner_with_more_stones(board):
+    """The side with more stones wins once the side to move is stuck, whoever is stuck."""
+    if simple_steps(board):
+        return None
+    mine, theirs = len(board.stones(board.to_move)), len(board.stones(board.to_move.other))
+    return board.to_move if mine > theirs else board.to_move.other
+
+
 def winner_the_side_to_move(board):
     answer = winner(board)
     return None if answer is None else board.to_move
@@ -748,6 +764,8 @@ MISTAKES = [
     ("check_apply_step", apply_step_first_stone_only, "takes the whole string"),
     ("check_winner", winner_counting_stones_only, "has stones, but none of them can step"),
     ("check_winner", winner_the_side_to_move, "The player who cannot move loses"),
+    ("check_winner", winner_with_more_stones, "The player who cannot move loses"),
+    ("check_captures", captures_listing_every_point_twice, "listed twice"),
     ("check_turns", turns_revisiting, "a chain never returns to a point"),
     ("check_turns", turns_only_the_longest, "a chain may stop after every capture"),
     ("check_turns", turns_without_compulsory_capture, "Capture is compulsory"),

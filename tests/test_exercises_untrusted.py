@@ -768,6 +768,28 @@ def test_a_class_patched_before_the_checkers_are_imported_gives_no_points():
     )
 
 
+def test_reloading_the_checkers_is_not_taken_for_tampering():
+    """``importlib.reload(fanorona.exercises)`` (a student restarting the checkers after editing a
+    helper) makes new checker objects: the seal must take them as the package's own."""
+    import subprocess
+
+    code = (
+        "import importlib\n"
+        "import fanorona.exercises as ex\n"
+        "importlib.reload(ex)\n"
+        "def winner(board):\n"
+        "    outcome = board.outcome()\n"
+        "    return None if outcome is None else outcome.winner\n"
+        "try:\n"
+        "    ex.check_winner(winner)\n"
+        "except ex.ExerciseFailed as e:\n"
+        "    print(e)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip().endswith("cases agree."), done.stdout[-500:]
+
+
 # -- more plausible mistakes: each fails, with a sentence that does not blame another mistake
 # -------
 
@@ -931,3 +953,34 @@ def test_copying_a_slotted_object_of_the_package_is_not_tampering():
     pickle.dumps(ai.RandomPlayer(seed=1))
     assert "__slotnames__" in vars(fa.Rules), "copy did not cache __slotnames__: nothing tested"
     assert exercises.check_neighbours(neighbours) > 0
+
+
+# -- a student's model of the wrong type on the board
+# ----------------------------------------------------
+
+
+class DelegatingModel:
+    """A student's model that plays through a real board, with one member answering wrongly."""
+
+    def __init__(self, broken: str, value):
+        self.board, self.broken, self.value = fa.Board((5, 5)), broken, value
+
+    def __getattr__(self, name):
+        if name == self.broken:
+            value = object.__getattribute__(self, "value")
+            return (lambda *args: value) if callable(getattr(self.board, name)) else value
+        return getattr(self.board, name)
+
+
+@pytest.mark.parametrize(
+    "member, value",
+    [("legal_steps", None), ("chain", None), ("turns", 3), ("captures", 2)],
+)
+def test_a_model_answering_the_wrong_type_gets_the_model_sentence_naming_the_member(member, value):
+    from fanorona.ui.controller import Controller
+
+    controller = Controller(DelegatingModel(member, value))
+    replies = [controller.click(point) for point in ("b3", "c3", "a3")]
+    controller.scene()
+    said = [r.message for r in replies if r.action.name == "ERROR"]
+    assert said and all(member in text for text in said), [r.message for r in replies]
