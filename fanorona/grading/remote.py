@@ -78,7 +78,9 @@ class Session:
     def __enter__(self) -> Session:
         view = student_view()
         argv = [sys.executable, "-I", "-S", "-c", BOOT, str(view), *library_dirs()]
-        self._context = Sandbox(self.limits).start(argv, readable=[view], env={"MPLBACKEND": "Agg"})
+        self._context = Sandbox(self.limits, package=False).start(
+            argv, readable=[view], env={"MPLBACKEND": "Agg"}
+        )
         self._proc = self._context.__enter__()
         return self
 
