@@ -276,25 +276,25 @@ SENTENCES = [
         "no repetition or move-count rule: only endless play is a draw",
     ),
 ]
-for option in (
-    "mandatory_capture",
-    "chains",
-    "must_continue",
-    "direction",
-    "no_revisit",
-    "opening_single_capture",
-):
-    SENTENCES.append(
-        Sentence(
-            "solved",
-            option,
-            getattr(Rules.standard(), option),
-            PAPER,
-            "the rules solved",
-            "as the game club: compulsory capture, optional chains, no return, no direction"
-            " twice in a row",
-        )
+SENTENCES.extend(
+    Sentence(
+        "solved",
+        option,
+        getattr(Rules.standard(), option),
+        PAPER,
+        "the rules solved",
+        "as the game club: compulsory capture, optional chains, no return, no direction"
+        " twice in a row",
     )
+    for option in (
+        "mandatory_capture",
+        "chains",
+        "must_continue",
+        "direction",
+        "no_revisit",
+        "opening_single_capture",
+    )
+)
 
 SOURCED = sorted({s.preset for s in SENTENCES})
 OPTIONS = [f.name for f in fields(Rules)]

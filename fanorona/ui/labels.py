@@ -76,8 +76,8 @@ LABELS = {
         "stuck": "the stone on {point} has no legal step",
         "illegal": "not allowed: {reason}",
         "choose": (
-            "{step} captures two ways: click a red stone to capture by approach, "
-            "or a blue stone to capture by withdrawal"
+            "{step} captures two ways: click a stone marked A (red) to capture by approach, "
+            "or one marked W (blue) to capture by withdrawal"
         ),
         "chain": "{point} may capture again: click a teal dot, or End turn",
         "played": "played {move}",
@@ -133,8 +133,8 @@ LABELS = {
         "redo": "Gentag",
         "new_game": "Nyt spil",
         "end_turn": "Afslut træk",
-        "approach": "Tilnærmelse",
-        "withdrawal": "Tilbagetrækning",
+        "approach": "Pres (tilnærmelse)",
+        "withdrawal": "Sug (tilbagetrækning)",
         "size": "Størrelse",
         "rules": "Regler",
         "position": "Stilling",
@@ -151,7 +151,7 @@ LABELS = {
         "export": "Eksportér",
         "import": "Importér",
         "language": "Sprog",
-        "strings": "Rækker",
+        "strings": "Strenge",
         "legal": "Lovlige træk",
         "names": "Punktnavne",
         "strong": "Stærke punkter",
@@ -169,8 +169,8 @@ LABELS = {
         "legend_must": "skal slå",
         "legend_selected": "valgt",
         "legend_target": "kan flytte hertil",
-        "legend_approach": "tilnærmelse (A) slår disse",
-        "legend_withdrawal": "tilbagetrækning (W) slår disse",
+        "legend_approach": "pres (A) indfanger disse",
+        "legend_withdrawal": "sug (W) indfanger disse",
         "legend_path": "dette træks skridt",
         "legend_last": "sidste træk",
         "legend_waiting": "skridtet der venter på valget af slag",
@@ -188,8 +188,8 @@ LABELS = {
         "stuck": "brikken på {point} har intet lovligt skridt",
         "illegal": "ikke tilladt: {reason}",
         "choose": (
-            "{step} slår på to måder: klik på en rød brik for at slå ved tilnærmelse, "
-            "eller på en blå brik for at slå ved tilbagetrækning"
+            "{step} indfanger på to måder: klik på en sten mærket A (rød) for pres, "
+            "eller på en sten mærket W (blå) for sug"
         ),
         "chain": "{point} kan slå igen: klik på en turkis prik, eller Afslut træk",
         "played": "spillede {move}",
@@ -301,8 +301,8 @@ LABELS = {
         "stuck": "der Stein auf {point} hat keinen erlaubten Schritt",
         "illegal": "nicht erlaubt: {reason}",
         "choose": (
-            "{step} schlägt auf zwei Arten: klicke auf einen roten Stein für Annäherung "
-            "oder auf einen blauen Stein für Rückzug"
+            "{step} schlägt auf zwei Arten: klicke auf einen mit A markierten Stein (rot) für "
+            "Annäherung oder auf einen mit W markierten (blau) für Rückzug"
         ),
         "chain": (
             "{point} kann erneut schlagen: klicke auf einen türkisen Punkt oder auf Zug beenden"
@@ -362,7 +362,7 @@ LABELS = {
         "new_game": "Nová hra",
         "end_turn": "Ukončit tah",
         "approach": "Přiblížení",
-        "withdrawal": "Odstoupení",
+        "withdrawal": "Odsun (odstoupení)",
         "size": "Velikost",
         "rules": "Pravidla",
         "position": "Pozice",
@@ -379,7 +379,7 @@ LABELS = {
         "export": "Exportovat",
         "import": "Importovat",
         "language": "Jazyk",
-        "strings": "Řady",
+        "strings": "Skupinky",
         "legal": "Povolené tahy",
         "names": "Názvy bodů",
         "strong": "Silné body",
@@ -398,7 +398,7 @@ LABELS = {
         "legend_selected": "vybráno",
         "legend_target": "může sem",
         "legend_approach": "přiblížení (A) bere tyto",
-        "legend_withdrawal": "odstoupení (W) bere tyto",
+        "legend_withdrawal": "odsun (W) bere tyto",
         "legend_path": "kroky tohoto tahu",
         "legend_last": "poslední tah",
         "legend_waiting": "krok čekající na volbu braní",
@@ -416,8 +416,8 @@ LABELS = {
         "stuck": "kámen na {point} nemá žádný povolený krok",
         "illegal": "nepovoleno: {reason}",
         "choose": (
-            "{step} bere dvěma způsoby: klikněte na červený kámen pro přiblížení "
-            "nebo na modrý kámen pro odstoupení"
+            "{step} bere dvěma způsoby: klikněte na kámen označený A (červený) pro přiblížení "
+            "nebo na kámen označený W (modrý) pro odsun"
         ),
         "chain": "{point} může brát znovu: klikněte na tyrkysovou tečku, nebo Ukončit tah",
         "played": "zahráno {move}",
