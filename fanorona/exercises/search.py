@@ -38,7 +38,8 @@ class Tree:
     """A game tree that remembers which nodes were looked at, in order."""
 
     def __init__(self, nodes: dict, limit: int = 1000):
-        self.nodes, self.looked, self.limit = nodes, [], limit
+        self.nodes, self.limit = nodes, limit
+        self.looked: list[str] = []
 
     def look(self, node: str):
         """The children's names of an inner node (a list), or a leaf's value (a number)."""
@@ -82,7 +83,8 @@ def reference_alphabeta(
 def random_tree(seed: int, depth: int = 3, widest: int = 3) -> dict:
     """A seeded tree with ``depth`` levels below the root, 2 to ``widest`` children a node, and
     values from -9 to 9 (ties included, where the pruning rule shows)."""
-    rng, names, nodes = random.Random(seed), iter(_names()), {}
+    rng, names = random.Random(seed), iter(_names())
+    nodes: dict[str, list[str] | int] = {}
 
     def grow(name: str, level: int) -> None:
         if level == depth:
