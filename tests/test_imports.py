@@ -56,6 +56,7 @@ LAYERS = {
         "fanorona.ui.setup",
         "fanorona.ui.draw",
         "fanorona.ui.computer",
+        "fanorona.ui.typed",
         "fanorona.ui.controller",
         "fanorona.ui.picture",
         "fanorona.ui.movelist",

@@ -163,3 +163,12 @@ def test_every_section_of_the_first_notebooks_asks_a_question(path):
         if not any(c.cell_type == "code" and "questions." in c.source for c in cells)
     ]
     assert silent == []
+
+
+def test_a_search_that_keeps_looking_is_stopped_with_a_sentence():
+    def forever(tree, node, maximizing):
+        while True:
+            tree.look(node)
+
+    with pytest.raises(ExerciseFailed, match="more than 1000 nodes: a loop"):
+        check_search(forever)

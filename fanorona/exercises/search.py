@@ -16,7 +16,7 @@ import math
 import random
 import string
 
-from .guard import UNFINISHED, ExerciseFailed
+from .guard import UNFINISHED, ExerciseFailed, Guard
 
 #: The tree notebook 7 draws and asks about: max at A, min at B, C and D.
 HAND_TREE = {
@@ -111,14 +111,19 @@ TREES = [HAND_TREE] + [random_tree(seed, depth) for seed, depth in enumerate((2,
 
 
 def _run(search, nodes: dict, alphabeta: bool):
-    tree = Tree(nodes)
-    try:
-        if alphabeta:
-            value = search(tree, "A", True, -math.inf, math.inf)
-        else:
-            value = search(tree, "A", True)
-    except NotImplementedError:
-        raise ExerciseFailed(UNFINISHED) from None
+    """The student's search on one tree, under the checkers' time limit, its prints captured."""
+    tree, unfinished, value = Tree(nodes), False, None
+    call = "search(tree, 'A', True" + (", -inf, inf)" if alphabeta else ")")
+    with Guard().running(call):
+        try:
+            if alphabeta:
+                value = search(tree, "A", True, -math.inf, math.inf)
+            else:
+                value = search(tree, "A", True)
+        except NotImplementedError:
+            unfinished = True
+    if unfinished:
+        raise ExerciseFailed(UNFINISHED)
     return value, tree.looked
 
 

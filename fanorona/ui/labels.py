@@ -18,6 +18,7 @@ LABELS = {
         "redo": "Redo",
         "new_game": "New game",
         "end_turn": "End turn",
+        "typed": "Type a turn",
         "approach": "Approach",
         "withdrawal": "Withdrawal",
         "size": "Size",
@@ -62,6 +63,10 @@ LABELS = {
         "legend_waiting": "the step waiting for its capture to be chosen",
         # the headline and the details line
         "turn": "{side} to move",
+        "picture": (
+            "Fanorona board {size}, {side} to move. White stones: {white}. Black stones: {black}."
+        ),
+        "picture_must": " Must capture: {points}.",
         "stones": "stones: white {white}, black {black}",
         "quiet": "turns without capture: {quiet} of {limit}",
         "quiet_nolimit": "turns without capture: {quiet}",
@@ -133,6 +138,7 @@ LABELS = {
         "redo": "Gentag",
         "new_game": "Nyt spil",
         "end_turn": "Afslut træk",
+        "typed": "Skriv et træk",
         "approach": "Pres (tilnærmelse)",
         "withdrawal": "Sug (tilbagetrækning)",
         "size": "Størrelse",
@@ -175,6 +181,10 @@ LABELS = {
         "legend_last": "sidste træk",
         "legend_waiting": "skridtet der venter på valget af slag",
         "turn": "{side} er i trækket",
+        "picture": (
+            "Fanorona-bræt {size}, {side} er i trækket. Hvide sten: {white}. Sorte sten: {black}."
+        ),
+        "picture_must": " Skal indfange: {points}.",
         "stones": "brikker: hvid {white}, sort {black}",
         "quiet": "træk uden slag: {quiet} af {limit}",
         "quiet_nolimit": "træk uden slag: {quiet}",
@@ -246,6 +256,7 @@ LABELS = {
         "redo": "Wiederholen",
         "new_game": "Neues Spiel",
         "end_turn": "Zug beenden",
+        "typed": "Zug eintippen",
         "approach": "Annäherung",
         "withdrawal": "Rückzug",
         "size": "Größe",
@@ -288,6 +299,11 @@ LABELS = {
         "legend_last": "letzter Zug",
         "legend_waiting": "der Schritt, der auf die Wahl des Schlagens wartet",
         "turn": "{side} ist am Zug",
+        "picture": (
+            "Fanorona-Brett {size}, {side} ist am Zug. "
+            "Weiße Steine: {white}. Schwarze Steine: {black}."
+        ),
+        "picture_must": " Muss schlagen: {points}.",
         "stones": "Steine: Weiß {white}, Schwarz {black}",
         "quiet": "Züge ohne Schlagen: {quiet} von {limit}",
         "quiet_nolimit": "Züge ohne Schlagen: {quiet}",
@@ -361,6 +377,7 @@ LABELS = {
         "redo": "Znovu",
         "new_game": "Nová hra",
         "end_turn": "Ukončit tah",
+        "typed": "Napsat tah",
         "approach": "Přiblížení",
         "withdrawal": "Odsun (odstoupení)",
         "size": "Velikost",
@@ -403,6 +420,10 @@ LABELS = {
         "legend_last": "poslední tah",
         "legend_waiting": "krok čekající na volbu braní",
         "turn": "na tahu je {side}",
+        "picture": (
+            "Deska Fanorona {size}, na tahu je {side}. Bílé kameny: {white}. Černé kameny: {black}."
+        ),
+        "picture_must": " Musí brát: {points}.",
         "stones": "kameny: bílý {white}, černý {black}",
         "quiet": "tahy bez braní: {quiet} z {limit}",
         "quiet_nolimit": "tahy bez braní: {quiet}",
