@@ -668,3 +668,17 @@ def test_12_the_end_key_on_the_turn_slider_goes_back_to_the_live_game(voila, pag
     handle.focus()
     board.answered(lambda: page.keyboard.press("End"))
     assert "Showing" not in board.status(), board.status()
+
+
+def test_a_turn_typed_from_the_keyboard_is_played_and_the_picture_says_it_in_words(voila, page):
+    from playwright.sync_api import expect
+
+    board = board_in_voila(page, voila)
+    typed = board.root.get_by_placeholder("d2e3A")
+    typed.focus()
+    page.keyboard.type("d2e3A")
+    page.keyboard.press("Enter")
+    expect(board.root.locator(".fanorona-moves")).to_contain_text("d2e3A", timeout=ANSWER * 1000)
+    expect(typed).to_have_value("")
+    picture = board.root.locator("[title^='Fanorona board']").first
+    expect(picture).to_have_attribute("title", re.compile("black to move"))

@@ -122,7 +122,7 @@ def test_c_the_two_candidate_strings_are_told_apart_with_the_waiting_step(made):
     assert scene["approach"] == approach and scene["withdrawal"] == withdrawal
     assert not set(approach) & set(withdrawal)
     assert scene["waiting"] == (step.origin, step.destination)
-    assert "red stone to capture by approach" in c.status and "blue stone" in c.status
+    assert "marked A (red) to capture by approach" in c.status and "marked W (blue)" in c.status
 
 
 def test_c_before_the_destination_click_each_capture_is_marked_by_its_kind(made):

@@ -58,6 +58,7 @@ LAYERS = {
         "fanorona.ui.setup",
         "fanorona.ui.draw",
         "fanorona.ui.computer",
+        "fanorona.ui.typed",
         "fanorona.ui.controller",
         "fanorona.ui.picture",
         "fanorona.ui.movelist",

@@ -265,11 +265,12 @@ def test_solutions_and_checkers_carry_nbgrader_metadata(path):
 
 
 def test_notebook_07_is_for_students_and_the_engine_internals_are_in_the_appendix():
-    """Notebook 07 keeps the search, the evaluation and the matches a student needs, in at most 30
-    cells; bit sets, the compiled search and the measurements live in the appendix 07b."""
+    """Notebook 07 keeps the search, the evaluation and the matches a student needs, in at most 33
+    cells (30, and the three of the game tree worked by hand); bit sets, the compiled search and
+    the measurements live in the appendix 07b."""
     student = read(NOTEBOOK_DIR / "07_computer_opponent.ipynb")
     appendix = read(NOTEBOOK_DIR / "07b_engine_internals.ipynb")
-    assert len(student.cells) <= 30
+    assert len(student.cells) <= 33
     code = "\n".join(cell.source for _, cell in code_cells(student))
     for internal in ("movegen", "compiled", "search_measurements.json", "endgame"):
         assert internal not in code, f"07 uses {internal}: it belongs in the appendix"

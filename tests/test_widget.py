@@ -430,7 +430,7 @@ def test_c_the_choice_rings_each_string_in_its_colour_above_the_stones(widgets_m
     waiting = w.picture.drawing.arrows["waiting"]
     assert drawn_arrows(waiting) == [("d3", "e3")], "the waiting step is drawn as one arrow"
     assert waiting.shafts.get_linestyle()[0][1] is not None, "dashed"
-    assert "click a red stone to capture by approach" in w.status
+    assert "click a stone marked A (red) to capture by approach" in w.status
 
 
 def test_i_the_legend_names_only_the_marks_on_show(widgets_made):
