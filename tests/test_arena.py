@@ -11,6 +11,7 @@ from fanorona.engine import ai
 from fanorona.engine.arena import GameResult, MatchResult, main, run_match
 
 
+@pytest.mark.slow
 def test_tiny_match_totals_are_consistent():
     result = run_match("greedy", "random", 6, size=(5, 5), seed=3, progress=False)
     assert len(result.games) == 6
@@ -59,7 +60,7 @@ def made_up_match(winners):
 
 
 def test_the_rating_is_the_tournaments_bradley_terry_fit_anchored_on_b():
-    from fanorona.tournament.ratings import Result, fit
+    from fanorona.engine.ratings import Result, fit
 
     match = made_up_match(["a", "a", "a", "b", "a", None, "b", "a"])
     results = [
