@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: lab test test-fast play student course grade-demo bench bench-browser lint coverage tournament-demo site clean
+.PHONY: lab test test-quick test-fast play student course grade-demo bench bench-browser lint coverage tournament-demo site clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -37,10 +37,28 @@ lab: $(VENV)/.installed-play     ## JupyterLab on the notebooks: open the addres
 	$(SERVE) $(BIN)/jupyter lab notebooks/
 
 # In CI (CI=true) the suite also reads the website as a reader would (tests/test_site.py): build it first.
+# Two workers (the machine's two cores); the tests of a shared server run on one (--dist loadgroup,
+# pyproject.toml).  Every part runs even if one fails; the time at the end leaves the installs out.
 test: $(VENV)/.installed-test $(if $(filter true,$(CI)),site)   ## the whole suite: package, notebooks, browser
-	$(BIN)/python -m pytest tests
-	$(BIN)/python -m pytest --doctest-modules fanorona
-	$(BIN)/python -m pytest -n 2 --dist loadfile --nbval --nbval-current-env notebooks
+	@start=$$(date +%s); status=0; \
+	$(BIN)/python -m pytest -n 2 tests || status=1; \
+	$(BIN)/python -m pytest --doctest-modules fanorona || status=1; \
+	$(BIN)/python -m pytest -n 2 --dist loadfile --nbval --nbval-current-env notebooks || status=1; \
+	echo "make test: $$(( $$(date +%s) - start )) s, installs not counted (load average $$(cut -d' ' -f1-3 /proc/loadavg))"; \
+	exit $$status
+
+# The rules, the engine and the board's controller, without the slow tests: a couple of minutes.
+QUICK := tests/test_geometry.py tests/test_rules.py tests/test_notation.py tests/test_movegen.py \
+	tests/test_board.py tests/test_game.py tests/test_positions.py tests/test_properties.py \
+	tests/test_differential.py tests/test_robustness.py tests/test_ai.py tests/test_arena.py \
+	tests/test_endgame.py tests/test_solve.py tests/test_compiled.py tests/test_computer.py \
+	tests/test_controller.py tests/test_controller_fuzz.py tests/test_imports.py tests/test_class_sizes.py
+
+test-quick: $(VENV)/.installed-test   ## the rules, engine and controller tests, the slow ones left out
+	@start=$$(date +%s); status=0; \
+	$(BIN)/python -m pytest -n 2 -m "not (slow or browser or notebook or nbgrader)" $(QUICK) || status=1; \
+	echo "make test-quick: $$(( $$(date +%s) - start )) s (load average $$(cut -d' ' -f1-3 /proc/loadavg))"; \
+	exit $$status
 
 $(VENV)/.installed-fast: pyproject.toml $(VENV)/.installed-test
 	$(BIN)/pip install --quiet -e '.[test,fast]'

@@ -37,6 +37,7 @@ def ref():
     return names
 
 
+@pytest.mark.slow
 def test_the_reference_passes_both(ref):
     assert check_full_game(ref["MyFullGame"]) > 50
     assert check_clickable(ref["play"], ref["MyFullGame"]) > 10

@@ -16,6 +16,8 @@ import pytest
 pytest.importorskip("nbgrader")
 from nbgrader.api import Gradebook
 
+pytestmark = [pytest.mark.nbgrader, pytest.mark.xdist_group("nbgrader-course")]
+
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOK = "01_board_graph.ipynb"
 ASSIGNMENT = "graph"
@@ -36,6 +38,7 @@ PATCHES_THE_PACKAGE = """
 
 
 import fanorona as fa
+
 fa.Board.outcome = lambda self: None"""
 
 BIN = str(Path(sys.executable).parent)
