@@ -74,8 +74,7 @@ class Rules:
     @classmethod
     def danish(cls) -> Rules:
         """The Danish course assignment with both its extensions: compulsory capture, chains that
-        never
-        return to a point, no direction rule, draws by agreement only."""
+        never return to a point, no direction rule, draws by agreement only."""
         return cls(direction="free", quiet_draw=None)
 
     @classmethod

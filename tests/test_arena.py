@@ -172,8 +172,9 @@ def test_command_errors(capsys):
 
 
 def test_the_search_of_before_can_be_named_in_a_match_once_the_benchmark_registers_it(capsys):
-    """``baseline:`` names the frozen search of before issue 11, for the gain against it; the
-    benchmark code registers it (``register_player``): the package alone does not know it."""
+    """``baseline:`` names the frozen search from before the bit-set generator, for the gain
+    against it; the benchmark code registers it (``register_player``): the package alone does not
+    know it."""
     import benchmarks.baseline  # noqa: F401  registers "baseline"
     from fanorona.engine.arena import arena_player
 

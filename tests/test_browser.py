@@ -467,7 +467,7 @@ def test_without_chromium_the_browser_tests_skip_but_fail_under_ci(monkeypatch, 
         conftest.require_chromium()
 
 
-# -- issue 18 ----------------------------------------------------------------------------------
+# -- the picture is the game's, the move list and the turn slider -----------------------------
 
 
 def canvas_rgba(board: OnPage):
@@ -523,7 +523,7 @@ def set_delay_zero(board: OnPage) -> None:
 
 
 @pytest.mark.parametrize("delay", [0, 0.4])
-def test_1_after_a_computer_game_the_canvas_shows_the_games_stones(voila, page, delay):
+def test_after_a_computer_game_the_canvas_shows_the_games_stones(voila, page, delay):
     board = board_in_voila(page, voila)
     board.chooser("Size").select_option(label="5x5")
     board.settled()
@@ -541,7 +541,7 @@ def test_1_after_a_computer_game_the_canvas_shows_the_games_stones(voila, page, 
     board.shot(f"voila_computer_game_delay_{delay}")
 
 
-def test_1_switching_the_computer_off_mid_game_leaves_a_true_picture(voila, page):
+def test_switching_the_computer_off_mid_game_leaves_a_true_picture(voila, page):
     board = board_in_voila(page, voila)
     set_delay_zero(board)
     board.chooser("Level").select_option(label="1")
@@ -555,7 +555,7 @@ def test_1_switching_the_computer_off_mid_game_leaves_a_true_picture(voila, page
         )
 
 
-def test_11_the_move_list_keeps_the_newest_turn_in_view(voila, page):
+def test_the_move_list_keeps_the_newest_turn_in_view(voila, page):
     from test_widget import long_game
 
     import fanorona as fa
@@ -588,7 +588,7 @@ def test_11_the_move_list_keeps_the_newest_turn_in_view(voila, page):
     )
 
 
-def test_12_the_end_key_on_the_turn_slider_goes_back_to_the_live_game(voila, page):
+def test_the_end_key_on_the_turn_slider_goes_back_to_the_live_game(voila, page):
     import fanorona as fa
 
     board = board_in_voila(page, voila)

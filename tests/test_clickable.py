@@ -1,8 +1,7 @@
 """The checkers of the student's own program (notebook 10): ``check_full_game`` and
-``check_clickable``
-accept the reference solution and reject each plausible mistake with a sentence, unfinished work
-with the unfinished sentence; the student's code runs under the time limit with its prints
-captured, and a patched package gives no points."""
+``check_clickable`` accept the reference solution and reject each plausible mistake with a sentence,
+unfinished work with the unfinished sentence; the student's code runs under the time limit with its
+prints captured, and a patched package gives no points."""
 
 import re
 import time
@@ -133,7 +132,7 @@ def test_an_error_in_the_students_code_is_a_sentence_with_the_clicks(ref):
     assert failed.value.__suppress_context__
 
 
-# -- the student's code is untrusted (issue 17): time limits, interrupts, prints, the seal --------
+# -- the student's code is untrusted: time limits, interrupts, prints, the seal --------------------
 
 
 @pytest.fixture

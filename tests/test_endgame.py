@@ -441,8 +441,8 @@ def test_the_table_is_loaded_before_the_turn_s_clock_starts(monkeypatch):
     )
 )
 def test_packed_keys_are_found_and_written_like_a_sorted_list(case):
-    """The table's keys lie in memory as bytes (issue 18: 24 MB of Python ints for 4 stones on
-    9x5): halving over them finds what ``bisect`` finds on the list, and they are written to the
+    """The table's keys lie in memory as bytes (as Python ints, 4 stones on 9x5 took
+    24 MB): halving over them finds what ``bisect`` finds on the list, and they are written to the
     file exactly as the list was."""
     width, keys, probes = case
     packed = PackedKeys.of(keys, width)

@@ -1,4 +1,4 @@
-"""The checkers treat the student's code as untrusted (issue 17): a time limit on every call, a
+"""The checkers treat the student's code as untrusted: a time limit on every call, a
 sentence for an interrupt, exit() and a flood of prints, short messages for huge answers, boards
 checked unchanged, repeats counted, and a package that cannot be changed to pass a check.
 
@@ -891,9 +891,9 @@ def test_an_endless_loop_in_a_class_is_stopped_with_the_script_that_led_there(sh
 
 
 def test_the_whole_package_in_use_is_not_taken_for_tampered():
-    """Every module of the package imported before the checkers (methods that other libraries
-    make or
-    wrap, as matplotlib does for the board widget's figure), then the package used: no change seen.
+    """Every module of the package imported before the checkers (methods that other libraries make
+    or wrap, as matplotlib does for the board widget's figure), then the package used: no change
+    seen.
     """
     import subprocess
 

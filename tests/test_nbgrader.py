@@ -27,7 +27,7 @@ WRONG = '''def neighbours(width, height, point):
     return {name(col + dc, row + dr) for dc in (-1, 0, 1) for dr in (-1, 0, 1)
             if (dc, dr) != (0, 0) and 0 <= col + dc < width and 0 <= row + dr < height}'''
 
-#: Two ways to take the points without solving, from the solution cell (issue 17): nbgrader restores
+#: Two ways to take the points without solving, from the solution cell: nbgrader restores
 #: the locked check cell, so the attempt is on the checker or on the package it compares with.
 REPLACES_THE_CHECKER = """
 

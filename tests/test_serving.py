@@ -1,4 +1,4 @@
-"""`make lab` and `make play` as the Makefile runs them (issues 9m and 12): JupyterLab starts as
+"""`make lab` and `make play` as the Makefile runs them: JupyterLab starts as
 root and as a normal user, neither opens a browser, Voilà's page needs nothing from outside
 localhost, and the kernel of a page that is gone is stopped while an open page keeps its own.
 

@@ -62,7 +62,8 @@ def figures_made(nb) -> int:
 
 
 def board_has_a_picture() -> bool:
-    """Whether the interactive board's display data carries an image/png (issue 18's change)."""
+    """Whether the interactive board's display data carries an image/png (a picture where no
+    kernel runs)."""
     import fanorona as fa
 
     data = fa.BoardWidget()._repr_mimebundle_()
@@ -178,7 +179,7 @@ def test_each_notebook_page_shows_at_least_the_pictures_its_notebook_makes(visit
             n: (shown[n], made[n]) for n in made if n not in widgets and shown[n] < made[n]
         } == {}
         pytest.xfail(
-            "the board's display data has no picture yet (issue 18): "
+            "the board's display data has no picture yet: "
             + ", ".join(f"{n} shows {shown[n]} of {made[n]}" for n in sorted(widgets))
         )
     assert {n: (shown[n], made[n]) for n in made if shown[n] < made[n]} == {}
@@ -199,7 +200,7 @@ def test_the_widget_pages_show_the_boards_picture(visits):
     }
     assert all(boards.values())
     if not board_has_a_picture():
-        pytest.xfail("the board's display data has no picture yet (issue 18)")
+        pytest.xfail("the board's display data has no picture yet")
     for name, outputs in boards.items():
         shown = {
             Path(urlparse(i["src"]).path).stem
@@ -337,9 +338,9 @@ def test_the_teaching_pages_are_the_readmes_sections(visits):
 
 
 def test_a_guides_links_to_files_off_the_site_point_at_the_repository(monkeypatch):
-    """The teacher's guide sits in docs/ and links like a file of the repository; on the site,
-    links to
-    pages stay, a README section the site publishes becomes its page, other files the repository's.
+    """The teacher's guide sits in docs/ and links like a file of the repository; on the site, links
+    to pages stay, a README section the site publishes becomes its page, other files the
+    repository's.
     """
     sys.path.insert(0, str(ROOT / "docs"))
     try:

@@ -252,7 +252,8 @@ class _Timed:
 
 
 #: Player kinds beyond ``ai.make_player``'s, added with ``register_player``: the package adds none
-#: (the benchmarks add ``baseline``, the frozen search of before issue 11).
+#: (the benchmarks add ``baseline``, the frozen search from before the bit-set
+#: move generator).
 _EXTRA_KINDS: dict = {}
 
 

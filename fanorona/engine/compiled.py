@@ -497,8 +497,7 @@ if numba is not None:
     @jit
     def _leaf(me2, opp2, ply, quiet2, tables, state):
         """The horizon of ai._AlphaBetaSearch._child: the value of the turn leaving (me2, opp2),
-        scored
-        without a search, for the side that moved."""
+        scored without a search, for the side that moved."""
         params = tables.params
         state[0].nodes += 1
         if opp2 == 0:
@@ -532,8 +531,7 @@ if numba is not None:
     ):
         """ai._AlphaBetaSearch._child, for the root: the value, for the side that moved, of the turn
         leaving (me2, opp2).  ``_negamax`` has the same lines inline: numba cannot cache two
-        functions
-        that call each other."""
+        functions that call each other."""
         quiet2 = quiet + 1 if opp2 == opp else 0
         if depth == 1 and not tables.params.quiescence:
             return _leaf(me2, opp2, ply, quiet2, tables, state)

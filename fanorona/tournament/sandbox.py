@@ -66,8 +66,7 @@ def is_root() -> bool:
 
 class Sandbox:
     """A player's process: ``start()`` launches it, ``ready()`` waits for it to load,
-    ``choose(turns)``
-    asks for a turn, ``close()`` ends it.
+    ``choose(turns)`` asks for a turn, ``close()`` ends it.
 
     ``entry`` is ``{"name": ..., "spec": "level2"}`` for a built-in player or
     ``{"name": ..., "source": "<the file's text>"}`` for a submission.
