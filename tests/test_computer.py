@@ -248,8 +248,7 @@ def test_the_runner_keeps_a_bounded_cache_of_players(made):
 
 
 class Building(Gate):
-    """A player whose first turn waits for a table to be built, shown by a tqdm bar of four
-    parts."""
+    """A player whose first turn waits for a table to be built, shown by a package bar of four."""
 
     def __init__(self):
         super().__init__()
@@ -259,9 +258,10 @@ class Building(Gate):
         return self.built
 
     def prepare(self, board, progress):
-        from tqdm.std import tqdm
+        from fanorona.engine.bars import bar as progress_bar
 
-        with tqdm(total=4, desc="building a table", file=io.StringIO(), mininterval=0) as bar:
+        options = dict(total=4, desc="building a table", file=io.StringIO(), mininterval=0)
+        with progress_bar(notebook=False, **options) as bar:
             for _ in range(4):
                 time.sleep(0.4)
                 bar.update(1)

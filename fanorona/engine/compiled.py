@@ -1175,8 +1175,6 @@ def warm_up(progress: bool = True) -> None:
     global _warm
     if _warm or not available():
         return
-    from tqdm import tqdm
-
     from ..geometry import geometry
     from ..movegen import generator
     from ..rules import Rules
@@ -1201,8 +1199,11 @@ def warm_up(progress: bool = True) -> None:
         ("search", one_search),
     ]
     # shown only when it takes a while, that is when numba compiles rather than loads from its cache
-    bar = tqdm(
+    from .bars import bar as progress_bar
+
+    bar = progress_bar(
         steps,
+        notebook=False,
         desc="compiling the search (once)",
         unit="part",
         leave=False,
