@@ -22,7 +22,6 @@ from fanorona.exercises import (
     check_tournament_player,
     guard,
     player,
-    seal,
     view,
 )
 
@@ -140,15 +139,6 @@ def short_limits(monkeypatch):
     """Time limits short enough for a test; the checkers read them when a check starts."""
     monkeypatch.setattr(guard, "CALL_LIMIT", 0.3)
     monkeypatch.setattr(guard, "CHECK_LIMIT", 20.0)
-
-
-@pytest.fixture
-def forget_tampering():
-    """A tampering test leaves the kernel marked (every later check fails): clear the mark after
-    it."""
-    yield
-    seal.SEAL.verify()
-    seal.SEAL.changed.clear()
 
 
 def spin_once(seconds: float = 3.0):

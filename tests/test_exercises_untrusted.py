@@ -47,15 +47,6 @@ def short_limits(monkeypatch):
     monkeypatch.setattr(guard, "CHECK_LIMIT", 2.0)
 
 
-@pytest.fixture
-def forget_tampering():
-    """A tampering test leaves the kernel marked (every later check fails): clear the mark after
-    it."""
-    yield
-    seal.SEAL.verify()
-    seal.SEAL.changed.clear()
-
-
 # -- the time limit, interrupts, exit, prints
 # --------------------------------------------------------
 
