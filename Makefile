@@ -27,10 +27,13 @@ SERVE := JUPYTER_CONFIG_PATH="$(CURDIR)/jupyter" JUPYTER_PATH="$(CURDIR)/jupyter
 # compiled here, once (about 45 s, with a progress bar), into numba's cache: no kernel compiles it,
 # which costs the first game that long and its kernel about 100 MB more for as long as it runs.
 $(VENV)/.installed-play: pyproject.toml | $(BIN)/python
-	@$(BIN)/pip install --quiet -e '.[fast,tournament]' >/dev/null 2>&1 || { \
+	@echo "make lab: 1/3 installing the kit and the notebooks' packages into $(VENV) (minutes the first time; pip lists each package)"
+	@$(BIN)/pip install -e '.[fast,tournament]' || { \
 	    echo "numba does not install here: the computer uses the pure-Python search (weaker levels 4 and 5)"; \
-	    $(BIN)/pip install --quiet -e '.[tournament]'; }
-	$(BIN)/python -c "from fanorona import compiled; compiled.warm_up()"
+	    $(BIN)/pip install -e '.[tournament]'; }
+	@echo "make lab: 2/3 compiling the fast search once (about 45 s where numba installed)"
+	$(BIN)/python -c "from fanorona.engine import compiled; compiled.warm_up()"
+	@echo "make lab: 3/3 done; JupyterLab starts next"
 	touch $(VENV)/.installed $@
 
 lab: $(VENV)/.installed-play     ## JupyterLab on the notebooks: open the address it prints

@@ -43,6 +43,12 @@ def test_holds_a_server():
 """
 
 
+START_WITH_CTRL_C = (
+    "import signal, sys, pytest; signal.signal(signal.SIGINT, signal.default_int_handler); "
+    "sys.exit(pytest.main(sys.argv[1:]))"
+)
+
+
 def left_behind(mark: str) -> list[str]:
     """The processes whose command line names ``mark`` (a kernel names its connection file)."""
     found = []
@@ -65,8 +71,11 @@ def test_an_interrupted_run_leaves_no_server_or_kernel_running(tmp_path, how, wo
     (tmp_path / "test_holds.py").write_text(HOLDS_A_SERVER)
     runtime = tmp_path / "runtime"  # kernels write their connection files here: it names them
     env = dict(os.environ, PYTHONPATH=str(ROOT), JUPYTER_RUNTIME_DIR=str(runtime))
-    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(tmp_path)]
-    command += ["-n", str(workers)] if workers else []
+    arguments = ["-q", "-p", "no:cacheprovider", str(tmp_path)]
+    arguments += ["-n", str(workers)] if workers else []
+    # Ctrl-C as in a terminal, even where this run was started in the background (which ignores
+    # SIGINT, and the ignoring is inherited)
+    command = [sys.executable, "-c", START_WITH_CTRL_C, *arguments]
     run = subprocess.Popen(
         command,
         cwd=tmp_path,
