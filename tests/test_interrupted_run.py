@@ -85,10 +85,10 @@ def test_an_interrupted_run_leaves_no_server_or_kernel_running(tmp_path, how, wo
         start_new_session=True,
     )
     try:
-        deadline = time.monotonic() + 240
+        deadline = time.monotonic() + 600  # a shared machine may be slow
         while not (tmp_path / "ready").exists():
             assert run.poll() is None, run.stdout.read().decode()[-3000:]
-            assert time.monotonic() < deadline, "the server did not start in 240 s"
+            assert time.monotonic() < deadline, "the server did not start in 600 s"
             time.sleep(0.5)
         assert left_behind(str(runtime)), "the kernel is not found by its connection file"
         assert left_behind(str(tmp_path / "served")), "the server is not found by its folder"
