@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: lab test test-quick test-fast play student course grade-demo bench bench-browser lint coverage tournament-demo site clean
+.PHONY: lab test test-quick test-fast play student course grade-demo bench bench-browser lint coverage tournament-demo site rules-sheet clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -114,6 +114,9 @@ $(VENV)/.installed-site: pyproject.toml $(VENV)/.installed-test
 
 site: $(VENV)/.installed-site   ## the course as a static website in build/site/ (notebooks executed, cached)
 	$(BIN)/python docs/build_site.py
+
+rules-sheet: $(VENV)/.installed-test   ## the one-page rules sheet in four languages, diagrams drawn by the kit: build/rules-sheet.pdf
+	$(BIN)/python docs/rules_sheet.py
 
 clean:
 	rm -rf $(VENV) build .pytest_cache .hypothesis

@@ -643,6 +643,17 @@ class MyGameNeverEnding(MyGame):
         return None
 
 
+def single_winning_turn(board, outcomes):
+    wins = [turn for turn, value, _distance in outcomes if value == "win"]
+    return wins[0] if len(wins) == 1 else None
+
+
+def single_winning_turn_fastest(board, outcomes):
+    """A mistake: the fastest winning turn, puzzle or not."""
+    wins = [(distance, turn) for turn, value, distance in outcomes if value == "win"]
+    return min(wins)[1] if wins else None
+
+
 # -- the checkers ----------------------------------------------------------------------------------
 
 CHECKERS = [name for name in exercises.__all__ if name.startswith("check_")]
@@ -658,6 +669,7 @@ SOLUTIONS = {
     "check_view": draw_position,
     "check_control": Clicks,
     "check_model": MyGame,
+    "check_single_winning_turn": single_winning_turn,
 }
 NOTEBOOKS = sorted((Path(__file__).resolve().parent.parent / "notebooks").glob("*.ipynb"))
 
@@ -753,6 +765,7 @@ MISTAKES = [
     ("check_control", ClicksNeverDeselecting, "Clicking the selected stone again deselects it"),
     ("check_model", MyGameWithoutUndo, "differs from the rules in"),
     ("check_model", MyGameNeverEnding, "differs from the rules in winner"),
+    ("check_single_winning_turn", single_winning_turn_fastest, "a puzzle has exactly one"),
 ]
 
 

@@ -34,6 +34,7 @@ from .model import (
     stones_of,
 )
 from .player import check_tournament_player as check_tournament_player  # notebook 11
+from .puzzles import check_single_winning_turn, outcomes_of
 from .samples import sample_boards
 from .seal import TAMPERED, seal_package
 from .student import ReleaseError, make_student_copies
@@ -56,11 +57,13 @@ __all__ = [
     "check_model",
     "check_neighbours",
     "check_simple_steps",
+    "check_single_winning_turn",
     "check_strings_through",
     "check_turns",
     "check_view",
     "check_winner",
     "make_student_copies",
+    "outcomes_of",
     "sample_boards",
     "stones_of",
 ]
