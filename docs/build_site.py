@@ -147,10 +147,10 @@ def first_sentence(markdown: str) -> str:
 
 def alt_text(output, cell, previous_markdown: str) -> tuple[str, str]:
     """What a picture shows, in words, and where the words came from.  In order: the alt text the
-    code
-    gave the picture (IPython's ``Image(alt=...)``), the cell's ``caption`` metadata (or myst-nb's
-    ``mystnb.figure.caption`` / ``mystnb.image.alt``), the object's own text when it says more than
-    its type (a board's position), the cell's first comment, the sentence that introduces the cell.
+    code gave the picture (IPython's ``Image(alt=...)``), the cell's ``caption`` metadata (or
+    myst-nb's ``mystnb.figure.caption`` / ``mystnb.image.alt``), the object's own text when it says
+    more than its type (a board's position), the cell's first comment, the sentence that introduces
+    the cell.
     """
     for mime in IMAGE_TYPES:
         alt = output.get("metadata", {}).get(mime, {}).get("alt")

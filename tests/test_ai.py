@@ -138,6 +138,7 @@ def minimax_with_quiescence(board, depth, ply=0):
     plies=st.integers(0, 12),
     depth=st.integers(1, 2),
 )
+@pytest.mark.slow
 def test_quiescence_value_equals_minimax_with_captures_searched_past_the_horizon(
     size, seed, plies, depth
 ):

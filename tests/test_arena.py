@@ -11,6 +11,7 @@ from fanorona.engine import ai
 from fanorona.engine.arena import GameResult, MatchResult, main, run_match
 
 
+@pytest.mark.slow
 def test_tiny_match_totals_are_consistent():
     result = run_match("greedy", "random", 6, size=(5, 5), seed=3, progress=False)
     assert len(result.games) == 6
@@ -81,7 +82,7 @@ def made_up_match(winners):
 
 
 def test_the_rating_is_the_tournaments_bradley_terry_fit_anchored_on_b():
-    from fanorona.tournament.ratings import Result, fit
+    from fanorona.engine.ratings import Result, fit
 
     match = made_up_match(["a", "a", "a", "b", "a", None, "b", "a"])
     results = [
@@ -193,8 +194,9 @@ def test_command_errors(capsys):
 
 
 def test_the_search_of_before_can_be_named_in_a_match_once_the_benchmark_registers_it(capsys):
-    """``baseline:`` names the frozen search of before issue 11, for the gain against it; the
-    benchmark code registers it (``register_player``): the package alone does not know it."""
+    """``baseline:`` names the frozen search from before the bit-set generator, for the gain
+    against it; the benchmark code registers it (``register_player``): the package alone does not
+    know it."""
     import benchmarks.baseline  # noqa: F401  registers "baseline"
     from fanorona.engine.arena import arena_player
 

@@ -4,53 +4,31 @@ Voilà serving play.ipynb (a fresh kernel for each page load), in Debian's Chrom
 Chromium clicks the canvas at the pixels of points and presses the board's buttons as a user
 would; what reaches Python is read back from the page (the move list, the status line, the
 labels), and the picture must follow.  One browser and one server of each kind serve the whole
-module.  Screenshots go to build/screenshots/.  Without /usr/bin/chromium the tests skip,
-except under CI=true, where that is a failure.
+run (tests/conftest.py).  Screenshots go to build/screenshots/.  Without /usr/bin/chromium the
+tests skip, except under CI=true, where that is a failure.
 """
 
 import json
-import os
 import re
 import shutil
-import sys
 import time
 from pathlib import Path
 
+import conftest
 import pytest
 
-from benchmarks.servers import (
-    CHROMIUM,
-    LAUNCH_ARGS,
-    free_port,
-    lab_command,
-    lab_folder,
-    serving,
-)
+from benchmarks.servers import write_notebooks
+
+pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
 SCREENSHOTS = ROOT / "build" / "screenshots"
-SERVER_START = 180  # seconds; the machine may be shared and slow
 NOTEBOOK_RUN = 300
 ANSWER = 30  # seconds for the board to answer a click
 # White's opening step d2-e3 captures f4 and g5 by approach; it is legal at the start whatever
 # follows.
 STEP = ("d2", "e3")
-
-
-def require_chromium() -> None:
-    if CHROMIUM.exists():
-        return
-    reason = f"no Chromium at {CHROMIUM} (apt-get install chromium)"
-    if os.environ.get("CI") == "true":
-        pytest.fail(reason)
-    pytest.skip(reason)
-
-
-def serve(command: list[str], base: str, ready: str, log: Path):
-    """Start a server, wait until base + ready answers, yield base; stop it at the end."""
-    with serving(command, base + ready, log, SERVER_START):
-        yield base
 
 
 # Installed in every page before its own scripts: counts the pictures drawn on a board's canvas
@@ -117,17 +95,6 @@ CLIPPED = """
 """
 
 
-@pytest.fixture(scope="module")
-def browser():
-    require_chromium()
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
-        yield chromium
-        chromium.close()
-
-
 def open_page(browser, width: int, height: int):
     """A page of the given viewport, offline (only localhost answers), that counts board
     pictures."""
@@ -165,15 +132,11 @@ def small_page(browser):
 
 
 @pytest.fixture(scope="module")
-def lab(tmp_path_factory):
-    """One JupyterLab server for the module, on a folder holding notebook 06 and board.ipynb."""
-    require_chromium()
-    folder = tmp_path_factory.mktemp("lab")
-    shutil.copy(NOTEBOOKS / "06_interactive_board.ipynb", folder)
-    lab_folder(folder, {"board.ipynb": ["import fanorona as fa\nfa.BoardWidget()"]})
-    port = free_port()
-    command = lab_command(folder, port)
-    yield from serve(command, f"http://127.0.0.1:{port}", "/api", folder / "lab.log")
+def lab(jupyterlab):
+    """The run's JupyterLab, with notebook 06 and a one-board notebook in its folder."""
+    shutil.copy(NOTEBOOKS / "06_interactive_board.ipynb", jupyterlab.folder)
+    write_notebooks(jupyterlab.folder, {"board.ipynb": ["import fanorona as fa\nfa.BoardWidget()"]})
+    return jupyterlab.url
 
 
 def shut_down_kernels(page) -> None:
@@ -196,22 +159,9 @@ def run_notebook_in_lab(page, lab: str, name: str) -> None:
 
 
 @pytest.fixture(scope="module")
-def voila(tmp_path_factory):
-    """One Voilà server for the module; each page load gets its own kernel and a new board."""
-    require_chromium()
-    folder = tmp_path_factory.mktemp("voila")
-    shutil.copy(NOTEBOOKS / "play.ipynb", folder)
-    port = free_port()
-    command = [
-        sys.executable,
-        "-m",
-        "voila",
-        "--no-browser",
-        f"--port={port}",
-        "--Voila.ip=127.0.0.1",
-        str(folder / "play.ipynb"),
-    ]
-    yield from serve(command, f"http://127.0.0.1:{port}", "/", folder / "voila.log")
+def voila(voila_play):
+    """The run's Voilà serving play.ipynb."""
+    return voila_play.url
 
 
 class OnPage:
@@ -508,16 +458,16 @@ def test_nothing_is_clipped_in_large_mode_in_jupyterlab_with_the_file_browser_op
 
 
 def test_without_chromium_the_browser_tests_skip_but_fail_under_ci(monkeypatch, tmp_path):
-    monkeypatch.setattr(sys.modules[__name__], "CHROMIUM", tmp_path / "no-chromium")
+    monkeypatch.setattr(conftest, "CHROMIUM", tmp_path / "no-chromium")
     monkeypatch.setenv("CI", "true")
     with pytest.raises(pytest.fail.Exception, match="no Chromium"):
-        require_chromium()
+        conftest.require_chromium()
     monkeypatch.delenv("CI")
     with pytest.raises(pytest.skip.Exception, match="no Chromium"):
-        require_chromium()
+        conftest.require_chromium()
 
 
-# -- issue 18 ----------------------------------------------------------------------------------
+# -- the picture is the game's, the move list and the turn slider -----------------------------
 
 
 def canvas_rgba(board: OnPage):
@@ -573,7 +523,7 @@ def set_delay_zero(board: OnPage) -> None:
 
 
 @pytest.mark.parametrize("delay", [0, 0.4])
-def test_1_after_a_computer_game_the_canvas_shows_the_games_stones(voila, page, delay):
+def test_after_a_computer_game_the_canvas_shows_the_games_stones(voila, page, delay):
     board = board_in_voila(page, voila)
     board.chooser("Size").select_option(label="5x5")
     board.settled()
@@ -591,7 +541,7 @@ def test_1_after_a_computer_game_the_canvas_shows_the_games_stones(voila, page, 
     board.shot(f"voila_computer_game_delay_{delay}")
 
 
-def test_1_switching_the_computer_off_mid_game_leaves_a_true_picture(voila, page):
+def test_switching_the_computer_off_mid_game_leaves_a_true_picture(voila, page):
     board = board_in_voila(page, voila)
     set_delay_zero(board)
     board.chooser("Level").select_option(label="1")
@@ -605,7 +555,7 @@ def test_1_switching_the_computer_off_mid_game_leaves_a_true_picture(voila, page
         )
 
 
-def test_11_the_move_list_keeps_the_newest_turn_in_view(voila, page):
+def test_the_move_list_keeps_the_newest_turn_in_view(voila, page):
     from test_widget import long_game
 
     import fanorona as fa
@@ -638,7 +588,7 @@ def test_11_the_move_list_keeps_the_newest_turn_in_view(voila, page):
     )
 
 
-def test_12_the_end_key_on_the_turn_slider_goes_back_to_the_live_game(voila, page):
+def test_the_end_key_on_the_turn_slider_goes_back_to_the_live_game(voila, page):
     import fanorona as fa
 
     board = board_in_voila(page, voila)

@@ -394,7 +394,7 @@ def own_memory_mb() -> float:
 
 def test_a_search_hands_its_table_back_to_the_system_when_it_ends():
     """A table is 36 MB: the board keeps a player per level, size and rules, and a table each made
-    a kernel grow by 72 MB per size played (issue 18).  A search's table lives while it searches."""
+    a kernel grow by 72 MB per size played.  A search's table lives while it searches."""
     compiled.warm_up()
     search = compiled.CompiledSearch(
         compiled.compiled_generator(generator(fa.Board().geometry, Rules())), "threat", True, 2

@@ -238,9 +238,8 @@ def strings_of_at_most_next_neighbours(board, point):
 
 
 def strings_through_forgetting_corners(board, point):
-    """Follows every line direction of the point, even the one that runs off the board both ways
-    at a
-    corner, and so finds an extra string of one there."""
+    """Follows every line direction of the point, even the one that runs off the board both ways at
+    a corner, and so finds an extra string of one there."""
     col, row = parse(point)
     color = board.stone_at(point)
     found = []

@@ -1,4 +1,4 @@
-"""The checkers treat the student's code as untrusted (issue 17): a time limit on every call, a
+"""The checkers treat the student's code as untrusted: a time limit on every call, a
 sentence for an interrupt, exit() and a flood of prints, short messages for huge answers, boards
 checked unchanged, repeats counted, and a package that cannot be changed to pass a check.
 
@@ -45,15 +45,6 @@ def short_limits(monkeypatch):
     """Time limits short enough for a test; the checkers read them when a check starts."""
     monkeypatch.setattr(guard, "CALL_LIMIT", 0.3)
     monkeypatch.setattr(guard, "CHECK_LIMIT", 2.0)
-
-
-@pytest.fixture
-def forget_tampering():
-    """A tampering test leaves the kernel marked (every later check fails): clear the mark after
-    it."""
-    yield
-    seal.SEAL.verify()
-    seal.SEAL.changed.clear()
 
 
 # -- the time limit, interrupts, exit, prints
@@ -913,9 +904,9 @@ def test_an_endless_loop_in_a_class_is_stopped_with_the_script_that_led_there(sh
 
 
 def test_the_whole_package_in_use_is_not_taken_for_tampered():
-    """Every module of the package imported before the checkers (methods that other libraries
-    make or
-    wrap, as matplotlib does for the board widget's figure), then the package used: no change seen.
+    """Every module of the package imported before the checkers (methods that other libraries make
+    or wrap, as matplotlib does for the board widget's figure), then the package used: no change
+    seen.
     """
     import subprocess
 

@@ -17,6 +17,8 @@ import pytest
 pytest.importorskip("nbgrader")
 from nbgrader.api import Gradebook
 
+pytestmark = [pytest.mark.nbgrader, pytest.mark.xdist_group("nbgrader-course")]
+
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOK = "01_board_graph.ipynb"
 ASSIGNMENT = "graph"

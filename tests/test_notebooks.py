@@ -140,8 +140,8 @@ def test_outputs_only_in_cells_marked_keep_output_and_text_only(path):
 
 def run_records(nb):
     """What a run leaves in the metadata: the kernel's timestamps in a cell's ``execution`` entry
-    and
-    saved widget state; they change on every run, make noisy diffs and mean nothing to a reader."""
+    and saved widget state; they change on every run, make noisy diffs and mean nothing to a
+    reader."""
     found = ["widget state"] if "widgets" in nb.metadata else []
     return found + [
         f"cell {n} execution" for n, cell in enumerate(nb.cells, 1) if "execution" in cell.metadata
@@ -213,8 +213,8 @@ def test_student_copies_have_no_solutions_and_stay_valid(tmp_path):
 
 def stubs_at_class_level(source):
     """Lines where a student copy raises in a class body itself: the class could not even be
-    defined,
-    so its checker would fail with a NameError instead of saying the exercise is unfinished."""
+    defined, so its checker would fail with a NameError instead of saying the exercise is
+    unfinished."""
     tree = ast.parse(python_only(source))
     return [
         node.lineno

@@ -15,6 +15,7 @@ import pytest
 from test_tournament_isolation import ANSWERER, FILLER, HOSTILE, SCHEDULER_CALLER, SNOOP
 
 import fanorona as fa
+from fanorona.engine.ratings import Result, crosstable, fit, rate
 from fanorona.tournament import (
     Limits,
     Tournament,
@@ -26,7 +27,6 @@ from fanorona.tournament import (
 )
 from fanorona.tournament.__main__ import main
 from fanorona.tournament.players import TEMPLATE
-from fanorona.tournament.ratings import Result, crosstable, fit, rate
 from fanorona.tournament.schedule import OpeningBook, round_robin, swiss_round
 from fanorona.tournament.store import Store
 

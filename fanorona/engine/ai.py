@@ -645,8 +645,7 @@ class _AlphaBetaSearch:
 
     def _key(self, me, opp, ply, quiet, depth):
         """The table key: stones, side to move, the opening rule's turn, and the quiet turns when
-        the
-        draw rule could end the game within ``depth`` turns (otherwise they cannot change the
+        the draw rule could end the game within ``depth`` turns (otherwise they cannot change the
         value)."""
         draw_near = (
             self._quiet_draw is not None and self._quiet_draw - quiet <= depth + QUIESCENCE_TURNS
@@ -661,8 +660,7 @@ class _AlphaBetaSearch:
 
     def _child(self, me2, opp2, opp, depth, alpha, beta, ply, quiet, null_window):
         """The value, for the side that moved, of the turn that left ``(me2, opp2)``: with a null
-        window
-        first when ``null_window``, and again with the full window if it beats ``alpha``."""
+        window first when ``null_window``, and again with the full window if it beats ``alpha``."""
         quiet2 = quiet + 1 if opp2 == opp else 0
         if (
             depth == 1 and not self.quiescence
@@ -749,8 +747,7 @@ class _AlphaBetaSearch:
 
     def _quiesce(self, me, opp, alpha, beta, ply, turns_left):
         """The value past the horizon: while the side to move can capture, search its capturing
-        turns
-        (it must play one when capture is compulsory); a quiet position is scored by the
+        turns (it must play one when capture is compulsory); a quiet position is scored by the
         evaluation."""
         gen = self._gen
         self._nodes += 1
@@ -1025,8 +1022,8 @@ LEVELS = {
 
 def make_player(spec: str, seed=None):
     """A player from its spec: ``random``, ``greedy``, ``alphabeta:depth=3``,
-    ``alphabeta:time=0.5``,
-    ``mcts:playouts=200``, ``level4`` ... (options after ':' as key=value, separated by ',')."""
+    ``alphabeta:time=0.5``, ``mcts:playouts=200``, ``level4`` ... (options after ':' as key=value,
+    separated by ',')."""
     if not isinstance(spec, str) or not spec.strip():
         raise ValueError(
             f"a player is named by text like 'greedy' or 'alphabeta:depth=3'; got {spec!r}"

@@ -4,7 +4,7 @@
 pairs: each pair opens with another of White's legal first turns, once with each player as
 White, so neither the first move nor the colour favours one side.  ``run_match`` does the same
 from Python and returns a ``MatchResult`` (its ``table()`` is what the command prints).  The
-rating difference is the tournament's Bradley-Terry fit (``fanorona.tournament.ratings``, the
+rating difference is the Bradley-Terry fit the tournament uses too (``fanorona.engine.ratings``, the
 ``tournament`` extra) with an interval from resampling the pairs.
 """
 
@@ -86,7 +86,7 @@ class MatchResult:
 
     def ratings(self, samples: int = 200):
         """The Bradley-Terry fit of the games, B fixed at 0, intervals from resampling the pairs
-        (both games of a pair share an opening); see ``fanorona.tournament.ratings``."""
+        (both games of a pair share an opening); see ``fanorona.engine.ratings``."""
         return _ratings(
             self.a, self.b, tuple((g.a_white, g.points) for g in self.games), samples, self.seed
         )
@@ -207,7 +207,7 @@ class MatchResult:
 def _ratings(a: str, b: str, games: tuple, samples: int, seed: int):
     """The fit of a match's games (A White?, A's points), cached: a table asks for it several
     times."""
-    from ..tournament.ratings import Result, rate
+    from .ratings import Result, rate
 
     results = [
         Result(a, b, points, n // 2) if a_white else Result(b, a, 1 - points, n // 2)
@@ -252,7 +252,8 @@ class _Timed:
 
 
 #: Player kinds beyond ``ai.make_player``'s, added with ``register_player``: the package adds none
-#: (the benchmarks add ``baseline``, the frozen search of before issue 11).
+#: (the benchmarks add ``baseline``, the frozen search from before the bit-set
+#: move generator).
 _EXTRA_KINDS: dict = {}
 
 

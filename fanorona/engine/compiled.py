@@ -508,8 +508,7 @@ if numba is not None:
     @jit
     def _leaf(me2, opp2, ply, quiet2, tables, state):
         """The horizon of ai._AlphaBetaSearch._child: the value of the turn leaving (me2, opp2),
-        scored
-        without a search, for the side that moved."""
+        scored without a search, for the side that moved."""
         params = tables.params
         state[0].nodes += 1
         if opp2 == 0:
@@ -543,8 +542,7 @@ if numba is not None:
     ):
         """ai._AlphaBetaSearch._child, for the root: the value, for the side that moved, of the turn
         leaving (me2, opp2).  ``_negamax`` has the same lines inline: numba cannot cache two
-        functions
-        that call each other."""
+        functions that call each other."""
         quiet2 = quiet + 1 if opp2 == opp else 0
         if depth == 1 and not tables.params.quiescence:
             return _leaf(me2, opp2, ply, quiet2, tables, state)
@@ -1225,8 +1223,6 @@ def warm_up(progress: bool = True) -> None:
     global _warm
     if _warm or not available():
         return
-    from tqdm import tqdm
-
     from ..geometry import geometry
     from ..movegen import generator
     from ..rules import Rules
@@ -1251,8 +1247,11 @@ def warm_up(progress: bool = True) -> None:
         ("search", one_search),
     ]
     # shown only when it takes a while, that is when numba compiles rather than loads from its cache
-    bar = tqdm(
+    from .bars import bar as progress_bar
+
+    bar = progress_bar(
         steps,
+        notebook=False,
         desc="compiling the search (once)",
         unit="part",
         leave=False,

@@ -14,10 +14,10 @@ import random
 import sys
 from collections.abc import Iterable
 
+from ..engine.ratings import DEFAULT_ANCHORS, crosstable, rate
 from ..game import Game
 from ..rules import Rules
 from .play import play
-from .ratings import DEFAULT_ANCHORS, crosstable, rate
 from .sandbox import Limits
 from .schedule import OpeningBook, round_robin, swiss_round
 from .store import Store

@@ -13,7 +13,7 @@ import os
 import sqlite3
 from datetime import datetime, timezone
 
-from .ratings import Result
+from ..engine.ratings import Result
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);

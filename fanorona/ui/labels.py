@@ -512,8 +512,7 @@ def say(language: str, key: str, **values) -> str:
 
 def page_language(query: str = "", default: str = "en") -> str:
     """The language a page asks for, as ``lang=da`` in its query string (Voilà hands the page's
-    query
-    string to the kernel as the environment variable QUERY_STRING); the default when none or
+    query string to the kernel as the environment variable QUERY_STRING); the default when none or
     unknown.
     """
     from urllib.parse import parse_qs
