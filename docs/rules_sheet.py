@@ -144,7 +144,8 @@ def main(argv=None) -> None:
     out = Path(args[0]) if args else OUT
     out.parent.mkdir(parents=True, exist_ok=True)
     fig = sheet()
-    with PdfPages(out) as pdf:
+    # No creation date: the same sheet is the same bytes, so the site sees no change to render.
+    with PdfPages(out, metadata={"CreationDate": None}) as pdf:
         pdf.savefig(fig)
     plt.close(fig)
     print(f"wrote {out}")

@@ -2,6 +2,8 @@
 every position after a turn (not the puzzle module's outcomes); lines replay; wrong turns fail as
 their refutations say; the build is reproducible."""
 
+import base64
+
 import pytest
 
 from fanorona import Board, IllegalMoveError
@@ -143,3 +145,11 @@ def test_on_the_board_a_wrong_turn_is_named_and_answered_by_its_refutation(puzzl
     board.board.wait()
     assert board.said.startswith(f"Right: {puzzle.answer} is the only winning turn")
     assert [str(t) for t in board.board.board.turns] == list(puzzle.solution[:2])
+
+
+def test_a_puzzle_on_a_page_without_a_kernel_shows_its_board_and_its_own_view(puzzle_board):
+    board = puzzle_board(EXACT[0])
+    bundle = board._repr_mimebundle_()
+    view = bundle["application/vnd.jupyter.widget-view+json"]["model_id"]
+    assert view == board.ui.model_id, "the live view is the puzzle's, message and all"
+    assert base64.b64decode(bundle["image/png"]) == board.board.picture_png()

@@ -2,6 +2,8 @@
 judge against the solved 3x5 table read board by board, the search judge against it, and the
 search on 9x5 against the endgame table."""
 
+import base64
+
 import matplotlib
 import pytest
 
@@ -112,5 +114,8 @@ def test_the_review_button_shows_each_mistake_with_the_better_turn_as_an_arrow(s
         assert drawn == [(xy(before, b), xy(before, a)) for a, b in zip(path, path[1:])]
         assert all(arrow.axes is board.ax for arrow in panel.arrows)
         assert last.better in panel.text.value
+        bundle = panel._repr_mimebundle_()  # a page without a kernel: the picture, arrows drawn
+        assert bundle["application/vnd.jupyter.widget-view+json"]["model_id"] == panel.ui.model_id
+        assert base64.b64decode(bundle["image/png"]) == board.picture_png()
     finally:
         board.close()

@@ -19,6 +19,8 @@ def test_the_sheet_is_one_pdf_page(tmp_path):
     data = out.read_bytes()
     assert data.startswith(b"%PDF")
     assert len(re.findall(rb"/Type\s*/Page\b", data)) == 1
+    rules_sheet.main([str(tmp_path / "again.pdf")])
+    assert (tmp_path / "again.pdf").read_bytes() == data, "a rebuild is the same file"
 
 
 def test_every_language_has_its_rules_and_title():

@@ -58,9 +58,9 @@ def test_the_live_picture_says_in_words_what_it_shows():
     from fanorona import positions
 
     widget = fa.BoardWidget(positions.load("compulsory-capture"))
-    assert widget.canvas.tooltip == (
+    assert widget.controls["picture_text"].value == (
         "Fanorona board 5x5, white to move. White stones: c1, a4. Black stones: c3."
         " Must capture: c1."
     )
     widget.type_turn("c1c2A")
-    assert "Black stones: -" in widget.canvas.tooltip
+    assert "Black stones: -" in widget.controls["picture_text"].value

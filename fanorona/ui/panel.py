@@ -59,7 +59,6 @@ class Panel:
 
     def __init__(self, controller, canvas):
         self.controller = controller
-        self._canvas = canvas  # its tooltip is the picture's text alternative
         self._syncing = False
         self._slider_reach = 0  # the most turns the page's Turn slider was built for
         #: The ipywidgets controls by name (buttons, choosers, sliders, the status and move list).
@@ -95,6 +94,11 @@ class Panel:
         )
         w["progress_text"] = widgets.HTML(layout=widgets.Layout(display="none"))
         w["points"].add_class("fanorona-points")
+        #: The live picture in words, for a screen reader: beside the canvas, hidden from sight.
+        #: (Not the canvas's tooltip: ipywidgets' view of a model without a description fails on
+        #: one, and the canvas is then never drawn.)
+        w["picture_text"] = widgets.HTML()
+        w["picture_text"].add_class("fanorona-picture-text")
         for name in CHOOSERS:
             w[name].style.description_width = "initial"
         self.ui = self._layout(canvas)
@@ -128,6 +132,7 @@ class Panel:
             [
                 widgets.HTML(STYLE),
                 row(canvas, side),
+                w["picture_text"],
                 w["status"],
                 row(w["progress"], w["progress_text"]),
                 w["details"],
@@ -182,7 +187,7 @@ class Panel:
             )
             + "</div>"
         )
-        self._canvas.tooltip = picture_text(c, scene)
+        w["picture_text"].value = html.escape(picture_text(c, scene))
         self._show_progress(getattr(c, "progress", None))
         self._sync_controls()
 

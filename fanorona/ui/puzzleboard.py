@@ -105,4 +105,4 @@ class PuzzleBoard:
         self.message.value = "<b>Again: find the one winning turn.</b>"
 
     def _repr_mimebundle_(self, **kwargs):
-        return self.ui._repr_mimebundle_(**kwargs)
+        return self.board.display_data(self.ui, **kwargs)

@@ -81,4 +81,4 @@ class ReviewPanel:
         self.arrows.clear()
 
     def _repr_mimebundle_(self, **kwargs):
-        return self.ui._repr_mimebundle_(**kwargs)
+        return self.widget.display_data(self.ui, **kwargs)

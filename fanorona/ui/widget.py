@@ -218,7 +218,12 @@ class BoardWidget:
     def _repr_mimebundle_(self, **kwargs):
         """A cell that ends with the board shows it live; a page without a kernel (a static site, a
         notebook viewer) shows its picture instead, and the text says how to play it."""
-        bundle = self.ui._repr_mimebundle_(**kwargs)
+        return self.display_data(self.ui, **kwargs)
+
+    def display_data(self, ui, **kwargs) -> dict:
+        """The display data of ``ui``, a view holding this board (a puzzle, a review), with the
+        board's picture for a page without a kernel."""
+        bundle = ui._repr_mimebundle_(**kwargs)
         bundle["image/png"] = base64.b64encode(self.picture_png()).decode("ascii")
         bundle["text/plain"] = f"Fanorona board: {self.status} (run the notebook to play on it)"
         return bundle
