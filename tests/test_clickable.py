@@ -21,7 +21,6 @@ from fanorona.exercises import (
     check_full_game,
     check_tournament_player,
     guard,
-    player,
     view,
 )
 
@@ -274,13 +273,19 @@ def test_a_figure_that_patches_the_checkers_reading_gets_no_points(ref, forget_t
     assert "fanorona.exercises.view.drawn_stones was replaced" in str(failed.value)
 
 
-def test_a_tournament_player_check_with_a_replaced_player_check_gets_no_points(forget_tampering):
+def test_a_tournament_player_check_with_a_replaced_player_check_gets_no_points(
+    forget_tampering, monkeypatch
+):
     """Notebook 11's checker runs the player in a process of its own, but the kernel's package is
     sealed as for every checker: a cell cannot swap the check for one that always passes."""
-    player.check_player = lambda path, **options: types.SimpleNamespace(
-        forfeits=[], ok=True, wins=4
+    from fanorona.tournament import check
+
+    monkeypatch.setattr(
+        check,
+        "check_player",
+        lambda path, **options: types.SimpleNamespace(forfeits=[], ok=True, wins=4),
     )
     with pytest.raises(ExerciseFailed) as failed:
         check_tournament_player("no_such_player.py")
-    assert "fanorona.exercises.player.check_player was replaced" in str(failed.value)
+    assert "fanorona.tournament.check.check_player was replaced" in str(failed.value)
     assert "no points" in str(failed.value)

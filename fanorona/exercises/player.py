@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .guard import UNFINISHED, ExerciseFailed
-from .seal import tampering
+from .seal import TAMPERED, tampering
 
 if TYPE_CHECKING:
     from ..tournament.check import CheckReport
@@ -20,9 +20,14 @@ def check_tournament_player(
 ) -> CheckReport:
     """Play the player in the file ``path`` against level 1 as the tournament will; it passes
     when it forfeits no game and wins at least ``wins`` of the ``games``."""
-    from ..tournament.check import check_player  # the class's layer, above the exercises
+    from ..tournament import check  # the class's layer, above the exercises: not in the seal
 
     sealed()
+    check_player = check.check_player
+    if getattr(getattr(check_player, "__code__", None), "co_filename", None) != check.__file__:
+        raise ExerciseFailed(
+            TAMPERED.format(what="fanorona.tournament.check.check_player was replaced")
+        )
     report = check_player(path, games=games, max_turns=max_turns)
     sealed()
     print(report)

@@ -244,7 +244,9 @@ class Panel:
         settings["approach"]["disabled"] = settings["withdrawal"]["disabled"] = not (
             live_person and c.pending
         )
+        settings["undo"]["disabled"] = not c.can_undo()
         settings["undo_step"]["disabled"] = not c.can_undo_step()
+        settings["computer_move"]["disabled"] = c.shown is not None or finished(board)
         settings["redo"]["disabled"] = not c.can_redo()
         for name in BOARD_ONLY:
             settings[name]["disabled"] = not isinstance(board, Board)
@@ -302,6 +304,15 @@ class Panel:
 
 
 __all__ = ["BUTTONS", "SLIDER_ROOM", "STYLE", "Panel"]
+
+
+def finished(model) -> bool:
+    """Whether the game is over (no computer move to ask for); a model whose outcome fails is
+    taken as still playing, and its fault is said in the status line."""
+    try:
+        return model.outcome() is not None
+    except ModelFault:
+        return False
 
 
 def picture_text(controller, scene: dict) -> str:

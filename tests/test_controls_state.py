@@ -1,0 +1,37 @@
+"""The board's buttons are enabled only where pressing them would do something: a new instructor
+pressing a live button that answers "nothing to take back" thinks the board is broken."""
+
+import fanorona as fa
+
+
+def enabled(widget, name: str) -> bool:
+    return not widget.controls[name].disabled
+
+
+def test_undo_turn_is_off_at_the_start_and_on_after_a_turn():
+    w = fa.BoardWidget(size=(5, 5))
+    try:
+        assert not enabled(w, "undo")
+        w.click("c2")
+        w.click("c3")
+        assert w.board.turns, "a turn was played"
+        assert enabled(w, "undo")
+        w.undo()
+        assert not w.board.turns
+        assert not enabled(w, "undo")
+    finally:
+        w.close()
+
+
+def test_computer_move_is_off_once_the_game_is_over():
+    w = fa.BoardWidget(size=(5, 5), opponent=1)  # the computer plays black
+    try:
+        live = fa.Board.from_diagram("W....\n.....\n..B..\n.....\n.....", to_move="black")
+        w.load_position(live.fen())
+        assert w.controller.paused and enabled(w, "computer_move")
+        over = fa.Board.from_diagram("W....\n.....\n.....\n.....\n.....", to_move="black")
+        assert over.outcome() is not None
+        w.load_position(over.fen())
+        assert not enabled(w, "computer_move"), "no move to ask for once the game is over"
+    finally:
+        w.close()
