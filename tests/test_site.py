@@ -401,7 +401,8 @@ def test_binder_installs_the_runtime_packages_only_on_a_pinned_python():
     python = [e for e in entries if e.split("=")[0] == "python"]
     assert python == ["python=3.11"]  # repo2docker reads python=X.Y, not python>=X.Y
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
-    runtime = requirements(project["dependencies"] + project["optional-dependencies"]["fast"])
+    extras = project["optional-dependencies"]
+    runtime = requirements(project["dependencies"] + extras["fast"] + extras["tournament"])
     assert requirements([e for e in entries if e not in python]) == runtime
     post_build = (ROOT / "binder" / "postBuild").read_text()
     assert re.search(r"pip install --no-deps[^\n]* \.$", post_build, re.M)
