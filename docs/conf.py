@@ -43,6 +43,7 @@ autodoc_default_options = {"exclude-members": "__init__, __new__"}
 # -- the theme, with a Binder button on each notebook page ---------------------------------------
 html_theme = "sphinx_book_theme"
 html_title = "Fanorona course"
+html_favicon = "favicon.png"  # a browser asks for one: without it, each page logs a 404
 html_static_path = []
 html_last_updated_fmt = None
 html_domain_indices = False  # no module index page: the API page lists the modules
@@ -54,6 +55,7 @@ html_theme_options = {
     "use_download_button": True,
     "launch_buttons": {"binderhub_url": "https://mybinder.org", "notebook_interface": "jupyterlab"},
     "navigation_with_keys": False,
+    "navbar_persistent": [],  # the search field stays in the sidebar, not a second one on top
     "show_toc_level": 2,
 }
 # a first visit has no stored light/dark choice: without a default the theme logs a console error

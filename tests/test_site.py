@@ -100,7 +100,7 @@ def visits(server, browser):
     context = browser.new_context()
     try:
         page = context.new_page()
-        outside, errors = [], []
+        outside, errors, missing = [], [], []
 
         def route(r):
             host = urlparse(r.request.url).hostname
@@ -113,13 +113,17 @@ def visits(server, browser):
         page.route("**/*", route)
         page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
         page.on("pageerror", lambda e: errors.append(str(e)))
+        page.on(
+            "response", lambda r: missing.append(f"{r.status} {r.url}") if r.status >= 400 else None
+        )
         for name in html_pages():
-            outside.clear(), errors.clear()
+            outside.clear(), errors.clear(), missing.clear()
             page.goto(server + name, wait_until="load")
             page.wait_for_load_state("networkidle")
             found[name] = {
                 "outside": list(outside),
                 "errors": list(errors),
+                "missing": list(missing),
                 "load_ms": page.evaluate(
                     "performance.getEntriesByType('navigation')[0].loadEventEnd"
                 ),
@@ -131,6 +135,9 @@ def visits(server, browser):
                 "links": page.eval_on_selector_all("a[href]", "els => els.map(e => e.href)"),
                 "text": page.inner_text("article") if page.query_selector("article") else "",
                 "html": page.content(),
+                "searches": page.eval_on_selector_all(
+                    ".search-button-field", "els => els.filter(e => e.checkVisibility()).length"
+                ),
             }
     finally:
         context.close()
@@ -148,6 +155,14 @@ def test_every_page_loads_from_localhost_alone_without_a_console_error(visits, c
         )
     assert {name: v["outside"] for name, v in visits.items() if v["outside"]} == {}
     assert {name: v["errors"] for name, v in visits.items() if v["errors"]} == {}
+    assert {name: v["missing"] for name, v in visits.items() if v["missing"]} == {}, (
+        "every file a page asks for is on the site (a favicon too)"
+    )
+
+
+def test_each_page_has_one_search_field_in_sight(visits):
+    """The theme's header search and the sidebar's were two fields for one search."""
+    assert {name: v["searches"] for name, v in visits.items() if v["searches"] != 1} == {}
 
 
 def test_every_notebook_has_its_page_in_the_course_order(visits):
