@@ -162,7 +162,8 @@ class _BoardCanvas(Canvas):
             super().blit(bbox)
 
     def handle_event(self, event):
-        """The browser's requests, one at a time.  Mouse moves are dropped: the board reacts to
+        """The browser's requests, one at a time (ipympl's handshake, which draws nothing, passes
+        by this).  Mouse moves are dropped: the board reacts to
         presses only, and each move had matplotlib's hidden toolbars format and send the pointer's
         place (a few ms of the kernel per move, queued ahead of the next click)."""
         if event["type"] == "motion_notify":
