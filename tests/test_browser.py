@@ -634,3 +634,66 @@ def test_a_turn_typed_from_the_keyboard_is_played_and_the_picture_says_it_in_wor
     picture = board.root.locator(".fanorona-picture-text")  # what a screen reader reads
     expect(picture).to_contain_text(re.compile("^Fanorona board 9x5, black to move"))
     assert picture.bounding_box()["width"] <= 1, "the words are read, not shown"
+
+
+# -- a board's display leaves no error in the page's console nor its picture in a server's log ---
+
+#: How every PNG's base64 begins: a picture written where only words belong.
+PNG_BASE64 = "iVBORw0K"
+
+
+#: Console errors on every Voilà page that are not the board's: the Font Awesome style sheet Voilà
+#: links from a CDN (the test's page is offline), and the lab extensions of other packages
+#: (nbgrader, Notebook 7) that Voilà loads but cannot host.
+NOT_THE_BOARDS = re.compile(
+    r"net::ERR_FAILED at https://cdn\.jsdelivr\.net/"
+    r"|/voila/labextensions/@jupyter(-notebook/lab-extension|/nbgrader)/"
+)
+
+
+def console_errors(page) -> list[str]:
+    """The page's console errors and uncaught exceptions from now on, as they come."""
+    errors: list[str] = []
+    page.on(
+        "console",
+        lambda m: errors.append(f"{m.text} at {m.location['url']}") if m.type == "error" else None,
+    )
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    return errors
+
+
+def log_lines_from(log: Path, offset: int) -> list[str]:
+    """The lines a server has written to its log since it was ``offset`` characters long."""
+    return log.read_text()[offset:].splitlines()
+
+
+def assert_no_error_nor_picture(errors: list[str], log_lines: list[str]) -> None:
+    """No console error but those in NOT_THE_BOARDS, and no PNG in the server's log lines (each
+    shown cut short: one may hold a whole picture)."""
+    found = [f"console: {e[:300]}" for e in errors if not NOT_THE_BOARDS.search(e)]
+    found += [f"server log: {line[:300]}" for line in log_lines if PNG_BASE64 in line]
+    assert not found, "\n".join(found)
+
+
+def test_a_board_shown_in_voila_logs_no_console_error_nor_its_picture(voila_play, page):
+    log = voila_play.folder / "voila.log"
+    start, errors = len(log.read_text()), console_errors(page)
+    page.goto(voila_play.url)
+    board = OnPage(page, page.locator(".fanorona-board").first).ready()
+    board.without_computer()
+    board.click("d3")
+    board.settled(1000)
+    assert_no_error_nor_picture(errors, log_lines_from(log, start))
+
+
+def test_a_board_shown_in_jupyterlab_logs_no_console_error_nor_its_picture(lab, jupyterlab, page):
+    log = jupyterlab.folder / "lab.log"
+    start, errors = len(log.read_text()), console_errors(page)
+    run_notebook_in_lab(page, lab, "board.ipynb")
+    try:
+        board = OnPage(page, page.locator(".fanorona-board:visible").first).ready()
+        board.click("d3")
+        board.settled(1000)
+    finally:
+        shut_down_kernels(page)
+    assert_no_error_nor_picture(errors, log_lines_from(log, start))

@@ -12,6 +12,7 @@ from __future__ import annotations
 import io
 import struct
 import zlib
+from base64 import b64encode
 
 import numpy as np
 from ipympl.backend_nbagg import Canvas, FigureManager
@@ -32,6 +33,8 @@ MAX_WIDTH = 580
 
 #: zlib's level for the pictures sent: 1 encodes a 9x5 board in half the time of the default 6.
 PNG_LEVEL = 1
+#: How a PNG's data URL begins, the form of the picture a page shows before its first message.
+DATA_URL = "data:image/png;base64,"
 #: Wordings of the title kept as pixels (whose turn, the results seen): then they are drawn anew.
 KEPT_TEXTS = 16
 
@@ -137,12 +140,14 @@ class _BoardCanvas(Canvas):
 
     Every picture is drawn, encoded and sent holding the controller's lock, so the pictures leave
     in the order the positions happened and none mixes two positions.  Every picture is whole
-    (ipympl's "full" mode): the browser keeps only the last of pictures that arrive faster than it
-    loads them (a new one replaces the image still loading), which loses a difference picture
-    for good and leaves a stale board, but never a whole one.  A fast PNG setting pays for it.
-    """
+    (ipympl's "full" mode, never changed): the browser keeps only the last of pictures that arrive
+    faster than it loads them (a new one replaces the image still loading), which loses a
+    difference picture for good and leaves a stale board, but never a whole one.  A fast PNG
+    setting pays for it.
 
-    _png_is_old: bool  # ipympl's own flag: the picture changed since it was last sent
+    Only public members of matplotlib's and ipympl's canvases are overridden; the one private
+    member used is ipympl's ``_data_url`` trait (tests/test_private_members.py checks it).
+    """
 
     def __init__(self, figure, lock):
         self._lock = lock
@@ -156,24 +161,30 @@ class _BoardCanvas(Canvas):
         with self._lock:
             super().blit(bbox)
 
-    def _handle_message(self, object, content, buffers):
-        """The browser's requests, one at a time.  Mouse moves are dropped: the board reacts to
+    def handle_event(self, event):
+        """The browser's requests, one at a time (ipympl's handshake, which draws nothing, passes
+        by this).  Mouse moves are dropped: the board reacts to
         presses only, and each move had matplotlib's hidden toolbars format and send the pointer's
         place (a few ms of the kernel per move, queued ahead of the next click)."""
-        if content.get("type") == "motion_notify":
-            return
+        if event["type"] == "motion_notify":
+            return None
         with self._lock:
-            super()._handle_message(object, content, buffers)
+            return super().handle_event(event)
 
     def get_diff_image(self):
-        """The current picture as a whole PNG (None if it was sent already)."""
-        if not self._png_is_old:
-            return None
-        pixels = np.asarray(self.get_renderer().buffer_rgba())
-        self.set_image_mode("full")
-        self._last_buff = pixels.view(np.uint32).squeeze(2).copy()
-        self._force_full = self._png_is_old = False
-        return png_bytes(pixels)
+        """The picture just drawn, as a whole PNG: matplotlib asks for it once after each draw and
+        blit, to send it."""
+        return png_bytes(np.asarray(self.get_renderer().buffer_rgba()))
+
+    def send_binary(self, data):
+        """Send the PNG to the browser; before one has the canvas, keep it as the page's first
+        picture instead, a data URL (ipympl 0.10 keeps the bare base64, which the page loads as
+        an address: a broken image and the whole PNG in the server's log), and send nothing: the
+        browser that takes the canvas asks for a picture of its own."""
+        if self.syncing_data_url:
+            self._data_url = DATA_URL + b64encode(data).decode("ascii")
+        else:
+            super().send_binary(data)
 
 
 class Picture:
