@@ -38,7 +38,7 @@ def click_turn(w, turn) -> None:
         ]
         w.click(step.destination)
         if len(twins) > 1:
-            w.choose("approach" if step.capture == "A" else "withdrawal")
+            w.choose(step.capture)
     if w.board.chain:
         w.end_turn()
 
