@@ -59,6 +59,7 @@ def start(_button):
 play.on_click(start)
 widgets.VBox([token, classmate, play, shown])"""
 ]
+ANSWER_MS = 30_000  # for a turn to reach the lobby, a watcher and the other board
 STUDENTS = ("alice", "bob", "carol")
 TURN_TEXT = re.compile(r"(?:[a-e][1-5][AW]?)+…?")
 
@@ -100,6 +101,16 @@ def board_page(browser, voila, lobby, name, invite=""):
 def played(board: OnPage) -> list[str]:
     """The turns in the board's move list, a chain in progress ending with "…"."""
     return TURN_TEXT.findall(board.moves())
+
+
+def shown_by(board: OnPage, count: int) -> None:
+    """Wait until the board's move list has ``count`` turns."""
+    board.page.wait_for_function(
+        "([root, count]) => root.querySelector('.fanorona-moves').innerText"
+        ".split(/\\s+/).filter(w => /^([a-e][1-5][AW]?)+$/.test(w)).length >= count",
+        arg=[board.root.element_handle(), count],
+        timeout=ANSWER_MS,
+    )
 
 
 def beyond(a: str, b: str) -> str:
@@ -149,13 +160,10 @@ def test_two_students_play_a_ranked_game_on_the_kits_board_while_a_third_watches
             mover, other = ("alice", "bob") if n % 2 == 0 else ("bob", "alice")
             click_turn(boards[mover], replay, turn)
             replay.push(turn)
-            boards[other].page.wait_for_function(
-                "([root, n]) => root.querySelector('.fanorona-moves').innerText"
-                ".split(/\\s+/).filter(w => /^([a-e][1-5][AW]?)+$/.test(w)).length >= n",
-                arg=[boards[other].root.element_handle(), n + 1],
-            )
-            assert played(boards[other]) == played(boards[mover]) == SCRIPT[: n + 1]
-            watcher.wait_for_selector(f"#turns:text-is('{' '.join(SCRIPT[: n + 1])}')")
+            so_far = SCRIPT[: n + 1]
+            watcher.wait_for_selector(f"#turns:text-is('{' '.join(so_far)}')", timeout=ANSWER_MS)
+            shown_by(boards[other], n + 1)
+            assert played(boards[other]) == played(boards[mover]) == so_far
             expected = {p: replay.stone_at(p).value for p in replay.points if replay.stone_at(p)}
             assert stones(watcher) == expected, turn
         outcome = replay.outcome()
@@ -167,8 +175,8 @@ def test_two_students_play_a_ranked_game_on_the_kits_board_while_a_third_watches
         said = watcher.inner_text("#status")
         for name, [rated] in zip(("alice", "bob"), new):
             mu, sigma = lobby.store.rating(name)
-            assert (mu, sigma) == pytest.approx((rated.mu, rated.sigma))
             assert sigma < MODEL.rating().sigma  # one game has narrowed the guess
+            assert (mu, sigma) == pytest.approx((rated.mu, rated.sigma))
             assert f"{name} {round(mu, 2)} ± {round(sigma, 2)}" in said, said
         with LobbyClient(lobby.url, lobby.tokens["carol"]) as carol:
             ladder = carol.ladder()
