@@ -85,9 +85,9 @@ def test_a_board_taken_back_is_refused_by_the_seat():
     state = {"type": "game", "game": "g1", "turns": [], "you": "white", "white": "ann",
              "black": "bot", "start": fa.Board((3, 3)).fen(), "rules": "standard"}  # fmt: skip
     seat = RemoteSeat(SimpleNamespace(messages=[state]), state)
-    seat.turns = ["b1b2", "a3a2"]
+    seat.turns = ["b1b2A", "a3b3"]
     with pytest.raises(ValueError, match="a lobby game cannot be taken back"):
-        seat.choose_turn(fa.Board((3, 3)).after("b1b2"))
+        seat.choose_turn(fa.Board((3, 3)).after("b1b2A"))
 
 
 #: The shortest 3x3 game: Black's second turn takes White's last stones.

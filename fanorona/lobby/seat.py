@@ -16,6 +16,8 @@ from ..board import Board, Turn
 from ..rules import Rules
 from .client import LobbyClient, LobbyError
 
+LEFT = "this board has left the lobby's game: a lobby game cannot be taken back"
+
 
 class RemoteSeat:
     """The classmate's side of game ``state["game"]``, played through ``client``."""
@@ -48,21 +50,22 @@ class RemoteSeat:
         the board asks its opponent nothing once a game is over, so its last turn goes from here."""
         with self._sending:
             played = [str(t) for t in board.turns]
-            if played[: len(self.turns)] != self.turns or len(played) > len(self.turns) + 1:
-                raise ValueError(
-                    "this board has left the lobby's game: a lobby game cannot be taken back"
-                )
-            if len(played) == len(self.turns) + 1:
-                self._sent = self.client.send(
-                    "turn", game=self.id, ply=len(self.turns), turn=played[-1]
-                )
-                self.turns.append(played[-1])
+            if played == self.turns[: len(played)]:
+                return  # nothing new, or the classmate's turn still being drawn
+            if played[:-1] != self.turns:
+                raise ValueError(LEFT)
+            self._sent = self.client.send(
+                "turn", game=self.id, ply=len(self.turns), turn=played[-1]
+            )
+            self.turns.append(played[-1])
 
     def choose_turn(self, board: Board, stop=None) -> Turn:
         """Send the student's new turn on ``board`` (if not sent yet), then wait for the
         classmate's and return it."""
         try:
             self.send_new_turn(board)
+            if [str(t) for t in board.turns] != self.turns:
+                raise ValueError(LEFT)
             ply, sent = len(self.turns), self._sent
 
             def answer(m):
@@ -79,7 +82,8 @@ class RemoteSeat:
             raise ValueError(message["message"])
         if message["type"] == "over":
             raise ValueError(f"the game is over: {message['outcome']['reason']}")
-        self.turns.append(message["turn"])
+        with self._sending:
+            self.turns.append(message["turn"])
         return board.parse_turn(message["turn"])
 
 
