@@ -38,7 +38,7 @@ def click_turn(w, turn) -> None:
         ]
         w.click(step.destination)
         if len(twins) > 1:
-            w.choose("approach" if step.capture == "A" else "withdrawal")
+            w.choose(step.capture)
     if w.board.chain:
         w.end_turn()
 
@@ -85,6 +85,44 @@ def test_a_board_taken_back_is_refused_by_the_seat():
     state = {"type": "game", "game": "g1", "turns": [], "you": "white", "white": "ann",
              "black": "bot", "start": fa.Board((3, 3)).fen(), "rules": "standard"}  # fmt: skip
     seat = RemoteSeat(SimpleNamespace(messages=[state]), state)
-    seat.turns = ["b1b2", "a3a2"]
+    seat.turns = ["b1b2A", "a3b3"]
     with pytest.raises(ValueError, match="a lobby game cannot be taken back"):
-        seat.choose_turn(fa.Board((3, 3)).after("b1b2"))
+        seat.choose_turn(fa.Board((3, 3)).after("b1b2A"))
+
+
+#: The shortest 3x3 game: Black's second turn takes White's last stones.
+SHORTEST = ["c2b2A", "a3a2A", "b2a1W", "b3b2Ac3Wc2A"]
+
+
+def test_the_students_turn_that_ends_the_game_reaches_the_lobby():
+    store = Store()
+    tokens = {n: store.add_player(n) for n in ("ann", "bot")}
+    with (
+        Background(store) as lobby,
+        LobbyClient(lobby.url, tokens["ann"]) as ann,
+        LobbyClient(lobby.url, tokens["bot"]) as bot,
+    ):
+        lobby.lobby.coin = lambda n: 1  # the host, ann, plays Black
+        mark = len(bot.messages)
+        code = ann.invite(to="bot", size="3x3", clock="10+0", ranked=True)
+        bot.wait_for(lambda m: m.get("invitation") == code, mark)
+        mark = len(ann.messages)
+        state_bot = bot.accept(code)
+        state = ann.game(mark)
+        assert state["you"] == "black"
+        w = remote_board(ann, state)
+        w.delay = 0
+        try:
+            for ply, text in enumerate(SHORTEST):
+                if ply % 2 == 0:
+                    if ply:  # ann's turn before it has reached the lobby
+                        bot.wait_for(lambda m, n=ply - 1: m["type"] == "turn" and m["ply"] == n)
+                    bot.play(state_bot["game"], ply, text)
+                else:
+                    until(lambda ply=ply: len(w.board.turns) == ply)
+                    click_turn(w, w.board.parse_turn(text))
+            over = bot.wait_for(lambda m: m["type"] == "over")
+            assert over["outcome"]["winner"] == "black"
+            assert ann.record(state["game"]).turns == SHORTEST
+        finally:
+            w.close()
