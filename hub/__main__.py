@@ -23,7 +23,8 @@ def main(argv=None) -> int:
     parser.add_argument("--students", type=int, default=3, help="demo students (default 3)")
     parser.add_argument("--instructor", default="teacher", help="the instructor's name")
     parser.add_argument(
-        "--password", default=os.environ.get("FANORONA_HUB_PASSWORD", "fanorona"),
+        "--password",
+        default=os.environ.get("FANORONA_HUB_PASSWORD", "fanorona"),
         help="the trial authenticator's shared password",
     )
     args = parser.parse_args(argv)

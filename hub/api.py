@@ -29,7 +29,9 @@ class HubAPI:
             with urllib.request.urlopen(request, timeout=timeout) as answer:
                 text = answer.read()
         except urllib.error.HTTPError as e:
-            raise RuntimeError(f"{method} {path}: the hub answered {e.code}: {e.read()[:500]!r}") from e
+            raise RuntimeError(
+                f"{method} {path}: the hub answered {e.code}: {e.read()[:500]!r}"
+            ) from e
         return json.loads(text) if text else None
 
     def add_users(self, names: list[str], group: str | None = None) -> None:

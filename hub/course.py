@@ -82,7 +82,9 @@ class Layout:
 
 def ports() -> dict[str, int]:
     """The hub's ports, each from ``FANORONA_HUB_<NAME>`` if set (the tests pick free ones)."""
-    return {name: int(os.environ.get(f"FANORONA_HUB_{name.upper()}", n)) for name, n in PORTS.items()}
+    return {
+        name: int(os.environ.get(f"FANORONA_HUB_{name.upper()}", n)) for name, n in PORTS.items()
+    }
 
 
 def nbgrader_settings(layout: Layout, course_root: Path | None = None) -> str:
@@ -112,7 +114,10 @@ def prepare(layout: Layout) -> None:
     layout.homes.mkdir(parents=True, exist_ok=True)
     layout.exchange.mkdir(parents=True, exist_ok=True)
     layout.exchange.chmod(0o777)
-    for folder, course_root in ((layout.student_config, None), (layout.grader_config, layout.course)):
+    for folder, course_root in (
+        (layout.student_config, None),
+        (layout.grader_config, layout.course),
+    ):
         folder.mkdir(parents=True, exist_ok=True)
         (folder / "nbgrader_config.py").write_text(nbgrader_settings(layout, course_root))
     (layout.student_config / "jupyter_server_config.json").write_text(

@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from hub.course import (  # noqa: E402
+from hub.course import (
     BIN,
     COURSE,
     GRADER,
@@ -101,9 +101,12 @@ services = [
         "cwd": str(layout.home(GRADER)),
         "environment": {
             "JUPYTERHUB_DEFAULT_URL": "/lab",
-            **{k: grader_env[k] for k in ("USER", "LOGNAME", "HOME", "JUPYTER_CONFIG_PATH", "PATH")},
+            **{
+                k: grader_env[k] for k in ("USER", "LOGNAME", "HOME", "JUPYTER_CONFIG_PATH", "PATH")
+            },
         },
         "oauth_no_confirm": True,
+        "timeout": 300,  # the hub waits for it before it answers; slow on a busy machine
     },
     {
         # Idle servers stopped after an hour (a student who left the tab open frees memory).
@@ -120,7 +123,11 @@ roles = [
     {
         "name": INSTRUCTORS,
         "groups": [INSTRUCTORS],
-        "scopes": [f"access:services!service={COURSE}", "list:services", f"read:services!service={COURSE}"],
+        "scopes": [
+            f"access:services!service={COURSE}",
+            "list:services",
+            f"read:services!service={COURSE}",
+        ],
     },
     {
         "name": STUDENTS,

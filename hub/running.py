@@ -29,7 +29,7 @@ def hub_environment(layout: Layout, ports: dict[str, int], **settings: str) -> d
 
 
 @contextlib.contextmanager
-def running_hub(layout: Layout, ports: dict[str, int], log: Path, timeout: float = 180, **settings):
+def running_hub(layout: Layout, ports: dict[str, int], log: Path, timeout: float = 420, **settings):
     """Start JupyterHub with this configuration, enter once its API answers, and stop it (and the
     servers and services it started) on leaving.  RuntimeError with the log's end if the hub
     stops or does not answer in ``timeout`` seconds; one sentence if the proxy is missing."""
@@ -57,20 +57,35 @@ def running_hub(layout: Layout, ports: dict[str, int], log: Path, timeout: float
             time.sleep(0.5)
         yield process
     finally:
-        stop(process)
+        stop(process, layout)
 
 
-def stop(process: subprocess.Popen) -> None:
-    """SIGTERM to the hub (it stops its servers, services and proxy), then its whole group."""
+def stop(process: subprocess.Popen, layout: Layout) -> None:
+    """SIGTERM to the hub (it stops its servers, services and proxy), then its whole group, then
+    whatever still runs in the state folder: the spawner starts each server in a session of its
+    own, and a kernel can outlive its server."""
     if process.poll() is None:
         process.send_signal(signal.SIGTERM)
-        try:
+        with contextlib.suppress(subprocess.TimeoutExpired):
             process.wait(60)
-        except subprocess.TimeoutExpired:
-            pass
     with contextlib.suppress(ProcessLookupError):
         os.killpg(process.pid, signal.SIGKILL)
     process.wait(10)
+    for pid in running_in(layout.state):
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+
+
+def running_in(folder: Path) -> list[int]:
+    """The processes whose working folder is in ``folder`` (the servers and kernels of its
+    users)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError):
+                if Path(os.readlink(entry / "cwd")).is_relative_to(folder):
+                    found.append(int(entry.name))
+    return found
 
 
 def answers(url: str) -> bool:
@@ -83,4 +98,3 @@ def answers(url: str) -> bool:
 
 def new_token() -> str:
     return secrets.token_hex(32)
-

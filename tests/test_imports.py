@@ -291,3 +291,10 @@ def test_importing_the_package_loads_no_benchmark_code():
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
     )
     assert out.stdout.strip() == "[]"
+
+
+def test_nothing_in_the_package_imports_the_course_hub():
+    """``hub/`` (beside the package) stands on the package, never the other way round."""
+    graph = read_package(PACKAGE)
+    found = [f"{m} imports {t}" for m, imported in graph.items() for t, _ in imported]
+    assert [line for line in found if line.split(" imports ")[1].split(".")[0] == "hub"] == []

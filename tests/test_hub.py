@@ -1,0 +1,219 @@
+"""The course on a real JupyterHub: week 1 handed out, handed in, graded and handed back through
+nbgrader's exchange, exactly as the teacher's guide ("The course on a JupyterHub") tells it.
+
+One hub (``hub/jupyterhub_config.py``) on free ports of 127.0.0.1 with its own state folder; ten
+students made through the hub's REST API with the course-admin token; nbgrader's own commands
+run as those users (their name, home and settings, as in a terminal of their server), the
+instructor's in the course's grader account.  Nine students work on the command line, one in
+Chromium (logs in, fetches from the Assignments panel, answers a cell, runs the notebook,
+submits).  Every student's score and feedback is checked against what their submission earns.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import re
+import shutil
+
+import nbformat
+import pytest
+from nbgrader.api import Gradebook
+
+from benchmarks.grade_class import points_table, solved
+from benchmarks.hub_class import WEEK, expected_points, hand_in
+from benchmarks.servers import CHROMIUM, LAUNCH_ARGS, free_port
+from hub.api import HubAPI
+from hub.course import GRADER, PORTS, STUDENTS, Layout, run_as, write_class_list
+from hub.running import new_token, running_hub
+
+PASSWORD = "class-password"
+#: Ten students, what each hands in: the teacher's answers, one plausible mistake, the copy as
+#: fetched, correct but three times slower, and a tamperer who rewrites the checker cell and its
+#: points; the tenth works in the browser and answers only the first notebook.
+KINDS = {
+    "student01": "correct",
+    "student02": "partly-wrong",
+    "student03": "unfinished",
+    "student04": "slow",
+    "student05": "tampering",
+    "student06": "correct",
+    "student07": "partly-wrong",
+    "student08": "unfinished",
+    "student09": "tampering",
+    "student10": "browser",
+}
+BROWSER = "student10"
+NOTEBOOK_OF = {"check_neighbours": "01_board_graph", "check_strings_through": "02_strings"}
+
+
+def student_in_browser(url: str, student: str) -> str:
+    """Log in, fetch week 1 from the Assignments panel, answer ``neighbours`` in notebook 01, run
+    every cell, save and submit; return the checker's output as the page showed it."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1400, "height": 900})
+            page.set_default_timeout(240_000)
+            page.goto(f"{url}/hub/login")
+            page.fill("#username_input", student)
+            page.fill("#password_input", PASSWORD)
+            page.click("#login_submit")
+            page.wait_for_url(f"**/user/{student}/lab**", timeout=600_000)
+            page.wait_for_selector(".jp-LabShell", state="attached")
+            page.locator("div.lm-MenuBar-itemLabel", has_text="Nbgrader").click()
+            page.locator(".lm-Menu-itemLabel", has_text="Assignment List").click()
+            page.locator("#released_assignments_list button", has_text="Fetch").click()
+            page.locator("#fetched_assignments_list a", has_text=WEEK).click()
+            page.locator("#fetched_assignments_list a", has_text="01_board_graph").click()
+            answer = page.locator(".jp-CodeCell", has_text="def neighbours(width").first
+            answer.locator(".cm-content").click()
+            page.keyboard.press("Control+a")
+            page.keyboard.insert_text(solved("01_board_graph.ipynb", "neighbours", "correct"))
+            page.locator("div.lm-MenuBar-itemLabel", has_text="Run").click()
+            page.get_by_text("Run All Cells", exact=True).click()
+            check = page.locator(".jp-CodeCell", has_text="cases = check_neighbours").first
+            check.locator(".jp-OutputArea-output").wait_for()
+            shown = check.locator(".jp-OutputArea").inner_text()
+            page.keyboard.press("Control+s")
+            page.locator(".jp-mod-dirty").wait_for(state="detached")
+            page.locator(".lm-TabBar-tab", has_text="Assignments").click()
+            page.locator("#fetched_assignments_list button", has_text="Submit").click()
+            page.locator("#submitted_assignments_list .item_status").first.wait_for()
+            return shown
+        finally:
+            browser.close()
+
+
+def feedback_scores(html: str) -> dict[str, float]:
+    """{checker grade id: score} from an nbgrader feedback page's list of graded cells."""
+    return {
+        grade_id: float(score)
+        for grade_id, score in re.findall(r'href="#(\w+)">Test cell</a> \(Score: ([\d.]+) /', html)
+    }
+
+
+@pytest.fixture(scope="module")
+def cycle(tmp_path_factory):
+    """The week as the teacher's guide runs it; yields what the checks read."""
+    layout = Layout(tmp_path_factory.mktemp("hub") / "state")
+    ports = {name: free_port() for name in PORTS}
+    token = new_token()
+    url = f"http://127.0.0.1:{ports['port']}"
+    students = list(KINDS)
+    log = layout.state.parent / "hub.log"
+    with running_hub(layout, ports, log, admin_token=token, password=PASSWORD):
+        api = HubAPI(url, token)
+        api.add_users(["teacher"])
+        api.add_users(students, STUDENTS)
+        course = layout.course
+        class_list = write_class_list(layout.state.parent / "students.csv", students)
+
+        def instructor(*args):
+            return run_as(layout, GRADER, *args, cwd=course)
+
+        instructor("db", "student", "import", str(class_list))
+        instructor("generate_assignment", WEEK)
+        instructor("release_assignment", WEEK)
+        with concurrent.futures.ThreadPoolExecutor(3) as pool:
+            shown = pool.submit(student_in_browser, url, BROWSER)
+            done = [pool.submit(hand_in, layout, s, KINDS[s]) for s in students if s != BROWSER]
+            for future in done:
+                future.result()
+            browser_output = shown.result()
+        instructor("collect", WEEK)
+        instructor("autograde", WEEK)
+        instructor("generate_feedback", WEEK)
+        instructor("release_feedback", WEEK)
+        with concurrent.futures.ThreadPoolExecutor(3) as pool:
+            list(pool.map(lambda s: run_as(layout, s, "fetch_feedback", WEEK), students))
+        tokens = {
+            user: api.call("POST", f"/users/{user}/tokens", {"expires_in": 600})["token"]
+            for user in ("teacher", BROWSER)
+        }
+        server_pid = api.user(BROWSER)["servers"][""]["state"]["pid"]
+        yield {
+            "layout": layout,
+            "url": url,
+            "tokens": tokens,
+            "browser_output": browser_output,
+            "server_pid": server_pid,
+        }
+    shutil.rmtree(layout.state, ignore_errors=True)
+
+
+def test_every_student_gets_the_points_their_submission_earns(cycle):
+    checks = points_table()[WEEK]
+    course = cycle["layout"].course
+    with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gradebook:
+        got = {
+            student: {
+                grade_id: gradebook.find_grade(grade_id, NOTEBOOK_OF[grade_id], WEEK, student).score
+                for grade_id in checks
+            }
+            for student in KINDS
+        }
+        assert {s.id for s in gradebook.students} == set(KINDS)
+        maximum = gradebook.find_assignment(WEEK).max_score
+    assert got == {student: expected_points(kind, checks) for student, kind in KINDS.items()}
+    assert maximum == sum(checks.values())  # the tamperer's 100 points were not taken
+
+
+def test_each_student_fetches_feedback_with_their_own_scores(cycle):
+    checks = points_table()[WEEK]
+    for student, kind in KINDS.items():
+        pages = list((cycle["layout"].home(student) / WEEK / "feedback").glob("*/*.html"))
+        assert sorted(p.name for p in pages) == ["01_board_graph.html", "02_strings.html"], student
+        shown = {}
+        for page in pages:
+            shown.update(feedback_scores(page.read_text()))
+        assert shown == expected_points(kind, checks), student
+
+
+def test_the_browser_student_ran_the_notebook_and_submitted_it_as_themself(cycle):
+    assert "cases agree" in cycle["browser_output"]
+    inbound = cycle["layout"].exchange / "fanorona" / "inbound"
+    mine = [p for p in inbound.iterdir() if p.name.startswith(f"{BROWSER}+{WEEK}+")]
+    assert len(mine) == 1
+    handed_in = nbformat.read(mine[0] / "01_board_graph.ipynb", as_version=4)
+    assert any(
+        "cases agree" in output.get("text", "")
+        for cell in handed_in.cells
+        for output in cell.get("outputs", [])
+    )
+
+
+def test_every_submission_is_in_the_exchange_under_the_students_own_name(cycle):
+    inbound = cycle["layout"].exchange / "fanorona" / "inbound"
+    assert sorted(p.name.split("+")[0] for p in inbound.iterdir()) == sorted(KINDS)
+
+
+def test_only_instructors_reach_the_formgrader(cycle):
+    import urllib.error
+    import urllib.request
+
+    def status(user, path):
+        request = urllib.request.Request(
+            cycle["url"] + path, headers={"Authorization": f"token {cycle['tokens'][user]}"}
+        )
+        try:
+            with urllib.request.urlopen(request, timeout=120) as answer:
+                return answer.status
+        except urllib.error.HTTPError as e:
+            return e.code
+
+    assert status("teacher", "/services/fanorona/formgrader/api/assignments") == 200
+    assert status(BROWSER, "/services/fanorona/formgrader/api/assignments") == 403
+    assert status(BROWSER, f"/user/{BROWSER}/api/status") == 200
+    assert status(BROWSER, f"/user/{BROWSER}/formgrader/api/assignments") == 404
+
+
+def test_a_students_server_and_its_kernels_have_the_memory_limit(cycle):
+    import psutil
+
+    server = psutil.Process(cycle["server_pid"])
+    processes = [server, *server.children(recursive=True)]
+    assert any("ipykernel" in " ".join(p.cmdline()) for p in processes)  # the notebook's kernel
+    for process in processes:
+        assert process.rlimit(psutil.RLIMIT_AS) == (2 * 2**30, 2 * 2**30), process.cmdline()
