@@ -1,4 +1,4 @@
-"""The course hub's figures: seconds to start a class's servers, memory a student, autograde minutes.
+"""The course hub's figures: seconds to start a class's servers, memory a student, grading time.
 
 ``python benchmarks/bench_hub.py`` (``make bench-hub``) starts the hub of ``hub/`` on free ports of
 127.0.0.1 in a temporary state folder, then for each class size (10 and 30): makes the students

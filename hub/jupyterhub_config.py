@@ -157,7 +157,7 @@ if os.environ.get("FANORONA_HUB_LOBBY") == "1":
         {
             "name": "lobby",
             "url": f"http://{LOCAL}:{int(os.environ.get('FANORONA_HUB_LOBBY_PORT', '8003'))}",
-            "command": [sys.executable, "-m", "fanorona.lobby", "--hub"],
+            "command": [sys.executable, "-m", "fanorona.lobby", "hub"],
             "oauth_no_confirm": True,
         }
     )

@@ -46,15 +46,16 @@ BROWSER = "student10"
 NOTEBOOK_OF = {"check_neighbours": "01_board_graph", "check_strings_through": "02_strings"}
 
 
-def student_in_browser(url: str, student: str) -> str:
+def student_in_browser(url: str, student: str, picture) -> str:
     """Log in, fetch week 1 from the Assignments panel, answer ``neighbours`` in notebook 01, run
-    every cell, save and submit; return the checker's output as the page showed it."""
+    every cell, save and submit; return the checker's output as the page showed it.  If it
+    fails, the page is saved as ``picture`` and the error names any dialog that was open."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
+        page = browser.new_page(viewport={"width": 1400, "height": 900})
         try:
-            page = browser.new_page(viewport={"width": 1400, "height": 900})
             page.set_default_timeout(240_000)
             page.goto(f"{url}/hub/login")
             page.fill("#username_input", student)
@@ -81,9 +82,15 @@ def student_in_browser(url: str, student: str) -> str:
             page.locator(".lm-TabBar-tab", has_text="Assignments").click()
             page.locator("#fetched_assignments_list button", has_text="Submit").click()
             page.locator("#submitted_assignments_list .item_status").first.wait_for()
-            return shown
+        except Exception as e:
+            page.screenshot(path=str(picture))
+            dialogs = page.locator("dialog.jp-Dialog").all_inner_texts()
+            raise AssertionError(
+                f"the browser student stopped ({picture}); dialogs: {dialogs}"
+            ) from e
         finally:
             browser.close()
+    return shown
 
 
 def feedback_scores(html: str) -> dict[str, float]:
@@ -117,7 +124,7 @@ def cycle(tmp_path_factory):
         instructor("generate_assignment", WEEK)
         instructor("release_assignment", WEEK)
         with concurrent.futures.ThreadPoolExecutor(3) as pool:
-            shown = pool.submit(student_in_browser, url, BROWSER)
+            shown = pool.submit(student_in_browser, url, BROWSER, layout.state.parent / "page.png")
             done = [pool.submit(hand_in, layout, s, KINDS[s]) for s in students if s != BROWSER]
             for future in done:
                 future.result()
