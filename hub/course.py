@@ -15,10 +15,12 @@ keeps students' files apart only by convention; a real course gives each student
 from __future__ import annotations
 
 import csv
+import hashlib
 import json
 import os
 import subprocess
 import sys
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -78,6 +80,13 @@ class Layout:
 
     def home(self, user: str) -> Path:
         return self.homes / user
+
+    @property
+    def runtime(self) -> Path:
+        """Where the users' kernels put their IPC sockets: a short folder in the system's
+        temporary one, since a socket's path must stay under 108 bytes and homes can be deep."""
+        digest = hashlib.sha1(str(self.state).encode()).hexdigest()[:10]
+        return Path(tempfile.gettempdir()) / f"fanorona-hub-{digest}"
 
 
 def ports() -> dict[str, int]:
@@ -146,6 +155,7 @@ def user_environment(layout: Layout, user: str) -> dict[str, str]:
         JUPYTERHUB_USER=user,
         HOME=str(layout.home(user)),
         JUPYTER_CONFIG_PATH=str(config),
+        JUPYTER_RUNTIME_DIR=str(layout.runtime / user),
         PATH=os.pathsep.join([str(BIN), env.get("PATH", "")]),
     )
     env.pop("MPLBACKEND", None)

@@ -67,6 +67,7 @@ c.Authenticator.admin_users = set(instructors)
 # on two cores), the memory limit enforced by the spawner.
 c.JupyterHub.spawner_class = "hub.spawner.CourseSpawner"
 c.SimpleLocalProcessSpawner.home_dir_template = str(layout.homes / "{username}")
+c.CourseSpawner.runtime_root = str(layout.runtime)
 c.Spawner.cmd = [str(BIN / "jupyterhub-singleuser")]
 c.Spawner.args = ["--KernelManager.transport=ipc", *as_root]
 c.Spawner.ip = LOCAL
@@ -102,7 +103,15 @@ services = [
         "environment": {
             "JUPYTERHUB_DEFAULT_URL": "/lab",
             **{
-                k: grader_env[k] for k in ("USER", "LOGNAME", "HOME", "JUPYTER_CONFIG_PATH", "PATH")
+                k: grader_env[k]
+                for k in (
+                    "USER",
+                    "LOGNAME",
+                    "HOME",
+                    "JUPYTER_CONFIG_PATH",
+                    "JUPYTER_RUNTIME_DIR",
+                    "PATH",
+                )
             },
         },
         "oauth_no_confirm": True,

@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import os
 import secrets
+import shutil
 import signal
 import subprocess
 import time
@@ -74,6 +75,7 @@ def stop(process: subprocess.Popen, layout: Layout) -> None:
     for pid in running_in(layout.state):
         with contextlib.suppress(ProcessLookupError):
             os.kill(pid, signal.SIGKILL)
+    shutil.rmtree(layout.runtime, ignore_errors=True)
 
 
 def running_in(folder: Path) -> list[int]:

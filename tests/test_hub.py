@@ -43,6 +43,9 @@ KINDS = {
     "student10": "browser",
 }
 BROWSER = "student10"
+#: Tournament night: two students hand in the teacher's player, one the released stub.
+NIGHT = "tournament"
+PLAYERS = {"student01": "teacher's", "student05": "unfinished", "student06": "teacher's"}
 NOTEBOOK_OF = {"check_neighbours": "01_board_graph", "check_strings_through": "02_strings"}
 
 
@@ -93,6 +96,19 @@ def student_in_browser(url: str, student: str, picture) -> str:
     return shown
 
 
+def hand_in_player(layout: Layout, student: str) -> None:
+    """Fetch the tournament assignment, write the player (the teacher's, or none), submit."""
+    run_as(layout, student, "fetch_assignment", NIGHT)
+    path = layout.home(student) / NIGHT / "11_tournament.ipynb"
+    notebook = nbformat.read(path, as_version=4)
+    for cell in notebook.cells:
+        mine = cell.metadata.get("nbgrader", {}).get("grade_id") == "tournament_player"
+        if mine and PLAYERS[student] == "teacher's":
+            cell.source = solved(path.name, "tournament_player", "correct")
+    nbformat.write(notebook, path)
+    run_as(layout, student, "submit", NIGHT)
+
+
 def feedback_scores(html: str) -> dict[str, float]:
     """{checker grade id: score} from an nbgrader feedback page's list of graded cells."""
     return {
@@ -129,6 +145,11 @@ def cycle(tmp_path_factory):
             for future in done:
                 future.result()
             browser_output = shown.result()
+        instructor("generate_assignment", NIGHT)
+        instructor("release_assignment", NIGHT)
+        with concurrent.futures.ThreadPoolExecutor(3) as pool:
+            list(pool.map(lambda s: hand_in_player(layout, s), PLAYERS))
+        instructor("collect", NIGHT)
         instructor("collect", WEEK)
         instructor("autograde", WEEK)
         instructor("generate_feedback", WEEK)
@@ -224,3 +245,59 @@ def test_a_students_server_and_its_kernels_have_the_memory_limit(cycle):
     assert any("ipykernel" in " ".join(p.cmdline()) for p in processes)  # the notebook's kernel
     for process in processes:
         assert process.rlimit(psutil.RLIMIT_AS) == (2 * 2**30, 2 * 2**30), process.cmdline()
+
+
+def test_tournament_night_on_the_collected_players(cycle):
+    """The instructor's command of the teacher's guide, in the grader's course folder: every
+    player in the sandbox; the unfinished one forfeits and the night goes on."""
+    import csv
+    import subprocess
+    import sys
+
+    from hub.course import user_environment
+
+    layout = cycle["layout"]
+    night = layout.state.parent / "night"
+    night.mkdir()
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "fanorona.tournament",
+            "run",
+            str(night / "night.sqlite"),
+            "submitted/",
+            "--assignment",
+            NIGHT,
+            "--levels",
+            "1",
+            "--size",
+            "5x5",
+            "--max-turns",
+            "30",
+            "--time",
+            "1",
+            "--workers",
+            "0",
+            "--seed",
+            "1",
+            "--samples",
+            "20",
+            "--csv",
+            str(night / "night.csv"),
+        ],
+        cwd=layout.course,
+        env=user_environment(layout, GRADER),
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    with open(night / "night.csv", newline="") as table:
+        games = list(csv.DictReader(table))
+    entries = {*PLAYERS, "level1"}
+    played = {name: [g for g in games if name in (g["white"], g["black"])] for name in entries}
+    assert {len(g) for g in played.values()} == {2 * (len(entries) - 1)}, played
+    won = [g.get(g["winner"]) for g in games if g["winner"] in ("white", "black")]
+    assert "student05" not in won and {"student01", "student06"} & set(won)
+    assert all(name in done.stdout for name in entries)
