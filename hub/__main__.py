@@ -19,7 +19,9 @@ from .running import new_token, running_hub
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m hub", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m hub", description="The course hub on 127.0.0.1 with a few demo students."
+    )
     parser.add_argument("--students", type=int, default=3, help="demo students (default 3)")
     parser.add_argument("--instructor", default="teacher", help="the instructor's name")
     parser.add_argument(
