@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: lab test test-fast play student course grade-demo bench bench-browser bench-hub lint coverage tournament-demo site hub clean
+.PHONY: lab test test-quick test-fast play student course grade-demo bench bench-browser bench-hub lint coverage tournament-demo lobby lobby-demo site rules-sheet hub clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -14,7 +14,7 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/python
 	touch $@
 
 $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
-	$(BIN)/pip install --quiet -e '.[test,tournament,hub]'
+	$(BIN)/pip install --quiet -e '.[test,tournament,lobby,hub]'
 	touch $(VENV)/.installed $@
 
 # The course hub's proxy, configurable-http-proxy from npm, into hub/node_modules (npm needed).
@@ -32,20 +32,41 @@ SERVE := JUPYTER_CONFIG_PATH="$(CURDIR)/jupyter" JUPYTER_PATH="$(CURDIR)/jupyter
 # compiled here, once (about 45 s, with a progress bar), into numba's cache: no kernel compiles it,
 # which costs the first game that long and its kernel about 100 MB more for as long as it runs.
 $(VENV)/.installed-play: pyproject.toml | $(BIN)/python
-	@$(BIN)/pip install --quiet -e '.[fast,tournament]' >/dev/null 2>&1 || { \
+	@echo "make lab: 1/3 installing the kit and the notebooks' packages into $(VENV) (minutes the first time; pip lists each package)"
+	@$(BIN)/pip install -e '.[fast,tournament,lobby]' || { \
 	    echo "numba does not install here: the computer uses the pure-Python search (weaker levels 4 and 5)"; \
-	    $(BIN)/pip install --quiet -e '.[tournament]'; }
-	$(BIN)/python -c "from fanorona import compiled; compiled.warm_up()"
+	    $(BIN)/pip install -e '.[tournament,lobby]'; }
+	@echo "make lab: 2/3 compiling the fast search once (about 45 s where numba installed)"
+	$(BIN)/python -c "from fanorona.engine import compiled; compiled.warm_up()"
+	@echo "make lab: 3/3 done; JupyterLab starts next"
 	touch $(VENV)/.installed $@
 
 lab: $(VENV)/.installed-play     ## JupyterLab on the notebooks: open the address it prints
 	$(SERVE) $(BIN)/jupyter lab notebooks/
 
 # In CI (CI=true) the suite also reads the website as a reader would (tests/test_site.py): build it first.
+# Two workers (the machine's two cores); the tests of a shared server run on one (--dist loadgroup,
+# pyproject.toml).  Every part runs even if one fails; the time at the end leaves the installs out.
 test: $(VENV)/.installed-test hub/node_modules/.installed $(if $(filter true,$(CI)),site)   ## the whole suite: package, notebooks, browser
-	$(BIN)/python -m pytest tests
-	$(BIN)/python -m pytest --doctest-modules fanorona
-	$(BIN)/python -m pytest -n 2 --dist loadfile --nbval --nbval-current-env notebooks
+	@start=$$(date +%s); status=0; \
+	$(BIN)/python -m pytest -n 2 tests || status=1; \
+	$(BIN)/python -m pytest --doctest-modules fanorona || status=1; \
+	$(BIN)/python -m pytest -n 2 --dist loadfile --nbval --nbval-current-env notebooks || status=1; \
+	echo "make test: $$(( $$(date +%s) - start )) s, installs not counted (load average $$(cut -d' ' -f1-3 /proc/loadavg))"; \
+	exit $$status
+
+# The rules, the engine and the board's controller, without the slow tests: a couple of minutes.
+QUICK := tests/test_geometry.py tests/test_rules.py tests/test_notation.py tests/test_movegen.py \
+	tests/test_board.py tests/test_game.py tests/test_positions.py tests/test_properties.py \
+	tests/test_differential.py tests/test_robustness.py tests/test_ai.py tests/test_arena.py \
+	tests/test_endgame.py tests/test_solve.py tests/test_compiled.py tests/test_computer.py \
+	tests/test_controller.py tests/test_controller_fuzz.py tests/test_imports.py tests/test_class_sizes.py
+
+test-quick: $(VENV)/.installed-test   ## the rules, engine and controller tests, the slow ones left out
+	@start=$$(date +%s); status=0; \
+	$(BIN)/python -m pytest -n 2 -m "not (slow or browser or notebook or nbgrader)" $(QUICK) || status=1; \
+	echo "make test-quick: $$(( $$(date +%s) - start )) s (load average $$(cut -d' ' -f1-3 /proc/loadavg))"; \
+	exit $$status
 
 $(VENV)/.installed-fast: pyproject.toml $(VENV)/.installed-test
 	$(BIN)/pip install --quiet -e '.[test,fast]'
@@ -98,12 +119,24 @@ tournament-demo: $(VENV)/.installed-test   ## a small tournament of the built-in
 		--size 5x5 --max-turns 40 --time 1 --seed 1 --workers 2 --no-dashboard --samples 100 \
 		--csv build/tournament-demo.csv --plot build/tournament-demo.png
 
+# The class lobby on 127.0.0.1:8765 (LOBBY_DB, made with `python -m fanorona.lobby tokens`).
+LOBBY_DB ?= build/lobby.sqlite
+lobby: $(VENV)/.installed-test   ## the class lobby on 127.0.0.1:8765 (tokens: python -m fanorona.lobby tokens)
+	mkdir -p build
+	$(BIN)/python -m fanorona.lobby serve $(LOBBY_DB)
+
+lobby-demo: $(VENV)/.installed-test   ## a lobby and two computer clients playing ranked games; prints the ladder
+	$(BIN)/python -m fanorona.lobby demo
+
 $(VENV)/.installed-site: pyproject.toml $(VENV)/.installed-test
 	$(BIN)/pip install --quiet -e '.[test,site]'
 	touch $@
 
 site: $(VENV)/.installed-site   ## the course as a static website in build/site/ (notebooks executed, cached)
 	$(BIN)/python docs/build_site.py
+
+rules-sheet: $(VENV)/.installed-test   ## the one-page rules sheet in four languages, diagrams drawn by the kit: build/rules-sheet.pdf
+	$(BIN)/python docs/rules_sheet.py
 
 clean:
 	rm -rf $(VENV) build .pytest_cache .hypothesis hub/node_modules

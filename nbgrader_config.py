@@ -1,16 +1,24 @@
 """nbgrader settings for the Fanorona course; `make course` copies this file into build/course/.
 
 One assignment a week (fanorona/exercises/__main__.py, WEEKS): week1 to week4, and the optional
-`search`. A cell may run for TIMEOUT seconds. The reference solutions' slowest graded cell is the
-check of `turns` in 09: 2.3 CPU seconds (6 to 10 s of wall time on a 2-core machine at load 8 to
-10; `make grade-demo` prints it). A correct solution five times slower needs about 12 CPU seconds,
-so 60 s lets it pass on a machine five times busier than idle; an endless loop costs a minute.
+`search` and `tournament`.  ``nbgrader autograde`` does not run the notebooks in a kernel: the
+sandboxed grader (fanorona.grading) runs the student's cells in a sandbox and the checks in its
+own process, so nothing a student's code does reaches a grade.  Its limits are the checkers' own:
+10 s a call of the student's code and 120 s a check (fanorona/exercises/guard.py), which a correct
+solution five times slower than the reference meets with a wide margin
+(benchmarks/checker_time_limits.py).  TIMEOUT, nbgrader's cell timeout for what it still runs in a
+kernel (``nbgrader validate``), stays above the check limit, so a slow check gets the checker's
+sentence rather than nbgrader's timeout.
 """
+
+from fanorona.exercises import CHECK_LIMIT
+from fanorona.grading.preprocessor import AUTOGRADE_PREPROCESSORS
 
 c = get_config()  # noqa: F821  (nbgrader's config loader provides it)
 
-TIMEOUT = 60
+TIMEOUT = int(CHECK_LIMIT) + 60
 
 c.CourseDirectory.course_id = "fanorona"
+c.Autograde.autograde_preprocessors = AUTOGRADE_PREPROCESSORS
 c.Execute.timeout = TIMEOUT
 c.Execute.interrupt_on_timeout = True

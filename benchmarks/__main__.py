@@ -1,6 +1,6 @@
 """``python -m benchmarks [bench_topic ...]``: run every ``benchmarks/bench_*.py``'s ``main()`` (or
-the
-named ones), each under a heading; a benchmark that fails is reported and the others still run."""
+the named ones), each under a heading; a benchmark that fails is reported and the others still
+run."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The move generator and alpha-beta search of before ``movegen`` (issue 11), frozen: the baseline
+"""The move generator and alpha-beta search of before ``movegen``, frozen: the baseline
 that ``benchmarks/bench_perft.py`` and ``bench_search.py`` time today's code against, that the tests
 check today's generator's turns against, and that ``python -m benchmarks.baseline`` plays today's
 search against.
@@ -341,9 +341,8 @@ class BaselineAlphaBeta:
 
 
 def baseline_player(spec: str, seed=None) -> BaselineAlphaBeta:
-    """The arena's ``baseline:time=1.8`` (or ``depth=``) spec: the frozen search, the level 5 of
-    before
-    issue 11, for measuring the gain against it."""
+    """The arena's ``baseline:time=1.8`` (or ``depth=``) spec: the frozen search, the level 5 from
+    before the bit-set generator, for measuring the gain against it."""
     _kind, _, options = spec.strip().partition(":")
     kwargs: dict = {}
     for item in filter(None, options.split(",")):

@@ -3,7 +3,7 @@
 ``python benchmarks/bench_cancel.py`` runs each level's search from a middle-game position on
 9x5 and sets its ``stop`` event after a moment (``choose_turn(board, stop=...)``; a player that
 takes no ``stop`` runs on to its time limit and is measured so), then does the same through the
-board: the computer thinks, Undo, and the time until its thread has ended.  The goal (issue 18)
+board: the computer thinks, Undo, and the time until its thread has ended.  The goal
 is 50 ms.  Figures are medians (and the worst) of several trials.
 """
 

@@ -5,7 +5,7 @@ cell in it (a ``BoardWidget``), has the computer play level 5 against itself on 
 of turns, then one level-5 turn on each of the seven board sizes, and reads the kernel's memory
 after each stage.  A second kernel then loads the compiled search too, to show which part of
 the first kernel's memory the two share, and a third compiles it with an empty numba cache, as
-the first game after installing would if ``make lab`` had not compiled it.  Issue 18's goal:
+the first game after installing would if ``make lab`` had not compiled it.  The goal:
 under 200 MB after a level-5 game.
 
 Three figures per stage, from the kernel's memory map (``psutil``):

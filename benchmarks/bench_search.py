@@ -1,6 +1,5 @@
 """Alpha-beta's depth and nodes a second, beside the search it replaced (``benchmarks.baseline``),
-and
-the nodes each search technique costs: ``python -m benchmarks bench_search``."""
+and the nodes each search technique costs: ``python -m benchmarks bench_search``."""
 
 from __future__ import annotations
 
@@ -17,11 +16,10 @@ MIDDLE_GAME = "BBBBBBBBB/BB...BBBB/BWB..WWBW/WW..W.WWW/WW...WWWW w"
 
 
 def search_section() -> None:
-    """Depth reached and nodes a second of alpha-beta in the opening and a middle game: levels 4
-    and 5 on the clock and a fixed depth 4, each beside the search it replaced (benchmarks.baseline)
-    with
-    the same budget.  Nodes per CPU second is the fairer speed on a shared machine; wall time is
-    what a player waits.  The new search counts quiescence positions as nodes too."""
+    """Depth reached and nodes a second of alpha-beta in the opening and a middle game: levels 4 and
+    5 on the clock and a fixed depth 4, each beside the search it replaced (benchmarks.baseline)
+    with the same budget.  Nodes per CPU second is the fairer speed on a shared machine; wall time
+    is what a player waits.  The new search counts quiescence positions as nodes too."""
     from benchmarks import baseline
     from fanorona.board import Board
     from fanorona.engine import compiled

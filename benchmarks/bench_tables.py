@@ -83,8 +83,7 @@ def endgame_bench() -> None:
 
 def play_out_wins(table, games: int = 20) -> None:
     """Won 2-against-1 positions of at least five turns, played out by alpha-beta at depth 2 with
-    and
-    without the table against alpha-beta at depth 2: games won within the table's distance."""
+    and without the table against alpha-beta at depth 2: games won within the table's distance."""
     from fanorona.engine.ai import AlphaBetaPlayer
     from fanorona.engine.endgame import WIN
 

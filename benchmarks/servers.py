@@ -1,14 +1,24 @@
 """Jupyter servers and the browser for the browser tests and the latency benchmark: Chromium's path
 and options, a free port, a JupyterLab folder and its command line, and a server started with this
-checkout's fanorona importable by its kernels."""
+checkout's fanorona importable by its kernels.
+
+Every server runs in a process group of its own and is stopped however its starter ends: on
+leaving ``serving`` (any exception, Ctrl-C included), at interpreter exit (``atexit``), on SIGTERM
+(turned into KeyboardInterrupt, so the ``finally`` blocks run), and, when the starter is killed
+outright, by the kernel itself (``setpriv --pdeathsig``); a Jupyter kernel whose server is gone
+stops on its own (ipykernel watches its parent)."""
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import os
+import shutil
+import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -35,17 +45,23 @@ def free_port() -> int:
 
 
 def lab_folder(folder: Path, notebooks: dict[str, list[str]]) -> None:
+    """Write the notebooks into ``folder`` (see ``write_notebooks``), and JupyterLab's settings
+    there without the news toast that would cover the page."""
+    write_notebooks(folder, notebooks)
+    settings = folder / "settings" / "@jupyterlab" / "apputils-extension"
+    settings.mkdir(parents=True)
+    (settings / "notification.jupyterlab-settings").write_text('{"fetchNews": "false"}')
+
+
+def write_notebooks(folder: Path, notebooks: dict[str, list[str]]) -> None:
     """Write each notebook (its name, its code cells' sources) into ``folder`` with the Python
-    kernel, and JupyterLab's settings there without the news toast that would cover the page."""
+    kernel."""
     import nbformat
 
     for name, cells in notebooks.items():
         notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in cells])
         notebook.metadata["kernelspec"] = dict(KERNELSPEC)
         nbformat.write(notebook, folder / name)
-    settings = folder / "settings" / "@jupyterlab" / "apputils-extension"
-    settings.mkdir(parents=True)
-    (settings / "notification.jupyterlab-settings").write_text('{"fetchNews": "false"}')
 
 
 def lab_command(folder: Path, port: int) -> list[str]:
@@ -83,20 +99,71 @@ def serving(command: list[str], url: str, log: Path, timeout: float = 180):
         PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
     )
     env.pop("MPLBACKEND", None)
-    with open(log, "w") as out:
-        process = subprocess.Popen(
-            command, stdout=out, stderr=subprocess.STDOUT, env=env, cwd=log.parent
-        )
+    process = start(command, log, env=env, cwd=log.parent)
     try:
         wait_until_answers(url, process, log, timeout)
         yield
     finally:
-        process.terminate()
+        stop(process)
+
+
+#: The servers started here and not yet stopped, for the exit handler.
+RUNNING: set[subprocess.Popen] = set()
+
+
+def start(
+    command: list[str], log: Path, env: dict[str, str] | None = None, cwd: Path | None = None
+) -> subprocess.Popen:
+    """Start ``command`` in a new process group, its output in ``log``; it gets SIGTERM when the
+    thread that started it dies, however (``setpriv``'s parent-death signal, where installed)."""
+    watch_for_termination()
+    prefix = ["setpriv", "--pdeathsig", "TERM", "--"] if shutil.which("setpriv") else []
+    with open(log, "w") as out:
+        process = subprocess.Popen(
+            prefix + command,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            env=env,
+            cwd=cwd,
+            start_new_session=True,
+        )
+    RUNNING.add(process)
+    return process
+
+
+def stop(process: subprocess.Popen, grace: float = 30) -> None:
+    """SIGTERM to the process's group (a Jupyter server then shuts its kernels down), SIGKILL to
+    what is left of it after ``grace`` seconds."""
+    RUNNING.discard(process)
+    for sig, wait in ((signal.SIGTERM, grace), (signal.SIGKILL, 10)):
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, sig)
         try:
-            process.wait(30)
+            process.wait(wait)
         except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(10)
+            continue
+        with contextlib.suppress(ProcessLookupError):  # the group's other members, if any
+            os.killpg(process.pid, signal.SIGKILL)
+        return
+
+
+@atexit.register
+def _stop_all() -> None:
+    for process in list(RUNNING):
+        stop(process, grace=10)
+
+
+def _interrupt(signum, frame):
+    raise KeyboardInterrupt(f"signal {signum}")
+
+
+def watch_for_termination() -> None:
+    """Make SIGTERM raise KeyboardInterrupt in the main thread (where nobody else handles it), so
+    a terminated run unwinds through its ``finally`` blocks and fixtures like Ctrl-C does."""
+    if threading.current_thread() is threading.main_thread() and (
+        signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
+    ):
+        signal.signal(signal.SIGTERM, _interrupt)
 
 
 def wait_until_answers(url: str, process: subprocess.Popen, log: Path, timeout: float = 180):

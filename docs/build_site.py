@@ -39,7 +39,7 @@ NOTEBOOKS = ROOT / "notebooks"
 BUILD = ROOT / "build"
 #: Files of docs/ copied as they are (index.md too, less the guide's line when there is no guide),
 #: with their place on the site.
-PAGES = {"api.md": "api.md", "board.png": "docs/board.png"}
+PAGES = {"api.md": "api.md", "board.png": "docs/board.png", "culture.md": "docs/culture.md"}
 #: The README's sections published as pages: (heading, page name).
 README_SECTIONS = [("In class", "in-class"), ("For course authors", "course-authors")]
 #: The teacher's guide, written separately; the site includes it when it exists.
@@ -147,10 +147,10 @@ def first_sentence(markdown: str) -> str:
 
 def alt_text(output, cell, previous_markdown: str) -> tuple[str, str]:
     """What a picture shows, in words, and where the words came from.  In order: the alt text the
-    code
-    gave the picture (IPython's ``Image(alt=...)``), the cell's ``caption`` metadata (or myst-nb's
-    ``mystnb.figure.caption`` / ``mystnb.image.alt``), the object's own text when it says more than
-    its type (a board's position), the cell's first comment, the sentence that introduces the cell.
+    code gave the picture (IPython's ``Image(alt=...)``), the cell's ``caption`` metadata (or
+    myst-nb's ``mystnb.figure.caption`` / ``mystnb.image.alt``), the object's own text when it says
+    more than its type (a board's position), the cell's first comment, the sentence that introduces
+    the cell.
     """
     for mime in IMAGE_TYPES:
         alt = output.get("metadata", {}).get(mime, {}).get("alt")
@@ -344,6 +344,9 @@ def prepare(src: Path, cache_root: Path, solutions: bool) -> dict:
     write_if_changed(src / "index.md", index.encode())
     for name, place in PAGES.items():
         write_if_changed(src / place, (DOCS / name).read_bytes())
+    from rules_sheet import main as rules_sheet  # beside this file: the page links the sheet
+
+    rules_sheet([str(src / "docs" / "rules-sheet.pdf")])
     return report
 
 

@@ -152,8 +152,7 @@ class Outcome:
     ``termination``; ``reason`` is the sentence made from them (python-chess's ``Outcome``).
 
     ``counts`` holds the numbers the sentence names: the quiet turns of a ``QUIET_DRAW``, white's
-    and
-    black's stones of an ``ADJUDICATED`` game.  ``Outcome(winner, "words")`` is a ``DECLARED``
+    and black's stones of an ``ADJUDICATED`` game.  ``Outcome(winner, "words")`` is a ``DECLARED``
     ending in those words, e.g. ``Outcome(None, "agreed by both players")``.
     """
 

@@ -398,8 +398,8 @@ class Generator:
 
     def _taken(self, opp: int, p: int, d: int, s: int, approach: int, withdraw: int) -> tuple:
         """The stones a step from ``p`` in direction ``d`` (shift ``s``) takes by approach and by
-        withdrawal,
-        as far as ``approach`` and ``withdraw`` (true or false) say it captures each way."""
+        withdrawal, as far as ``approach`` and ``withdraw`` (true or false) say it captures each
+        way."""
         if approach:
             ray = self._ray[p + s][d]
             first = _take_up(ray, opp) if s > 0 else _take_down(ray, opp)

@@ -49,8 +49,9 @@ class Rules:
 
     @classmethod
     def standard(cls) -> Rules:
-        """Compulsory capture, optional chains, no revisits, no direction twice in a row, 50-turn
-        draw."""
+        """The game club's rules: compulsory capture, optional chains, no revisits, no direction
+        twice in a row, a draw after 50 turns without a capture; its page is silent on the first
+        turn, so there is no first-turn limit."""
         return cls()
 
     @classmethod
@@ -67,15 +68,26 @@ class Rules:
 
     @classmethod
     def czech(cls) -> Rules:
-        """The Czech rules page: standard, but each side's first turn captures one string only, and
-        no draw rule (``quiet_draw=None``)."""
-        return cls(opening_single_capture=True, quiet_draw=None)
+        """The Czech rules page as it reads: a chain changes direction at every step and a half
+        turn counts as a change (so no ``no_revisit``: a stone may step straight back), each
+        side's first turn captures one group only, and no draw rule.
+
+        Where the page is silent the kit takes the reading most sources share, and says so:
+        capture is compulsory (the page never allows a quiet step beside a capture, nor forbids
+        one; the traditional game and the solution have it, ``with_(mandatory_capture=False)``
+        is the literal reading); a side without a move loses, as everywhere else; "the first
+        move" limits each side's first turn, since the page says "the players" may capture only
+        one group. Its time-limit ending, more stones wins, is ``Board.adjudicate()``.
+        """
+        return cls(no_revisit=False, opening_single_capture=True, quiet_draw=None)
 
     @classmethod
     def danish(cls) -> Rules:
         """The Danish course assignment with both its extensions: compulsory capture, chains that
-        never
-        return to a point, no direction rule, draws by agreement only."""
+        never return to a point the stone has occupied this turn, draws by agreement only.
+
+        The assignment is silent on direction and on the first turn, so the kit adds neither a
+        direction rule nor a first-turn limit."""
         return cls(direction="free", quiet_draw=None)
 
     @classmethod

@@ -138,6 +138,7 @@ def minimax_with_quiescence(board, depth, ply=0):
     plies=st.integers(0, 12),
     depth=st.integers(1, 2),
 )
+@pytest.mark.slow
 def test_quiescence_value_equals_minimax_with_captures_searched_past_the_horizon(
     size, seed, plies, depth
 ):
@@ -275,6 +276,9 @@ def test_levels():
     assert isinstance(ai.level(1), ai.RandomPlayer) and isinstance(ai.level(2), ai.GreedyPlayer)
     assert ai.level(3).depth == 2 and ai.level(4).time_limit == 1.0
     assert ai.level(5).time_limit <= 2.0
+    # the learned evaluation and the kept table are options until a clean match shows they help
+    assert ai.level(5).evaluation != "learned" and not ai.level(5).memory
+    assert ai.make_player("alphabeta:depth=2,eval=learned,memory=1").memory
     with pytest.raises(ValueError, match="levels go from 1 to 5"):
         ai.level(6)
 
@@ -288,6 +292,28 @@ def test_bad_settings_are_refused():
         ai.AlphaBetaPlayer(evaluation="vibes")
     with pytest.raises(ValueError, match="playouts"):
         ai.MCTSPlayer(playouts=0)
+    with pytest.raises(ValueError, match="memory is on"):
+        ai.AlphaBetaPlayer(memory="yes")
+    with pytest.raises(ValueError, match="memory must be a whole number"):
+        ai.make_player("alphabeta:depth=2,memory=yes")
+
+
+@settings(max_examples=30, deadline=None)
+@given(size=st.sampled_from(SIZES), seed=st.integers(0, 10**6), plies=st.integers(0, 30))
+def test_the_learned_features_seen_from_the_other_side(size, seed, plies):
+    """Swapping the sides negates what one side has more of and swaps the two sides' captures."""
+    from fanorona.movegen import bitsets, generator
+
+    board = random_position(size, Rules(), seed, plies)
+    gen = generator(board.geometry, board.rules)
+    me, opp = bitsets(board)
+    mine, theirs = ai.features(gen, me, opp), ai.features(gen, opp, me)
+    named, swapped = dict(zip(ai.FEATURES, mine)), dict(zip(ai.FEATURES, theirs))
+    for name in ("material", "mobility", "strong"):
+        assert named[name] == -swapped[name]
+    assert (named["threat"], named["danger"]) == (swapped["danger"], swapped["threat"])
+    assert named["material"] == board.count(board.to_move) - board.count(board.to_move.other)
+    assert named["tempo"] == 1
 
 
 def test_perfect_player_is_loaded_lazily():

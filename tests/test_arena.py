@@ -6,11 +6,12 @@ import math
 
 import pytest
 
-from fanorona import Rules
+from fanorona import Board, Rules
 from fanorona.engine import ai
 from fanorona.engine.arena import GameResult, MatchResult, main, run_match
 
 
+@pytest.mark.slow
 def test_tiny_match_totals_are_consistent():
     result = run_match("greedy", "random", 6, size=(5, 5), seed=3, progress=False)
     assert len(result.games) == 6
@@ -28,6 +29,28 @@ def test_tiny_match_totals_are_consistent():
     table = result.table()
     assert f"{result.wins:>5} {result.draws:>5} {result.losses:>6}" in table
     assert f"{result.score:.1%}" in table
+
+
+def test_a_match_plays_the_openings_it_is_given_a_pair_each():
+    from benchmarks.bench_strength import opening_book
+
+    book = opening_book(2, size=(5, 5), seed=4)
+    assert len(set(book)) == 2 and all(len(line.split()) == 2 for line in book)
+    result = run_match("greedy", "random", 4, size=(5, 5), seed=3, progress=False, openings=book)
+    assert [g.opening for g in result.games] == [book[0], book[0], book[1], book[1]]
+    for game in result.games:
+        board = Board((5, 5))
+        for turn in [*game.opening.split(), *game.turns]:
+            board.push(turn)  # the record replays: the opening was played before the turns
+    with pytest.raises(ValueError, match="openings is a list of turn texts"):
+        run_match("greedy", "random", 2, size=(5, 5), openings=[""], progress=False)
+
+
+def test_a_book_asked_for_more_pairs_than_two_turns_give_goes_a_turn_deeper():
+    from benchmarks.bench_strength import opening_book
+
+    book = opening_book(60, seed=1)
+    assert len(set(book)) == 60 and {len(line.split()) for line in book} == {3}
 
 
 def test_same_seed_same_match_and_jobs_do_not_change_it():
@@ -59,7 +82,7 @@ def made_up_match(winners):
 
 
 def test_the_rating_is_the_tournaments_bradley_terry_fit_anchored_on_b():
-    from fanorona.tournament.ratings import Result, fit
+    from fanorona.engine.ratings import Result, fit
 
     match = made_up_match(["a", "a", "a", "b", "a", None, "b", "a"])
     results = [
@@ -171,8 +194,9 @@ def test_command_errors(capsys):
 
 
 def test_the_search_of_before_can_be_named_in_a_match_once_the_benchmark_registers_it(capsys):
-    """``baseline:`` names the frozen search of before issue 11, for the gain against it; the
-    benchmark code registers it (``register_player``): the package alone does not know it."""
+    """``baseline:`` names the frozen search from before the bit-set generator, for the gain
+    against it; the benchmark code registers it (``register_player``): the package alone does not
+    know it."""
     import benchmarks.baseline  # noqa: F401  registers "baseline"
     from fanorona.engine.arena import arena_player
 

@@ -4,53 +4,31 @@ Voilà serving play.ipynb (a fresh kernel for each page load), in Debian's Chrom
 Chromium clicks the canvas at the pixels of points and presses the board's buttons as a user
 would; what reaches Python is read back from the page (the move list, the status line, the
 labels), and the picture must follow.  One browser and one server of each kind serve the whole
-module.  Screenshots go to build/screenshots/.  Without /usr/bin/chromium the tests skip,
-except under CI=true, where that is a failure.
+run (tests/conftest.py).  Screenshots go to build/screenshots/.  Without /usr/bin/chromium the
+tests skip, except under CI=true, where that is a failure.
 """
 
 import json
-import os
 import re
 import shutil
-import sys
 import time
 from pathlib import Path
 
+import conftest
 import pytest
 
-from benchmarks.servers import (
-    CHROMIUM,
-    LAUNCH_ARGS,
-    free_port,
-    lab_command,
-    lab_folder,
-    serving,
-)
+from benchmarks.servers import write_notebooks
+
+pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
 SCREENSHOTS = ROOT / "build" / "screenshots"
-SERVER_START = 180  # seconds; the machine may be shared and slow
 NOTEBOOK_RUN = 300
 ANSWER = 30  # seconds for the board to answer a click
 # White's opening step d2-e3 captures f4 and g5 by approach; it is legal at the start whatever
 # follows.
 STEP = ("d2", "e3")
-
-
-def require_chromium() -> None:
-    if CHROMIUM.exists():
-        return
-    reason = f"no Chromium at {CHROMIUM} (apt-get install chromium)"
-    if os.environ.get("CI") == "true":
-        pytest.fail(reason)
-    pytest.skip(reason)
-
-
-def serve(command: list[str], base: str, ready: str, log: Path):
-    """Start a server, wait until base + ready answers, yield base; stop it at the end."""
-    with serving(command, base + ready, log, SERVER_START):
-        yield base
 
 
 # Installed in every page before its own scripts: counts the pictures drawn on a board's canvas
@@ -83,6 +61,7 @@ CLIPPED = """
   for (const el of board.querySelectorAll(selector)) {
     const box = el.getBoundingClientRect();
     if (box.width === 0 || box.height === 0 || !el.checkVisibility()) continue;
+    if (el.closest('.fanorona-picture-text')) continue;  // for screen readers, hidden on purpose
     const text = (el.innerText || el.value || '').trim().slice(0, 30);
     const name = `${el.tagName.toLowerCase()}.${el.className} "${text}"`;
     let left = Math.max(box.left, 0), right = Math.min(box.right, viewport);
@@ -115,17 +94,6 @@ CLIPPED = """
   return problems;
 }
 """
-
-
-@pytest.fixture(scope="module")
-def browser():
-    require_chromium()
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
-        yield chromium
-        chromium.close()
 
 
 def open_page(browser, width: int, height: int):
@@ -165,15 +133,11 @@ def small_page(browser):
 
 
 @pytest.fixture(scope="module")
-def lab(tmp_path_factory):
-    """One JupyterLab server for the module, on a folder holding notebook 06 and board.ipynb."""
-    require_chromium()
-    folder = tmp_path_factory.mktemp("lab")
-    shutil.copy(NOTEBOOKS / "06_interactive_board.ipynb", folder)
-    lab_folder(folder, {"board.ipynb": ["import fanorona as fa\nfa.BoardWidget()"]})
-    port = free_port()
-    command = lab_command(folder, port)
-    yield from serve(command, f"http://127.0.0.1:{port}", "/api", folder / "lab.log")
+def lab(jupyterlab):
+    """The run's JupyterLab, with notebook 06 and a one-board notebook in its folder."""
+    shutil.copy(NOTEBOOKS / "06_interactive_board.ipynb", jupyterlab.folder)
+    write_notebooks(jupyterlab.folder, {"board.ipynb": ["import fanorona as fa\nfa.BoardWidget()"]})
+    return jupyterlab.url
 
 
 def shut_down_kernels(page) -> None:
@@ -196,22 +160,9 @@ def run_notebook_in_lab(page, lab: str, name: str) -> None:
 
 
 @pytest.fixture(scope="module")
-def voila(tmp_path_factory):
-    """One Voilà server for the module; each page load gets its own kernel and a new board."""
-    require_chromium()
-    folder = tmp_path_factory.mktemp("voila")
-    shutil.copy(NOTEBOOKS / "play.ipynb", folder)
-    port = free_port()
-    command = [
-        sys.executable,
-        "-m",
-        "voila",
-        "--no-browser",
-        f"--port={port}",
-        "--Voila.ip=127.0.0.1",
-        str(folder / "play.ipynb"),
-    ]
-    yield from serve(command, f"http://127.0.0.1:{port}", "/", folder / "voila.log")
+def voila(voila_play):
+    """The run's Voilà serving play.ipynb."""
+    return voila_play.url
 
 
 class OnPage:
@@ -508,16 +459,16 @@ def test_nothing_is_clipped_in_large_mode_in_jupyterlab_with_the_file_browser_op
 
 
 def test_without_chromium_the_browser_tests_skip_but_fail_under_ci(monkeypatch, tmp_path):
-    monkeypatch.setattr(sys.modules[__name__], "CHROMIUM", tmp_path / "no-chromium")
+    monkeypatch.setattr(conftest, "CHROMIUM", tmp_path / "no-chromium")
     monkeypatch.setenv("CI", "true")
     with pytest.raises(pytest.fail.Exception, match="no Chromium"):
-        require_chromium()
+        conftest.require_chromium()
     monkeypatch.delenv("CI")
     with pytest.raises(pytest.skip.Exception, match="no Chromium"):
-        require_chromium()
+        conftest.require_chromium()
 
 
-# -- issue 18 ----------------------------------------------------------------------------------
+# -- the picture is the game's, the move list and the turn slider -----------------------------
 
 
 def canvas_rgba(board: OnPage):
@@ -573,7 +524,7 @@ def set_delay_zero(board: OnPage) -> None:
 
 
 @pytest.mark.parametrize("delay", [0, 0.4])
-def test_1_after_a_computer_game_the_canvas_shows_the_games_stones(voila, page, delay):
+def test_after_a_computer_game_the_canvas_shows_the_games_stones(voila, page, delay):
     board = board_in_voila(page, voila)
     board.chooser("Size").select_option(label="5x5")
     board.settled()
@@ -591,7 +542,7 @@ def test_1_after_a_computer_game_the_canvas_shows_the_games_stones(voila, page, 
     board.shot(f"voila_computer_game_delay_{delay}")
 
 
-def test_1_switching_the_computer_off_mid_game_leaves_a_true_picture(voila, page):
+def test_switching_the_computer_off_mid_game_leaves_a_true_picture(voila, page):
     board = board_in_voila(page, voila)
     set_delay_zero(board)
     board.chooser("Level").select_option(label="1")
@@ -605,7 +556,7 @@ def test_1_switching_the_computer_off_mid_game_leaves_a_true_picture(voila, page
         )
 
 
-def test_11_the_move_list_keeps_the_newest_turn_in_view(voila, page):
+def test_the_move_list_keeps_the_newest_turn_in_view(voila, page):
     from test_widget import long_game
 
     import fanorona as fa
@@ -638,7 +589,7 @@ def test_11_the_move_list_keeps_the_newest_turn_in_view(voila, page):
     )
 
 
-def test_12_the_end_key_on_the_turn_slider_goes_back_to_the_live_game(voila, page):
+def test_the_end_key_on_the_turn_slider_goes_back_to_the_live_game(voila, page):
     import fanorona as fa
 
     board = board_in_voila(page, voila)
@@ -668,3 +619,18 @@ def test_12_the_end_key_on_the_turn_slider_goes_back_to_the_live_game(voila, pag
     handle.focus()
     board.answered(lambda: page.keyboard.press("End"))
     assert "Showing" not in board.status(), board.status()
+
+
+def test_a_turn_typed_from_the_keyboard_is_played_and_the_picture_says_it_in_words(voila, page):
+    from playwright.sync_api import expect
+
+    board = board_in_voila(page, voila)
+    typed = board.root.get_by_placeholder("d2e3A")
+    typed.focus()
+    page.keyboard.type("d2e3A")
+    page.keyboard.press("Enter")
+    expect(board.root.locator(".fanorona-moves")).to_contain_text("d2e3A", timeout=ANSWER * 1000)
+    expect(typed).to_have_value("")
+    picture = board.root.locator(".fanorona-picture-text")  # what a screen reader reads
+    expect(picture).to_contain_text(re.compile("^Fanorona board 9x5, black to move"))
+    assert picture.bounding_box()["width"] <= 1, "the words are read, not shown"

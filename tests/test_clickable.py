@@ -1,8 +1,7 @@
 """The checkers of the student's own program (notebook 10): ``check_full_game`` and
-``check_clickable``
-accept the reference solution and reject each plausible mistake with a sentence, unfinished work
-with the unfinished sentence; the student's code runs under the time limit with its prints
-captured, and a patched package gives no points."""
+``check_clickable`` accept the reference solution and reject each plausible mistake with a sentence,
+unfinished work with the unfinished sentence; the student's code runs under the time limit with its
+prints captured, and a patched package gives no points."""
 
 import re
 import time
@@ -23,7 +22,6 @@ from fanorona.exercises import (
     check_tournament_player,
     guard,
     player,
-    seal,
     view,
 )
 
@@ -37,6 +35,7 @@ def ref():
     return names
 
 
+@pytest.mark.slow
 def test_the_reference_passes_both(ref):
     assert check_full_game(ref["MyFullGame"]) > 50
     assert check_clickable(ref["play"], ref["MyFullGame"]) > 10
@@ -132,7 +131,7 @@ def test_an_error_in_the_students_code_is_a_sentence_with_the_clicks(ref):
     assert failed.value.__suppress_context__
 
 
-# -- the student's code is untrusted (issue 17): time limits, interrupts, prints, the seal --------
+# -- the student's code is untrusted: time limits, interrupts, prints, the seal --------------------
 
 
 @pytest.fixture
@@ -140,15 +139,6 @@ def short_limits(monkeypatch):
     """Time limits short enough for a test; the checkers read them when a check starts."""
     monkeypatch.setattr(guard, "CALL_LIMIT", 0.3)
     monkeypatch.setattr(guard, "CHECK_LIMIT", 20.0)
-
-
-@pytest.fixture
-def forget_tampering():
-    """A tampering test leaves the kernel marked (every later check fails): clear the mark after
-    it."""
-    yield
-    seal.SEAL.verify()
-    seal.SEAL.changed.clear()
 
 
 def spin_once(seconds: float = 3.0):

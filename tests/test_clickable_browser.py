@@ -10,20 +10,19 @@ import random
 
 import nbformat
 import pytest
-from test_browser import (  # the fixtures browser and page are used by name
+from test_browser import (  # the fixture page is used by name
     NOTEBOOKS,
     SCREENSHOTS,
-    browser,  # noqa: F401
     page,  # noqa: F401
-    require_chromium,
-    serve,
 )
 from test_student_copies import EARLIER, answer
 
-from benchmarks.servers import free_port, lab_command, lab_folder
+from benchmarks.servers import write_notebooks
 from fanorona import Board, Rules
 from fanorona.exercises.clickable import act, clicks_for
 from fanorona.ui.controller import Controller
+
+pytestmark = pytest.mark.browser
 
 NOTEBOOK = "10_assignment_view_and_control.ipynb"
 ANSWER = 20  # seconds for the picture to answer a click
@@ -81,13 +80,10 @@ def script():
 
 
 @pytest.fixture(scope="module")
-def lab(tmp_path_factory):
-    require_chromium()
-    folder = tmp_path_factory.mktemp("clickable")
-    lab_folder(folder, {"game.ipynb": [reference_program(), SETUP]})
-    port = free_port()
-    command = lab_command(folder, port)
-    yield from serve(command, f"http://127.0.0.1:{port}", "/api", folder / "lab.log")
+def lab(jupyterlab):
+    """The run's JupyterLab, with the reference program's notebook in its folder."""
+    write_notebooks(jupyterlab.folder, {"game.ipynb": [reference_program(), SETUP]})
+    return jupyterlab.url
 
 
 IN_KERNEL = """async (code) => {

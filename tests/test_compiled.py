@@ -394,7 +394,7 @@ def own_memory_mb() -> float:
 
 def test_a_search_hands_its_table_back_to_the_system_when_it_ends():
     """A table is 36 MB: the board keeps a player per level, size and rules, and a table each made
-    a kernel grow by 72 MB per size played (issue 18).  A search's table lives while it searches."""
+    a kernel grow by 72 MB per size played.  A search's table lives while it searches."""
     compiled.warm_up()
     search = compiled.CompiledSearch(
         compiled.compiled_generator(generator(fa.Board().geometry, Rules())), "threat", True, 2
@@ -412,6 +412,7 @@ def test_a_search_hands_its_table_back_to_the_system_when_it_ends():
 
 
 def test_players_of_every_level_and_size_hold_no_table_between_turns():
+    """... unless they keep what they learned (``memory``): then one table each, until forgotten."""
     boards = [fa.Board(size) for size in ((9, 5), (5, 5), (7, 7))]
     players = [
         AlphaBetaPlayer(depth=3, seed=1, compiled=True, evaluation=evaluation)
@@ -421,6 +422,59 @@ def test_players_of_every_level_and_size_hold_no_table_between_turns():
         player.choose_turn(board)
         assert compiled.tables_held() == 0
     assert all(player._idle and player._idle[0].table is None for player in players[:3])
+    remembering = AlphaBetaPlayer(depth=3, seed=1, compiled=True, memory=True)
+    for board in boards:
+        remembering.choose_turn(board)
+        assert compiled.tables_held() == 1, "a size played replaces the table of the one before"
+    other = AlphaBetaPlayer(depth=3, seed=1, compiled=True, memory=True)
+    other.choose_turn(boards[1])
+    assert compiled.tables_held() == 1, "one table kept in a process, the last search's"
+    remembering.forget()
+    other.forget()
+    assert compiled.tables_held() == 0
+
+
+def test_a_dropped_player_hands_back_the_table_it_kept():
+    player = AlphaBetaPlayer(depth=2, seed=1, compiled=True, memory=True)
+    player.choose_turn(fa.Board())
+    assert compiled.tables_held() == 1
+    del player
+    import gc
+
+    gc.collect()
+    assert compiled.tables_held() == 0
+
+
+def game_searches(compiled_path: bool, memory: bool, boards, depth: int = 3) -> list:
+    """One player's fixed-depth searches of ``boards`` in turn: what each reports."""
+    player = AlphaBetaPlayer(depth=depth, seed=5, compiled=compiled_path, memory=memory)
+    found = []
+    for board in boards:
+        turn = player.choose_turn(board)
+        info = player.last_search
+        found.append((str(turn), info.score, info.nodes, info.pv))
+    player.forget()
+    return found
+
+
+def test_a_search_that_remembers_is_the_same_node_for_node_turn_after_turn():
+    boards = positions_from_random_games(6, seed=21, every=2)
+    assert game_searches(True, True, boards) == game_searches(False, True, boards)
+
+
+def test_what_a_search_remembers_saves_nodes_on_the_next_turn():
+    """The side's next turn in a middle game (after its own and the opponent's), searched after
+    the first, by a player that remembers and by one that does not: the same score from fewer
+    positions (the first search's entries are too shallow to cut the second's, but their best
+    replies order it)."""
+    first = fa.Board.from_fen(MIDDLE_GAME)
+    second = first.copy()
+    for _ in range(2):
+        second.push(AlphaBetaPlayer(depth=4, seed=5, compiled=True).choose_turn(second))
+    assert len(second.legal_turns()) > 1, "a forced turn is not searched"
+    fresh, kept = (game_searches(True, m, [first, second], depth=4)[1] for m in (False, True))
+    assert kept[1] == fresh[1]
+    assert kept[2] < fresh[2]
 
 
 def test_searches_at_the_same_time_have_tables_of_their_own():

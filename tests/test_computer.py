@@ -161,7 +161,7 @@ def test_the_status_says_so_while_the_compiled_search_is_prepared(made):
     assert len(c.model.turns) == 2 and c.error is None
 
 
-# -- issue 18 ----------------------------------------------------------------------------------
+# -- cancelling, the players' cache, progress while waiting ------------------------------------
 
 
 class Stoppable:
@@ -185,7 +185,7 @@ class Stoppable:
             self.ended.set()
 
 
-def test_18_3_a_cancelled_search_is_told_to_stop_and_ends_at_once(made):
+def test_a_cancelled_search_is_told_to_stop_and_ends_at_once(made):
     player = Stoppable()
     c = made(opponent=player)
     clicks = ("d3", "e3")
@@ -221,7 +221,7 @@ class Forgetful:
         return turn
 
 
-def test_18_3_a_cancelled_search_never_shares_its_player_with_the_next(made):
+def test_a_cancelled_search_never_shares_its_player_with_the_next(made):
     player = Forgetful()
     c = made(opponent=player)
     c.click("d3"), c.click("e3"), c.choose("approach")
@@ -234,7 +234,7 @@ def test_18_3_a_cancelled_search_never_shares_its_player_with_the_next(made):
     assert [str(t) for t in c.model.turns][:1] == ["d2e3A"] and len(c.model.turns) == 2
 
 
-def test_18_7_the_runner_keeps_a_bounded_cache_of_players(made):
+def test_the_runner_keeps_a_bounded_cache_of_players(made):
     from fanorona.ui.controller import SIZES
 
     runner = made().runner
@@ -248,8 +248,7 @@ def test_18_7_the_runner_keeps_a_bounded_cache_of_players(made):
 
 
 class Building(Gate):
-    """A player whose first turn waits for a table to be built, shown by a tqdm bar of four
-    parts."""
+    """A player whose first turn waits for a table to be built, shown by a package bar of four."""
 
     def __init__(self):
         super().__init__()
@@ -259,16 +258,17 @@ class Building(Gate):
         return self.built
 
     def prepare(self, board, progress):
-        from tqdm.std import tqdm
+        from fanorona.engine.bars import bar as progress_bar
 
-        with tqdm(total=4, desc="building a table", file=io.StringIO(), mininterval=0) as bar:
+        options = dict(total=4, desc="building a table", file=io.StringIO(), mininterval=0)
+        with progress_bar(notebook=False, **options) as bar:
             for _ in range(4):
                 time.sleep(0.4)
                 bar.update(1)
         self.built = True
 
 
-def test_18_10_a_long_wait_reports_its_progress_and_time_left_as_state(made):
+def test_a_long_wait_reports_its_progress_and_time_left_as_state(made):
     player = Building()
     player.go.set()
     c = made(opponent=player)
@@ -292,7 +292,7 @@ def test_18_10_a_long_wait_reports_its_progress_and_time_left_as_state(made):
     assert c.progress is None and len(c.model.turns) == 2 and c.error is None
 
 
-def test_18_12_the_search_line_says_a_table_answered_instead_of_depth_99(made):
+def test_the_search_line_says_a_table_answered_instead_of_depth_99(made):
     from fanorona.engine.ai import SearchInfo
 
     class Tabled(Gate):
@@ -311,7 +311,7 @@ def test_18_12_the_search_line_says_a_table_answered_instead_of_depth_99(made):
     assert "depth" not in c.search
 
 
-def test_18_10_a_new_game_during_the_wait_drops_its_progress(made):
+def test_a_new_game_during_the_wait_drops_its_progress(made):
     player = Building()
     player.go.set()
     c = made(opponent=player)
@@ -329,7 +329,7 @@ def test_18_10_a_new_game_during_the_wait_drops_its_progress(made):
     assert len(c.model.turns) == 1 and not player.asked.is_set(), "and its turn is not searched"
 
 
-def test_18_3_while_a_cancelled_search_ends_the_next_turn_already_says_thinking(made):
+def test_while_a_cancelled_search_ends_the_next_turn_already_says_thinking(made):
     player = Gate()
     c = made(opponent=player)
     c.click("d3"), c.click("e3"), c.choose("approach")

@@ -1,7 +1,7 @@
 """The board's controller, headless: no ipywidgets, no matplotlib, no redraw.
 
-Each finding of the classroom try-out (issue letters a-l) and of the fuzzing run (W1-W4) has a
-test here, driven exactly as its reproduction describes.
+What a classroom try-out and a fuzzing run found has a test here each, driven exactly as it was
+found, and named for what it checks.
 """
 
 import random
@@ -122,7 +122,7 @@ def test_c_the_two_candidate_strings_are_told_apart_with_the_waiting_step(made):
     assert scene["approach"] == approach and scene["withdrawal"] == withdrawal
     assert not set(approach) & set(withdrawal)
     assert scene["waiting"] == (step.origin, step.destination)
-    assert "red stone to capture by approach" in c.status and "blue stone" in c.status
+    assert "marked A (red) to capture by approach" in c.status and "marked W (blue)" in c.status
 
 
 def test_c_before_the_destination_click_each_capture_is_marked_by_its_kind(made):
@@ -681,7 +681,7 @@ def test_a_model_that_fails_is_shown_as_a_sentence(made):
     assert c.click(step.origin).action == "selected", "the board is still usable"
 
 
-# -- issue 18: the fuzzing run's and the classroom try-out's findings ------------------------------
+# -- faulty models, undo and the replay, the computer's animation, the words of the status -------
 
 
 def in_thread(action, timeout=10.0):
@@ -721,7 +721,7 @@ def lock_is_free(c) -> bool:
 
 
 @pytest.mark.parametrize("action", ["undo", "new_game"])
-def test_18_2_a_model_whose_pop_never_shortens_turns_is_caught_not_waited_for(action):
+def test_a_model_whose_pop_never_shortens_turns_is_caught_not_waited_for(action):
     game = NeverShorter()
     c = Controller(game)  # not the `made` fixture: on a hang its clean-up would wait for the lock
     step = one_way_step(game)
@@ -735,7 +735,7 @@ def test_18_2_a_model_whose_pop_never_shortens_turns_is_caught_not_waited_for(ac
     assert c.click("a1").action in ("selected", "refused"), "the board still answers clicks"
 
 
-def test_18_2_a_pop_that_fidgets_without_shortening_turns_is_stopped_after_bounded_calls():
+def test_a_pop_that_fidgets_without_shortening_turns_is_stopped_after_bounded_calls():
     class Fidgety(SimpleGame):
         pops = 0
 
@@ -755,7 +755,7 @@ def test_18_2_a_pop_that_fidgets_without_shortening_turns_is_stopped_after_bound
     assert game.pops == 3 and lock_is_free(c)
 
 
-def test_18_2_a_pop_that_takes_back_nothing_at_all_is_named():
+def test_a_pop_that_takes_back_nothing_at_all_is_named():
     class Stuck(SimpleGame):
         def pop(self):
             return PlainStep("a1", "b1")
@@ -771,7 +771,7 @@ def test_18_2_a_pop_that_takes_back_nothing_at_all_is_named():
     assert lock_is_free(c)
 
 
-def test_18_4_undo_turn_with_the_replay_moved_back_does_not_wedge_the_board(made):
+def test_undo_turn_with_the_replay_moved_back_does_not_wedge_the_board(made):
     c = made()
     clicks(c, "d2", "e3")
     c.replay(0)
@@ -783,7 +783,7 @@ def test_18_4_undo_turn_with_the_replay_moved_back_does_not_wedge_the_board(made
     assert c.can_redo() and c.redo().action == "redone" and str(c.model.turns[-1]) == "d2e3A"
 
 
-def test_18_4_the_replay_never_points_past_the_games_end(made):
+def test_the_replay_never_points_past_the_games_end(made):
     c = made()
     clicks(c, "d3", "e3")
     c.choose("withdrawal")
@@ -797,7 +797,7 @@ def test_18_4_the_replay_never_points_past_the_games_end(made):
     assert c.moves == "" and c.shown is None
 
 
-def test_18_5_undo_step_after_a_whole_turn_pushed_as_text(made):
+def test_undo_step_after_a_whole_turn_pushed_as_text(made):
     board = fa.Board()
     board.push("d2e3A")
     c = made(board)
@@ -806,7 +806,7 @@ def test_18_5_undo_step_after_a_whole_turn_pushed_as_text(made):
     assert c.model.turns == [] and c.selected == "d2" and c.error is None
 
 
-def test_18_5_undo_step_of_a_chain_pushed_as_text_keeps_its_first_steps(made):
+def test_undo_step_of_a_chain_pushed_as_text_keeps_its_first_steps(made):
     board = fa.Board.from_diagram(CHAIN)
     board.push("c1c2Ad2A")
     c = made(board)
@@ -815,7 +815,7 @@ def test_18_5_undo_step_of_a_chain_pushed_as_text_keeps_its_first_steps(made):
     assert c.click("d2").action == "moved" and str(c.model.turns[-1]) == "c1c2Ad2A"
 
 
-def test_18_6_undo_step_is_refused_while_the_computer_animates_its_chain(made):
+def test_undo_step_is_refused_while_the_computer_animates_its_chain(made):
     c = made(fa.Board.from_diagram(CHAIN), opponent=Scripted("c1c2Ad2A"), delay=1.0)
     c.set_computer("white")
     deadline = time.monotonic() + 10
@@ -881,7 +881,7 @@ class Moody(SimpleGame):
         ),
     ],
 )
-def test_18_9_every_model_fault_is_a_sentence_naming_the_member(made, member, sentence):
+def test_every_model_fault_is_a_sentence_naming_the_member(made, member, sentence):
     game = Moody()
     c = made(game)
     step = one_way_step(game)
@@ -899,7 +899,7 @@ def test_18_9_every_model_fault_is_a_sentence_naming_the_member(made, member, se
     assert c.click(step.origin).action == "selected", "the board is usable once the model behaves"
 
 
-def test_18_9_a_click_does_not_raise_when_to_move_fails_after_the_move(made):
+def test_a_click_does_not_raise_when_to_move_fails_after_the_move(made):
     game = Moody()
     c = made(game)
     step = one_way_step(game)
@@ -910,7 +910,7 @@ def test_18_9_a_click_does_not_raise_when_to_move_fails_after_the_move(made):
     assert c.status == f"Played {step}. The model's to_move failed: RuntimeError: lost track."
 
 
-def test_18_9_a_scene_of_a_failing_model_says_so_in_its_title(made):
+def test_a_scene_of_a_failing_model_says_so_in_its_title(made):
     game = Moody()
     c = made(game)
     game.broken = "to_move"
@@ -919,7 +919,7 @@ def test_18_9_a_scene_of_a_failing_model_says_so_in_its_title(made):
     assert scene["board"].diagram() == ".....\n.....\n....."
 
 
-def test_18_12_a_click_while_the_computer_is_paused_says_how_to_let_it_move(made):
+def test_a_click_while_the_computer_is_paused_says_how_to_let_it_move(made):
     c = made()
     c.set_computer("white")
     c.runner.wait()
@@ -931,7 +931,7 @@ def test_18_12_a_click_while_the_computer_is_paused_says_how_to_let_it_move(made
     )
 
 
-def test_18_12_a_language_switch_says_the_status_again_in_the_new_language(made):
+def test_a_language_switch_says_the_status_again_in_the_new_language(made):
     c = made()
     c.click("d2")
     assert c.status == "d2 selected: click a teal dot to move there. White to move."
@@ -942,14 +942,14 @@ def test_18_12_a_language_switch_says_the_status_again_in_the_new_language(made)
     )
 
 
-def test_18_12_undo_turn_is_unavailable_on_a_fresh_board(made):
+def test_undo_turn_is_unavailable_on_a_fresh_board(made):
     c = made()
     assert not c.can_undo()
     clicks(c, "d2", "e3")
     assert c.can_undo()
 
 
-def test_18_12_reply_action_is_an_enum(made):
+def test_reply_action_is_an_enum(made):
     from fanorona.ui.controller import Action
 
     reply = made().click("d2")
@@ -960,7 +960,7 @@ def test_18_12_reply_action_is_an_enum(made):
     )
 
 
-def test_18_an_undo_after_a_paused_load_leaves_no_pause_for_a_persons_side(made):
+def test_an_undo_after_a_paused_load_leaves_no_pause_for_a_persons_side(made):
     c = made()
     clicks(c, "d2", "e3")
     record = c.export_game()
@@ -972,7 +972,7 @@ def test_18_an_undo_after_a_paused_load_leaves_no_pause_for_a_persons_side(made)
     assert c.model.turns == [] and not c.paused, "no Computer move button while a person is to move"
 
 
-def test_18_entering_the_replay_clears_the_selection(made):
+def test_entering_the_replay_clears_the_selection(made):
     c = made()
     clicks(c, "d2", "e3")
     assert c.click(c.model.legal_steps()[0].origin).action == "selected"
@@ -980,7 +980,7 @@ def test_18_entering_the_replay_clears_the_selection(made):
     assert c.selected is None and c.pending is None
 
 
-def test_18_9_what_may_act_is_answered_while_the_model_fails(made):
+def test_what_may_act_is_answered_while_the_model_fails(made):
     class Forgetful(SimpleGame):
         broken = False
 

@@ -1,6 +1,6 @@
 """The controller driven by random interleavings of everything a person can do, with the computer
 played by a fake slow player in its thread: after every action the state must be consistent and
-the scene must show the game's stones (the fuzzing run of issue 18, kept as a seeded test)."""
+the scene must show the game's stones (a fuzzing run, kept as a seeded test)."""
 
 import random
 import threading

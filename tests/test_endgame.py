@@ -17,6 +17,8 @@ from fanorona.engine.endgame import EndgameTable, cache_path, endgame_table
 from fanorona.engine.solve import SolveCacheWarning, solve
 from fanorona.engine.tablefile import PackedKeys
 
+pytestmark = pytest.mark.xdist_group("endgame-tables")  # its module fixtures build tables
+
 SOLVED = fa.Rules.solved()
 
 
@@ -42,6 +44,7 @@ def stone_count(board):
     return len(board.stones("white")) + len(board.stones("black"))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("size, stones", [((3, 3), 8), ((3, 5), 4)])
 def test_table_agrees_with_the_solver_on_every_position_both_hold(size, stones):
     """The solver labels every position reachable from the start; the endgame table every position
@@ -92,6 +95,7 @@ def test_every_two_stone_position_follows_from_the_positions_one_turn_on():
         check_one_turn_on(table, board)
 
 
+@pytest.mark.slow
 def test_sampled_three_stone_positions_follow_from_the_positions_one_turn_on(table9x5, boards9x5):
     boards = boards9x5
     rng = random.Random(11)
@@ -437,8 +441,8 @@ def test_the_table_is_loaded_before_the_turn_s_clock_starts(monkeypatch):
     )
 )
 def test_packed_keys_are_found_and_written_like_a_sorted_list(case):
-    """The table's keys lie in memory as bytes (issue 18: 24 MB of Python ints for 4 stones on
-    9x5): halving over them finds what ``bisect`` finds on the list, and they are written to the
+    """The table's keys lie in memory as bytes (as Python ints, 4 stones on 9x5 took
+    24 MB): halving over them finds what ``bisect`` finds on the list, and they are written to the
     file exactly as the list was."""
     width, keys, probes = case
     packed = PackedKeys.of(keys, width)

@@ -238,9 +238,8 @@ def strings_of_at_most_next_neighbours(board, point):
 
 
 def strings_through_forgetting_corners(board, point):
-    """Follows every line direction of the point, even the one that runs off the board both ways
-    at a
-    corner, and so finds an extra string of one there."""
+    """Follows every line direction of the point, even the one that runs off the board both ways at
+    a corner, and so finds an extra string of one there."""
     col, row = parse(point)
     color = board.stone_at(point)
     found = []
@@ -368,6 +367,22 @@ def apply_step_first_stone_only(board, origin, destination, capture):
 
 def winner_counting_stones_only(board):
     return None if board.stones(board.to_move) else board.to_move.other
+
+
+def captures_listing_every_point_twice(board, origin, destination):
+    """Each captured stone listed twice: a list the checker must not read as a set."""
+    return {
+        kind: [p for p in points for _ in (0, 1)]
+        for kind, points in captures(board, origin, destination).items()
+    }
+
+
+def winner_with_more_stones(board):
+    """The side with more stones wins once the side to move is stuck, whoever is stuck."""
+    if simple_steps(board):
+        return None
+    mine, theirs = len(board.stones(board.to_move)), len(board.stones(board.to_move.other))
+    return board.to_move if mine > theirs else board.to_move.other
 
 
 def winner_the_side_to_move(board):
@@ -644,6 +659,17 @@ class MyGameNeverEnding(MyGame):
         return None
 
 
+def single_winning_turn(board, outcomes):
+    wins = [turn for turn, value, _distance in outcomes if value == "win"]
+    return wins[0] if len(wins) == 1 else None
+
+
+def single_winning_turn_fastest(board, outcomes):
+    """A mistake: the fastest winning turn, puzzle or not."""
+    wins = [(distance, turn) for turn, value, distance in outcomes if value == "win"]
+    return min(wins)[1] if wins else None
+
+
 # -- the checkers ----------------------------------------------------------------------------------
 
 CHECKERS = [name for name in exercises.__all__ if name.startswith("check_")]
@@ -659,6 +685,7 @@ SOLUTIONS = {
     "check_view": draw_position,
     "check_control": Clicks,
     "check_model": MyGame,
+    "check_single_winning_turn": single_winning_turn,
 }
 NOTEBOOKS = sorted((Path(__file__).resolve().parent.parent / "notebooks").glob("*.ipynb"))
 
@@ -736,6 +763,8 @@ MISTAKES = [
     ("check_apply_step", apply_step_first_stone_only, "takes the whole string"),
     ("check_winner", winner_counting_stones_only, "has stones, but none of them can step"),
     ("check_winner", winner_the_side_to_move, "The player who cannot move loses"),
+    ("check_winner", winner_with_more_stones, "The player who cannot move loses"),
+    ("check_captures", captures_listing_every_point_twice, "listed twice"),
     ("check_turns", turns_revisiting, "a chain never returns to a point"),
     ("check_turns", turns_only_the_longest, "a chain may stop after every capture"),
     ("check_turns", turns_without_compulsory_capture, "Capture is compulsory"),
@@ -754,6 +783,7 @@ MISTAKES = [
     ("check_control", ClicksNeverDeselecting, "Clicking the selected stone again deselects it"),
     ("check_model", MyGameWithoutUndo, "differs from the rules in"),
     ("check_model", MyGameNeverEnding, "differs from the rules in winner"),
+    ("check_single_winning_turn", single_winning_turn_fastest, "a puzzle has exactly one"),
 ]
 
 

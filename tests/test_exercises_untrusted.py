@@ -1,4 +1,4 @@
-"""The checkers treat the student's code as untrusted (issue 17): a time limit on every call, a
+"""The checkers treat the student's code as untrusted: a time limit on every call, a
 sentence for an interrupt, exit() and a flood of prints, short messages for huge answers, boards
 checked unchanged, repeats counted, and a package that cannot be changed to pass a check.
 
@@ -45,15 +45,6 @@ def short_limits(monkeypatch):
     """Time limits short enough for a test; the checkers read them when a check starts."""
     monkeypatch.setattr(guard, "CALL_LIMIT", 0.3)
     monkeypatch.setattr(guard, "CHECK_LIMIT", 2.0)
-
-
-@pytest.fixture
-def forget_tampering():
-    """A tampering test leaves the kernel marked (every later check fails): clear the mark after
-    it."""
-    yield
-    seal.SEAL.verify()
-    seal.SEAL.changed.clear()
 
 
 # -- the time limit, interrupts, exit, prints
@@ -768,6 +759,28 @@ def test_a_class_patched_before_the_checkers_are_imported_gives_no_points():
     )
 
 
+def test_reloading_the_checkers_is_not_taken_for_tampering():
+    """``importlib.reload(fanorona.exercises)`` (a student restarting the checkers after editing a
+    helper) makes new checker objects: the seal must take them as the package's own."""
+    import subprocess
+
+    code = (
+        "import importlib\n"
+        "import fanorona.exercises as ex\n"
+        "importlib.reload(ex)\n"
+        "def winner(board):\n"
+        "    outcome = board.outcome()\n"
+        "    return None if outcome is None else outcome.winner\n"
+        "try:\n"
+        "    ex.check_winner(winner)\n"
+        "except ex.ExerciseFailed as e:\n"
+        "    print(e)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip().endswith("cases agree."), done.stdout[-500:]
+
+
 # -- more plausible mistakes: each fails, with a sentence that does not blame another mistake
 # -------
 
@@ -891,9 +904,9 @@ def test_an_endless_loop_in_a_class_is_stopped_with_the_script_that_led_there(sh
 
 
 def test_the_whole_package_in_use_is_not_taken_for_tampered():
-    """Every module of the package imported before the checkers (methods that other libraries
-    make or
-    wrap, as matplotlib does for the board widget's figure), then the package used: no change seen.
+    """Every module of the package imported before the checkers (methods that other libraries make
+    or wrap, as matplotlib does for the board widget's figure), then the package used: no change
+    seen.
     """
     import subprocess
 
@@ -931,3 +944,34 @@ def test_copying_a_slotted_object_of_the_package_is_not_tampering():
     pickle.dumps(ai.RandomPlayer(seed=1))
     assert "__slotnames__" in vars(fa.Rules), "copy did not cache __slotnames__: nothing tested"
     assert exercises.check_neighbours(neighbours) > 0
+
+
+# -- a student's model of the wrong type on the board
+# ----------------------------------------------------
+
+
+class DelegatingModel:
+    """A student's model that plays through a real board, with one member answering wrongly."""
+
+    def __init__(self, broken: str, value):
+        self.board, self.broken, self.value = fa.Board((5, 5)), broken, value
+
+    def __getattr__(self, name):
+        if name == self.broken:
+            value = object.__getattribute__(self, "value")
+            return (lambda *args: value) if callable(getattr(self.board, name)) else value
+        return getattr(self.board, name)
+
+
+@pytest.mark.parametrize(
+    "member, value",
+    [("legal_steps", None), ("chain", None), ("turns", 3), ("captures", 2)],
+)
+def test_a_model_answering_the_wrong_type_gets_the_model_sentence_naming_the_member(member, value):
+    from fanorona.ui.controller import Controller
+
+    controller = Controller(DelegatingModel(member, value))
+    replies = [controller.click(point) for point in ("b3", "c3", "a3")]
+    controller.scene()
+    said = [r.message for r in replies if r.action.name == "ERROR"]
+    assert said and all(member in text for text in said), [r.message for r in replies]

@@ -1,13 +1,14 @@
 """The import contract, read from the source with ``ast``: the layers rules core -> sandbox ->
-engine -> board UI -> exercises -> the class's parts (a module imports from its own layer or lower
-ones), nothing in the package imports
-benchmark code, and the controller imports no GUI library.  ARCHITECTURE.md draws the layers.
+engine -> board UI -> exercises -> the class (a module imports from its own layer or lower ones),
+read from ARCHITECTURE.md's layer table, where every module is in exactly one row; nothing in the
+package imports benchmark code, and the controller imports no GUI library.
 
 Each rule is also checked against a small made-up package that breaks it, so a checker that
 stopped finding anything would fail here.
 """
 
 import ast
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -17,60 +18,51 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "fanorona"
 
-#: Every module of the package by layer, lowest first.  A new module must be placed here.
-LAYERS = {
-    "core": {
-        "fanorona",
-        "fanorona.geometry",
-        "fanorona.rules",
-        "fanorona.notation",
-        "fanorona.movegen",
-        "fanorona.board",
-        "fanorona.game",
-        "fanorona.positions",
-    },
-    #: One way to run untrusted code (namespaces, limits, cleanup): it imports nothing above the
-    #: standard library, so the grader and the tournament alike can stand on it.
-    "sandbox": {"fanorona.sandbox"},  # and every module under it
-    "engine": {
-        "fanorona.engine",
-        "fanorona.engine.scoring",
-        "fanorona.engine.ai",
-        "fanorona.engine.compiled",
-        "fanorona.engine.retrograde",
-        "fanorona.engine.tablefile",
-        "fanorona.engine.endgame",
-        "fanorona.engine.solve",
-        "fanorona.engine.arena",
-        "fanorona.tournament",  # and every module under it: players in processes, ratings
-    },
-    "board UI": {
-        "fanorona.ui",
-        "fanorona.ui.labels",
-        "fanorona.ui.reply",
-        "fanorona.ui.progress",
-        "fanorona.ui.state",
-        "fanorona.ui.settings",
-        "fanorona.ui.adapter",
-        "fanorona.ui.scene",
-        "fanorona.ui.setup",
-        "fanorona.ui.draw",
-        "fanorona.ui.computer",
-        "fanorona.ui.controller",
-        "fanorona.ui.picture",
-        "fanorona.ui.movelist",
-        "fanorona.ui.panel",
-        "fanorona.ui.widget",
-    },
-    "exercises": {"fanorona.exercises"},  # and every module under it
-    #: The class's shared parts: the out-of-process grader and the lobby (and every module under
-    #: each), which may use everything below them.
-    "class": {"fanorona.grading", "fanorona.lobby"},
-}
+ARCHITECTURE = ROOT / "ARCHITECTURE.md"
+
+
+def table_rows(text: str) -> list[tuple[str, list[str]]]:
+    """The layer table of ARCHITECTURE.md's "The layers", lowest layer first: each row's layer and
+    the modules it names.  A folder in backticks (``fanorona/engine/``) names its package and
+    starts the row's list; the names after it are its modules."""
+    section = text.split("\n## The layers", 1)[1].split("\n## ", 1)[0]
+    rows = []
+    for line in section.splitlines():
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        if (
+            not line.startswith("|")
+            or len(cells) < 3
+            or cells[0] in ("layer", "")
+            or (set(cells[0]) <= set("-:"))
+        ):
+            continue
+        modules, package = [], None
+        for token in re.findall(r"`([^`]+)`", cells[1]):
+            if token.endswith("/"):
+                package = token.rstrip("/").replace("/", ".")
+                modules.append(package)
+            elif package is None:
+                raise ValueError(
+                    f"ARCHITECTURE.md, layer {cells[0]}: {token} comes before a folder"
+                )
+            else:
+                modules.append(f"{package}.{token}")
+        rows.append((cells[0], modules))
+    return rows
+
+
+#: Every module of the package by layer, lowest first, as ARCHITECTURE.md's table has them.
+ROWS = table_rows(ARCHITECTURE.read_text(encoding="utf-8"))
+LAYERS = {layer: set(modules) for layer, modules in ROWS}
 #: Imports that go up a layer on purpose, each made inside a function so the lower module loads
-#: without the higher one: a Board draws itself in a notebook (``_repr_png_``), and the package's
-#: ``fanorona.BoardWidget`` is loaded on first use.
-ALLOWED_UPWARD = {("fanorona.board", "fanorona.ui.draw"), ("fanorona", "fanorona.ui.widget")}
+#: without the higher one: a Board draws itself in a notebook (``_repr_png_``), the package's
+#: ``fanorona.BoardWidget`` is loaded on first use, and notebook 11's checker plays a student's
+#: player through the tournament's own check.
+ALLOWED_UPWARD = {
+    ("fanorona.board", "fanorona.ui.draw"),
+    ("fanorona", "fanorona.ui.widget"),
+    ("fanorona.exercises.player", "fanorona.tournament.check"),
+}
 GUI_LIBRARIES = {
     "ipywidgets",
     "matplotlib",
@@ -132,9 +124,28 @@ def read_package(root: Path) -> dict[str, list[tuple[str, bool]]]:
 
 def layer_of(module: str) -> int | None:
     for n, members in enumerate(LAYERS.values()):
-        if module in members or any(module.startswith(m + ".") for m in members if m != "fanorona"):
+        if module in members:
             return n
     return None
+
+
+def table_problems(rows: list[tuple[str, list[str]]], modules: set[str]) -> list[str]:
+    """How the table and the package disagree, one sentence each: a module in no row, in two
+    rows, or in a row but not in the package."""
+    found, seen = [], {}
+    for layer, named in rows:
+        for module in named:
+            if module in seen:
+                found.append(f"{module} is in two rows of ARCHITECTURE.md: {seen[module]}, {layer}")
+            seen[module] = layer
+            if module not in modules:
+                found.append(
+                    f"ARCHITECTURE.md names {module} ({layer}), which is not in the package"
+                )
+    found += [
+        f"{m} is in no row of ARCHITECTURE.md's layer table" for m in sorted(modules - set(seen))
+    ]
+    return found
 
 
 def violations(graph: dict[str, list[tuple[str, bool]]]) -> list[str]:
@@ -143,7 +154,7 @@ def violations(graph: dict[str, list[tuple[str, bool]]]) -> list[str]:
     for module, imported in graph.items():
         here = layer_of(module)
         if here is None:
-            found.append(f"{module} is in no layer: add it to LAYERS")
+            found.append(f"{module} is in no row of ARCHITECTURE.md's layer table")
             continue
         for target, _top_level in imported:
             if target.split(".")[0] in BENCHMARK_CODE or target.rpartition(".")[2].startswith(
@@ -184,10 +195,41 @@ def test_the_package_keeps_its_import_contract():
     assert violations(read_package(PACKAGE)) == []
 
 
-def test_every_module_of_the_package_is_in_a_layer():
+def test_every_module_of_the_package_is_in_exactly_one_row_of_the_architecture_table():
     graph = read_package(PACKAGE)
-    assert {m for m in graph if layer_of(m) is None} == set()
+    assert table_problems(ROWS, set(graph)) == []
     assert "fanorona.exercises.checking" in graph and layer_of("fanorona.exercises.checking") == 4
+    assert layer_of("fanorona.tournament.run") == len(ROWS) - 1  # the class, the top layer
+
+
+@pytest.mark.parametrize(
+    "table, complaint",
+    [
+        (
+            "| engine | `fanorona/engine/`: `ai` | |",
+            "fanorona.engine.arena is in no row of ARCHITECTURE.md's layer table",
+        ),
+        (
+            "| engine | `fanorona/engine/`: `ai`, `arena` | |\n"
+            "| board UI | `fanorona/engine/`: `ai` | |",
+            "fanorona.engine.ai is in two rows of ARCHITECTURE.md: engine, board UI",
+        ),
+        (
+            "| engine | `fanorona/engine/`: `ai`, `arena`, `gone` | |",
+            "ARCHITECTURE.md names fanorona.engine.gone (engine), which is not in the package",
+        ),
+    ],
+)
+def test_a_table_that_disagrees_with_the_package_is_found(table, complaint):
+    text = (
+        "# A\n\n## The layers\n\n| layer | modules | what |\n|---|---|---|\n"
+        + table
+        + "\n\n## Next\n"
+    )
+    found = table_problems(
+        table_rows(text), {"fanorona.engine", "fanorona.engine.ai", "fanorona.engine.arena"}
+    )
+    assert complaint in found, found
 
 
 @pytest.fixture
@@ -222,7 +264,7 @@ def test_the_made_up_package_keeps_the_contract(made_up):
         (
             "board.py",
             "from .engine.ai import AlphaBetaPlayer\n",
-            "fanorona.board (core) imports fanorona.engine.ai (engine)",
+            "fanorona.board (rules core) imports fanorona.engine.ai (engine)",
         ),
         (
             "engine/ai.py",
@@ -232,7 +274,7 @@ def test_the_made_up_package_keeps_the_contract(made_up):
         (
             "board.py",
             "from ..exercises import checking\n",
-            "fanorona.board (core) imports fanorona.exercises",
+            "fanorona.board (rules core) imports fanorona.exercises",
         ),
         (
             "engine/ai.py",
@@ -259,7 +301,7 @@ def test_the_made_up_package_keeps_the_contract(made_up):
             "from .widget import BoardWidget\n",
             "loads the GUI library ipywidgets (through fanorona.ui.widget)",
         ),
-        ("stray.py", "from .rules import Rules\n", "fanorona.stray is in no layer"),
+        ("stray.py", "from .rules import Rules\n", "fanorona.stray is in no row"),
     ],
 )
 def test_a_deliberately_wrong_import_is_found(made_up, module, line, complaint):

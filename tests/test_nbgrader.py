@@ -1,7 +1,8 @@
 """The course works with real nbgrader as committed: it releases the notebooks without solutions,
-and autogrades a correct, a wrong, an unfinished and two tampering submissions of one exercise
-notebook with the scores a teacher expects (full points, then none), with feedback whose images
-carry alt text and whose tampering is named."""
+and ``nbgrader autograde`` with the repository's nbgrader_config.py takes its points from the
+sandboxed grader: full points for a correct submission, a share for a partly right one, none for
+a wrong or unfinished one, and none for each way a student tried to take the points without
+solving, with a sentence naming what was refused.  One course folder serves every test."""
 
 import os
 import re
@@ -16,27 +17,82 @@ import pytest
 pytest.importorskip("nbgrader")
 from nbgrader.api import Gradebook
 
+pytestmark = [pytest.mark.nbgrader, pytest.mark.xdist_group("nbgrader-course")]
+
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOK = "01_board_graph.ipynb"
 ASSIGNMENT = "graph"
+PACKAGE_FILE = ROOT / "fanorona" / "exercises" / "model.py"
 WRONG = '''def neighbours(width, height, point):
     """Every point around, diagonals everywhere."""
     col, row = ord(point[0]) - ord("a"), int(point[1:]) - 1
     return {name(col + dc, row + dr) for dc in (-1, 0, 1) for dr in (-1, 0, 1)
             if (dc, dr) != (0, 0) and 0 <= col + dc < width and 0 <= row + dr < height}'''
+#: No answer at all: it agrees with the rules on no case, so only a way around the grader could
+#: give it points.
+NOTHING = """def neighbours(width, height, point):
+    return set()"""
 
-#: Two ways to take the points without solving, from the solution cell (issue 17): nbgrader restores
-#: the locked check cell, so the attempt is on the checker or on the package it compares with.
-REPLACES_THE_CHECKER = """
-
-
-import fanorona.exercises
-fanorona.exercises.check_neighbours = lambda neighbours: print("All 1 cases agree.")"""
-PATCHES_THE_PACKAGE = """
-
-
-import fanorona as fa
-fa.Board.outcome = lambda self: None"""
+#: The ways around an in-kernel grader, each written as a student would, after NOTHING in the
+#: solution cell; (the code, a sentence the feedback must hold).
+APART = "Your code ran in a sandbox apart from the grader"
+ROUTES = {
+    "patches-counter-eq": (
+        "import collections\ncollections.Counter.__eq__ = lambda self, other: True\n"
+        "collections.Counter.__ne__ = lambda self, other: False",
+        APART,
+    ),
+    "turns-the-seal-off": (
+        "import fanorona.exercises.seal as seal\nseal.Seal.verify = lambda self: []\n"
+        "import fanorona.exercises as ex\nex.check_neighbours.reference = neighbours",
+        "Graded code cannot import fanorona.exercises",
+    ),
+    "clears-the-seal-records-through-gc": (
+        "import gc\nfor o in gc.get_objects():\n"
+        "    if type(o).__name__ == 'Seal':\n        o.entries.clear(); o.codes.clear()\n"
+        "import fanorona.exercises.model as m\nm.check_neighbours.reference = neighbours",
+        "Graded code cannot import fanorona.exercises",
+    ),
+    "plants-a-fake-checker-module": (
+        "import sys, types\nfake = types.ModuleType('fanorona.exercises')\n"
+        "fake.check_neighbours = lambda fn: print('All 305 cases agree.')\n"
+        "sys.modules['fanorona.exercises'] = fake",
+        APART,
+    ),
+    "reads-the-expected-answer-from-frames": (
+        "import sys\ndef neighbours(width, height, point):\n    frame = sys._getframe(1)\n"
+        "    while frame is not None:\n        if 'expected' in frame.f_locals:\n"
+        "            return frame.f_locals['expected']\n        frame = frame.f_back\n"
+        "    return set()",
+        APART,
+    ),
+    "empties-the-checkers-data": (
+        "import fanorona.exercises.model as m\nm.NEIGHBOUR_SIZES = ()",
+        "Graded code cannot import fanorona.exercises",
+    ),
+    "calls-the-reference": (
+        "from fanorona.exercises import check_neighbours\nneighbours = check_neighbours.reference",
+        "Graded code cannot import fanorona.exercises",
+    ),
+    "patches-the-timers-and-sleeps": (
+        "import signal, time\nsignal.setitimer = lambda *args: (0.0, 0.0)\n"
+        "time.perf_counter = lambda: 0.0\nslow = neighbours\n"
+        "def neighbours(width, height, point):\n    time.sleep(12)\n"
+        "    return slow(width, height, point)",
+        "the time limit for one call",
+    ),
+    "raises-the-call-limit": (
+        "import fanorona.exercises.guard as guard\nguard.CALL_LIMIT = 10**6",
+        "Graded code cannot import fanorona.exercises",
+    ),
+    "edits-the-package-on-disk": (
+        f"with open({str(PACKAGE_FILE)!r}, 'a') as f:\n    f.write('\\nNEIGHBOUR_SIZES = ()\\n')",
+        "read-only",
+    ),
+}
+#: Graded in this order, one autograde each, after the routes: the package on disk must still be
+#: the one recorded, and these two must get what they earn.
+AFTER = {"correct": None, "wrong": WRONG}
 
 BIN = str(Path(sys.executable).parent)
 
@@ -73,32 +129,45 @@ def without_markers(source):
     )
 
 
+def hand_in(root, student, answer):
+    nb = nbformat.read(root / "release" / ASSIGNMENT / NOTEBOOK, as_version=4)
+    if answer is not None:
+        solution_cell(nb, "neighbours").source = answer
+    folder = root / "submitted" / student / ASSIGNMENT
+    folder.mkdir(parents=True)
+    nbformat.write(nb, folder / NOTEBOOK)
+
+
 @pytest.fixture(scope="module")
 def course(tmp_path_factory):
-    """A course folder with the notebook released and three students' submissions autograded."""
+    """A course folder with the repository's nbgrader_config.py, the notebook released, and every
+    submission autograded: the routes and the unfinished one together, then a correct and a wrong
+    one, each on its own, after the one that tried to edit the package on disk."""
     root = tmp_path_factory.mktemp("course")
     source = root / "source" / ASSIGNMENT
     source.mkdir(parents=True)
     shutil.copy(ROOT / "notebooks" / NOTEBOOK, source / NOTEBOOK)
+    shutil.copy(ROOT / "nbgrader_config.py", root / "nbgrader_config.py")
     nbgrader(root, "generate_assignment", ASSIGNMENT)
     released = nbformat.read(root / "release" / ASSIGNMENT / NOTEBOOK, as_version=4)
     teacher = nbformat.read(source / NOTEBOOK, as_version=4)
-    answers = {
-        "correct": without_markers(solution_cell(teacher, "neighbours").source),
-        "wrong": WRONG,
-        "unfinished": None,
-        "replaces-the-checker": WRONG + REPLACES_THE_CHECKER,
-        "patches-the-package": WRONG + PATCHES_THE_PACKAGE,
-    }
-    for student, answer in answers.items():
-        nb = nbformat.read(root / "release" / ASSIGNMENT / NOTEBOOK, as_version=4)
-        if answer is not None:
-            solution_cell(nb, "neighbours").source = answer
-        folder = root / "submitted" / student / ASSIGNMENT
-        folder.mkdir(parents=True)
-        nbformat.write(nb, folder / NOTEBOOK)
+    correct = without_markers(solution_cell(teacher, "neighbours").source)
+    before = PACKAGE_FILE.read_bytes()
+    for student, (code, _sentence) in ROUTES.items():
+        base = correct if student == "patches-the-timers-and-sleeps" else NOTHING
+        hand_in(root, student, base + "\n\n\n" + code)
+    hand_in(root, "unfinished", None)
+    hand_in(
+        root,
+        "partly-right",
+        correct.replace("if dc and dr and not is_strong(col, row):", "if dc and dr and col == 0:"),
+    )
     nbgrader(root, "autograde", ASSIGNMENT, "--create")
-    nbgrader(root, "generate_feedback", ASSIGNMENT)
+    for student, answer in AFTER.items():
+        hand_in(root, student, correct if answer is None else answer)
+        nbgrader(root, "autograde", ASSIGNMENT, "--create", f"--student={student}")
+    assert PACKAGE_FILE.read_bytes() == before, "a submission changed the package on disk"
+    nbgrader(root, "generate_feedback", ASSIGNMENT, "--student=wrong")
     return root, released
 
 
@@ -111,59 +180,67 @@ def test_the_release_has_no_solution_and_a_locked_graded_checker(course):
     assert checker.metadata.nbgrader["points"] == 2 and checker.metadata.editable is False
 
 
-@pytest.mark.parametrize(
-    "student, score",
-    [
-        ("correct", 2),
-        ("wrong", 0),
-        ("unfinished", 0),
-        ("replaces-the-checker", 0),
-        ("patches-the-package", 0),
-    ],
-)
-def test_autograde_gives_each_submission_its_score_and_tampering_none(course, student, score):
-    root, _ = course
+def score(root, student):
     with Gradebook(f"sqlite:///{root / 'gradebook.db'}") as gradebook:
         submission = gradebook.find_submission(ASSIGNMENT, student)
         assert submission.max_score == 2
-        assert submission.score == score
+        return submission.score
 
 
-@pytest.mark.parametrize("student", ["replaces-the-checker", "patches-the-package"])
-def test_the_feedback_of_a_tampering_submission_says_the_package_was_changed(course, student):
+def check_output(root, student) -> str:
+    """Everything the graded check cell of the student's autograded notebook shows."""
+    nb = nbformat.read(root / "autograded" / student / ASSIGNMENT / NOTEBOOK, as_version=4)
+    cell = solution_cell(nb, "check_neighbours")
+    return "\n".join(
+        o.get("text", "") + o.get("evalue", "") + str(o.get("data", {}).get("text/plain", ""))
+        for o in cell.outputs
+    )
+
+
+@pytest.mark.parametrize("student", ROUTES)
+def test_each_way_around_the_grader_scores_nothing_and_says_what_was_refused(course, student):
     root, _ = course
-    html = (
-        root / "feedback" / student / ASSIGNMENT / NOTEBOOK.replace(".ipynb", ".html")
-    ).read_text()
-    assert "The fanorona package was changed in this kernel" in html
+    assert score(root, student) == 0
+    assert ROUTES[student][1] in check_output(root, student)
 
 
-def test_the_wrong_answer_is_explained_in_the_feedback_with_alt_text_on_its_picture(course):
+def share(root, student) -> float:
+    """The points the check cell's own sentence gives: its share of the cases that agree."""
+    agreed, total = map(
+        int, re.search(r"(\d+) of (\d+) cases agree", check_output(root, student)).groups()
+    )
+    assert 0 < agreed < total
+    return int(200 * agreed / total) / 100
+
+
+def test_graded_after_a_package_edit_each_gets_what_it_earns(course):
+    root, _ = course
+    assert score(root, "correct") == 2 and "All 305 cases agree." in check_output(root, "correct")
+    assert score(root, "wrong") == pytest.approx(share(root, "wrong"))
+    assert score(root, "wrong") < 1.5
+    assert score(root, "unfinished") == 0
+
+
+def test_a_partly_right_answer_gets_the_share_of_cases_that_agree(course):
+    root, _ = course
+    assert score(root, "partly-right") == pytest.approx(share(root, "partly-right"))
+    assert 0 < score(root, "partly-right") < 2
+
+
+def test_the_wrong_answer_is_explained_in_the_feedback(course):
     root, _ = course
     html = (
         root / "feedback" / "wrong" / ASSIGNMENT / NOTEBOOK.replace(".ipynb", ".html")
     ).read_text()
-    assert (
-        "Your answer:" in html
-        and "ExerciseFailed" in html
-        and "weak point, without diagonals" in html
-    )
-    images = re.findall(r"<img[^>]*>", html)
-    assert images and all(
-        re.search(r'alt="The neighbours: neighbours\(', img)
-        for img in images
-        if "image/png" in img and "neighbours" in img
-    )
-    assert any('alt="The neighbours: neighbours(' in img for img in images)
+    assert "Your answer:" in html and "cases agree" in html
+    assert "weak point, without diagonals" in html
 
 
 def test_the_unfinished_submission_gets_one_sentence_not_a_traceback(course):
     root, _ = course
-    html = (
-        root / "feedback" / "unfinished" / ASSIGNMENT / NOTEBOOK.replace(".ipynb", ".html")
-    ).read_text()
-    assert "Write the function first" in html
-    assert "most recent call last" not in html and "checking.py" not in html
+    shown = check_output(root, "unfinished")
+    assert "Write the function first" in shown
+    assert "most recent call last" not in shown and "checking.py" not in shown
 
 
 # -- the course week by week

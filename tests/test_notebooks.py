@@ -140,8 +140,8 @@ def test_outputs_only_in_cells_marked_keep_output_and_text_only(path):
 
 def run_records(nb):
     """What a run leaves in the metadata: the kernel's timestamps in a cell's ``execution`` entry
-    and
-    saved widget state; they change on every run, make noisy diffs and mean nothing to a reader."""
+    and saved widget state; they change on every run, make noisy diffs and mean nothing to a
+    reader."""
     found = ["widget state"] if "widgets" in nb.metadata else []
     return found + [
         f"cell {n} execution" for n, cell in enumerate(nb.cells, 1) if "execution" in cell.metadata
@@ -213,8 +213,8 @@ def test_student_copies_have_no_solutions_and_stay_valid(tmp_path):
 
 def stubs_at_class_level(source):
     """Lines where a student copy raises in a class body itself: the class could not even be
-    defined,
-    so its checker would fail with a NameError instead of saying the exercise is unfinished."""
+    defined, so its checker would fail with a NameError instead of saying the exercise is
+    unfinished."""
     tree = ast.parse(python_only(source))
     return [
         node.lineno
@@ -265,11 +265,12 @@ def test_solutions_and_checkers_carry_nbgrader_metadata(path):
 
 
 def test_notebook_07_is_for_students_and_the_engine_internals_are_in_the_appendix():
-    """Notebook 07 keeps the search, the evaluation and the matches a student needs, in at most 30
-    cells; bit sets, the compiled search and the measurements live in the appendix 07b."""
+    """Notebook 07 keeps the search, the evaluation and the matches a student needs, in at most 33
+    cells (30, and the three of the game tree worked by hand); bit sets, the compiled search and
+    the measurements live in the appendix 07b."""
     student = read(NOTEBOOK_DIR / "07_computer_opponent.ipynb")
     appendix = read(NOTEBOOK_DIR / "07b_engine_internals.ipynb")
-    assert len(student.cells) <= 30
+    assert len(student.cells) <= 33
     code = "\n".join(cell.source for _, cell in code_cells(student))
     for internal in ("movegen", "compiled", "search_measurements.json", "endgame"):
         assert internal not in code, f"07 uses {internal}: it belongs in the appendix"

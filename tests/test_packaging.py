@@ -75,6 +75,44 @@ def test_the_makefile_has_the_two_commands():
     assert "\nlab:" in makefile and "\ntest:" in makefile
 
 
+def lab_setup_lines() -> list[str]:
+    """The shell lines ``make lab`` runs to set itself up the first time, as ``make -n`` lists
+    them."""
+    import shutil
+    import subprocess
+    import sys
+
+    if shutil.which("make") is None:
+        pytest.skip("no make")
+    return subprocess.run(
+        ["make", "-n", "-B", ".venv/.installed-play", f"BIN={Path(sys.executable).parent}"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.splitlines()
+
+
+def test_make_lab_says_what_it_does_at_each_stage_and_shows_pips_output():
+    lines = lab_setup_lines()
+    stages = [line for line in lines if line.startswith('echo "make lab: ')]
+    assert [s.split()[3] for s in stages] == ["1/3", "2/3", "3/3"], stages
+    first = lines.index(stages[0])  # before it, the venv's own set-up (a separate target)
+    installs = [line for line in lines[first:] if "pip install" in line]
+    assert installs, lines
+    for line in installs:
+        assert "/dev/null" not in line and "--quiet" not in line and " -q " not in line, line
+
+
+def test_make_labs_compile_step_imports_the_compiled_search_where_it_lives():
+    """The step runs as written (numba absent, ``warm_up`` does nothing and returns at once)."""
+    import subprocess
+
+    line = next(line for line in lab_setup_lines() if "warm_up" in line)
+    done = subprocess.run(line, shell=True, cwd=ROOT, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+
+
 def test_every_benchmark_script_has_a_main_that_make_bench_runs():
     """``make bench`` (``python -m benchmarks``) calls each ``benchmarks/bench_*.py``'s
     ``main()``."""

@@ -1,4 +1,4 @@
-"""What a fuzzing run broke in the rules API and the game records (issue 12): every bad input
+"""What a fuzzing run broke in the rules API and the game records: every bad input
 gets a documented error that says what is wrong, fast, and changes nothing."""
 
 import json

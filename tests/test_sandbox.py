@@ -303,3 +303,24 @@ def test_without_namespaces_the_private_folder_is_removed():
     done = python("import os; print(os.getcwd())", namespaces=False)
     folder = Path(done.stdout.decode().strip())
     assert folder.name.startswith("fanorona-sandbox-") and not folder.exists()
+
+
+@needs_namespaces
+@pytest.mark.parametrize("package", [True, False], ids=["shown", "hidden"])
+def test_the_package_can_be_hidden_from_graded_code(package):
+    """The grader hands its worker a copy of the package without the checkers: the installed one,
+    with the reference answers, is then not there to be found (by path, mountinfo or import)."""
+    code = f"""
+        import os, sys
+        sys.path[:0] = [{str(PACKAGE.parent)!r}]
+        try:
+            import fanorona.exercises.checking
+            found = "imported"
+        except ImportError:
+            found = "not importable"
+        print(found, sorted(os.listdir({str(PACKAGE)!r})) != [])
+    """
+    done = Sandbox(QUICK, package=package).run([sys.executable, "-c", textwrap.dedent(code)])
+    assert done.returncode == 0, done.stderr
+    expected = "imported True" if package else "not importable False"
+    assert done.stdout.decode().strip() == expected

@@ -1,4 +1,4 @@
-"""`make lab` and `make play` as the Makefile runs them (issues 9m and 12): JupyterLab starts as
+"""`make lab` and `make play` as the Makefile runs them: JupyterLab starts as
 root and as a normal user, neither opens a browser, Voilà's page needs nothing from outside
 localhost, and the kernel of a page that is gone is stopped while an open page keeps its own.
 
@@ -19,9 +19,11 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from test_browser import CHROMIUM, LAUNCH_ARGS, require_chromium
 
+from benchmarks import servers
 from benchmarks.servers import free_port, wait_until_answers
+
+pytestmark = pytest.mark.slow  # every test starts a Jupyter server of its own
 
 ROOT = Path(__file__).resolve().parent.parent
 CULL_TIMEOUT, CULL_INTERVAL = (
@@ -82,25 +84,11 @@ class Server:
         command = ["sh", "-c", line]
         if user is not None:
             command = become(user) + command
-        with open(self.log, "w") as out:
-            self.process = subprocess.Popen(
-                command,
-                cwd=ROOT,
-                env=env,
-                stdout=out,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,
-            )
+        self.process = servers.start(command, self.log, env=env, cwd=ROOT)
         self.base = f"http://127.0.0.1:{self.port}"
 
     def stop(self):
-        if self.process.poll() is None:
-            os.killpg(self.process.pid, 15)
-            try:
-                self.process.wait(30)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.process.pid, 9)
-                self.process.wait(10)
+        servers.stop(self.process)
 
     def text(self) -> str:
         return self.log.read_text()
@@ -221,14 +209,9 @@ def test_make_play_stops_the_kernel_of_a_page_that_is_gone(serve):
 
 
 @pytest.fixture
-def chromium():
-    require_chromium()
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
-        yield browser
-        browser.close()
+def chromium(browser):
+    """The run's Chromium (tests/conftest.py)."""
+    return browser
 
 
 def test_make_play_works_offline_and_keeps_the_kernel_of_an_open_page(serve, chromium):

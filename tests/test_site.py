@@ -62,7 +62,8 @@ def figures_made(nb) -> int:
 
 
 def board_has_a_picture() -> bool:
-    """Whether the interactive board's display data carries an image/png (issue 18's change)."""
+    """Whether the interactive board's display data carries an image/png (a picture where no
+    kernel runs)."""
     import fanorona as fa
 
     data = fa.BoardWidget()._repr_mimebundle_()
@@ -93,23 +94,12 @@ def html_pages() -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def visits(server):
+def visits(server, browser):
     """Every page opened once in Chromium: what it requested, logged, showed and linked to."""
-    sync_api = pytest.importorskip("playwright.sync_api")
     found = {}
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(
-            executable_path="/usr/bin/chromium",
-            args=[
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-                "--no-first-run",
-            ],
-        )
-        page = browser.new_page()
+    context = browser.new_context()
+    try:
+        page = context.new_page()
         outside, errors = [], []
 
         def route(r):
@@ -142,7 +132,8 @@ def visits(server):
                 "text": page.inner_text("article") if page.query_selector("article") else "",
                 "html": page.content(),
             }
-        browser.close()
+    finally:
+        context.close()
     return found
 
 
@@ -188,7 +179,7 @@ def test_each_notebook_page_shows_at_least_the_pictures_its_notebook_makes(visit
             n: (shown[n], made[n]) for n in made if n not in widgets and shown[n] < made[n]
         } == {}
         pytest.xfail(
-            "the board's display data has no picture yet (issue 18): "
+            "the board's display data has no picture yet: "
             + ", ".join(f"{n} shows {shown[n]} of {made[n]}" for n in sorted(widgets))
         )
     assert {n: (shown[n], made[n]) for n in made if shown[n] < made[n]} == {}
@@ -209,7 +200,7 @@ def test_the_widget_pages_show_the_boards_picture(visits):
     }
     assert all(boards.values())
     if not board_has_a_picture():
-        pytest.xfail("the board's display data has no picture yet (issue 18)")
+        pytest.xfail("the board's display data has no picture yet")
     for name, outputs in boards.items():
         shown = {
             Path(urlparse(i["src"]).path).stem
@@ -272,13 +263,10 @@ def test_each_notebook_page_has_a_binder_button_for_its_notebook(visits):
         ), path.name
 
 
-def test_the_search_finds_withdrawal_on_the_rules_pages(server):
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(
-            executable_path="/usr/bin/chromium", args=["--no-sandbox", "--disable-gpu"]
-        )
-        page = browser.new_page()
+def test_the_search_finds_withdrawal_on_the_rules_pages(server, browser):
+    context = browser.new_context()
+    try:
+        page = context.new_page()
         page.goto(server + "notebooks/00_start_here.html")
         page.keyboard.press("Control+K")  # the theme's search box opens
         page.fill("#pst-search-dialog input[name=q]", "withdrawal")
@@ -286,7 +274,8 @@ def test_the_search_finds_withdrawal_on_the_rules_pages(server):
         page.wait_for_url("**/search.html?q=withdrawal**")
         page.wait_for_selector("#search-results li", timeout=15000)
         found = page.eval_on_selector_all("#search-results li a", "els => els.map(e => e.href)")
-        browser.close()
+    finally:
+        context.close()
     pages = {urlparse(line).path.rsplit("/", 1)[-1] for line in found}
     assert {"03_moves_and_captures.html", "05_full_rules.html"} <= pages
 
@@ -349,9 +338,9 @@ def test_the_teaching_pages_are_the_readmes_sections(visits):
 
 
 def test_a_guides_links_to_files_off_the_site_point_at_the_repository(monkeypatch):
-    """The teacher's guide sits in docs/ and links like a file of the repository; on the site,
-    links to
-    pages stay, a README section the site publishes becomes its page, other files the repository's.
+    """The teacher's guide sits in docs/ and links like a file of the repository; on the site, links
+    to pages stay, a README section the site publishes becomes its page, other files the
+    repository's.
     """
     sys.path.insert(0, str(ROOT / "docs"))
     try:
@@ -375,6 +364,7 @@ def test_a_guides_links_to_files_off_the_site_point_at_the_repository(monkeypatc
     )
 
 
+@pytest.mark.slow
 def test_a_build_with_no_change_runs_no_notebook(capsys):
     """Run last in this module: it rebuilds build/site/ in place, which changes nothing."""
     need_site()
@@ -441,6 +431,7 @@ def test_binder_start_puts_the_jupyter_settings_on_the_search_paths(tmp_path):
     assert data == f"{ROOT / 'jupyter'}:/elsewhere"
 
 
+@pytest.mark.slow
 def test_repo2docker_reads_binder_as_intended(tmp_path):
     """repo2docker's own reading (--no-build: the Dockerfile it would build, no Docker needed)."""
     try:

@@ -308,3 +308,16 @@ def test_unsolvable_requests_are_refused_clearly():
         solve((9, 5))
     with pytest.raises(ValueError, match="odd"):
         solve((4, 3))
+
+
+def test_a_sample_draws_only_boards_of_the_value_and_distance_asked_reproducibly():
+    import random
+
+    table = solve((3, 3))
+    drawn = table.sample(5, random.Random(3), "win", 3)
+    assert drawn and len(drawn) == min(5, table.distance_counts("win")[3])
+    assert all(table.value(b) == "win" and table.distance(b) == 3 for b in drawn)
+    assert [b.fen() for b in drawn] == [
+        b.fen() for b in table.sample(5, random.Random(3), "win", 3)
+    ]
+    assert len(table.sample(10**6, random.Random(0), "loss")) == table.counts["loss"]

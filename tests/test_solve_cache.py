@@ -1,4 +1,4 @@
-"""The solver's cache under faults (issue 12): content that passes the checksum but cannot be a
+"""The solver's cache under faults: content that passes the checksum but cannot be a
 solution, a FIFO in the file's place, writers killed half way, several writers at once."""
 
 import hashlib
@@ -101,7 +101,7 @@ def test_a_table_with_its_start_value_flipped_is_refused():
     assert "does not follow" in rebuilt_after(flipped)
 
 
-def test_13_a_result_flipped_with_a_recomputed_checksum_is_refused_even_where_no_sample_looks():
+def test_a_result_flipped_with_a_recomputed_checksum_is_refused_even_where_no_sample_looks():
     """Anyone can recompute a plain sha256; only this install's package has the key."""
     assert sys.byteorder == "little"
     table = solve(SIZE, progress=False)
@@ -133,7 +133,7 @@ def test_13_a_result_flipped_with_a_recomputed_checksum_is_refused_even_where_no
     )
 
 
-def test_13_the_magic_is_read_before_the_rest_of_a_file(cache, monkeypatch):
+def test_the_magic_is_read_before_the_rest_of_a_file(cache, monkeypatch):
     path = solver.cache_path(SIZE)
     path.parent.mkdir(parents=True, exist_ok=True)
     with open(path, "wb") as file:  # 64 MiB, sparse: no disk taken

@@ -18,6 +18,8 @@ from nbclient import NotebookClient
 from fanorona.exercises import UNFINISHED
 from fanorona.exercises.__main__ import WEEKS, release
 
+pytestmark = [pytest.mark.nbgrader, pytest.mark.notebook, pytest.mark.xdist_group("student-copies")]
+
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOK_DIR = ROOT / "notebooks"
 GRADED = sorted({name for _title, names in WEEKS.values() for name in names})

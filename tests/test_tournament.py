@@ -12,9 +12,10 @@ from itertools import combinations
 from pathlib import Path
 
 import pytest
-from test_tournament_isolation import HOSTILE, SNOOP
+from test_tournament_isolation import ANSWERER, FILLER, HOSTILE, SCHEDULER_CALLER, SNOOP
 
 import fanorona as fa
+from fanorona.engine.ratings import Result, crosstable, fit, rate
 from fanorona.tournament import (
     Limits,
     Tournament,
@@ -26,12 +27,13 @@ from fanorona.tournament import (
 )
 from fanorona.tournament.__main__ import main
 from fanorona.tournament.players import TEMPLATE
-from fanorona.tournament.ratings import Result, crosstable, fit, rate
 from fanorona.tournament.schedule import OpeningBook, round_robin, swiss_round
 from fanorona.tournament.store import Store
 
 # The hostile players the issue lists: an endless loop, a memory bomb, forking, reading another's
-# file, killing its parent, printing without end, an illegal and a malformed turn.
+# file, killing its parent, printing without end, an illegal and a malformed turn; and those below
+# (calling the Dask scheduler, filling /tmp and /dev/shm, answering for the host).  The one that
+# thinks between its turns needs a slow opponent to gain anything: test_tournament_isolation.
 NIGHT = [
     "endless_loop",
     "memory_bomb",
@@ -41,6 +43,8 @@ NIGHT = [
     "illegal_turn",
     "malformed_turn",
 ]
+
+NIGHT_MARKER = f"night-filler-{os.getpid()}"
 
 SMALL = dict(
     size=(5, 5), max_turns=16, limits=Limits(turn_seconds=0.4, memory_mb=256), opening_plies=2
@@ -347,7 +351,10 @@ def night(tmp_path_factory):
     2."""
     path = tmp_path_factory.mktemp("night") / "night.sqlite"
     hostile = [{"name": name, "source": HOSTILE[name][0]} for name in NIGHT] + [
-        {"name": "snoop", "source": SNOOP}
+        {"name": "snoop", "source": SNOOP},
+        {"name": "scheduler_caller", "source": SCHEDULER_CALLER.replace("PORT", "8786")},
+        {"name": "filler", "source": FILLER.replace("MARKER", NIGHT_MARKER)},
+        {"name": "answerer", "source": ANSWERER},
     ]
     entries = [builtin("level1"), builtin("level2")] + templates() + hostile
     t = Tournament.create(path, entries, games_per_pairing=1, seed=7, **SMALL)
@@ -360,6 +367,9 @@ def night(tmp_path_factory):
 
 def test_the_night_runs_to_its_end_on_two_local_workers_listening_on_localhost(night):
     t, played, info = night
+    assert info["services"] == {}, "without a dashboard the scheduler serves no HTTP"
+    assert all(w["services"] == {} for w in info["workers"].values())
+    assert [p for d in ("/tmp", "/dev/shm") for p in os.listdir(d) if NIGHT_MARKER in p] == []
     n = len(t.settings["players"])
     assert played == n * (n - 1) // 2 and not t.store.pending()
     assert len(info["workers"]) == 2

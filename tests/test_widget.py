@@ -430,7 +430,7 @@ def test_c_the_choice_rings_each_string_in_its_colour_above_the_stones(widgets_m
     waiting = w.picture.drawing.arrows["waiting"]
     assert drawn_arrows(waiting) == [("d3", "e3")], "the waiting step is drawn as one arrow"
     assert waiting.shafts.get_linestyle()[0][1] is not None, "dashed"
-    assert "click a red stone to capture by approach" in w.status
+    assert "click a stone marked A (red) to capture by approach" in w.status
 
 
 def test_i_the_legend_names_only_the_marks_on_show(widgets_made):
@@ -584,7 +584,7 @@ def test_a_plain_model_plays_on_the_widget(widgets_made):
     assert w.controls["computer"].disabled and w.controls["load"].disabled
 
 
-# -- issue 18: the picture is the game's ------------------------------------------------------
+# -- the picture is the game's ----------------------------------------------------------------
 
 STONE_RGB = {"white": (0xF7, 0xF3, 0xE8), "black": (0x22, 0x22, 0x22)}
 
@@ -635,7 +635,7 @@ def drawn_stones(w) -> dict:
 
 
 @pytest.mark.parametrize("delay", [0, 0.4])
-def test_1_every_picture_sent_is_whole_and_shows_the_models_stones(widgets_made, delay):
+def test_every_picture_sent_is_whole_and_shows_the_models_stones(widgets_made, delay):
     """A browser keeps only the last of pictures that come faster than it loads them, so each
     picture sent must show the whole board as the game has it (a difference picture, dropped,
     leaves a stale board); the artists equal the model's stones after every step, and a browser
@@ -693,7 +693,7 @@ def test_1_every_picture_sent_is_whole_and_shows_the_models_stones(widgets_made,
     assert frames[-1][1] == model_stones(w.board), "the last picture is of the final position"
 
 
-def test_12_the_legend_names_the_dashed_arrow_of_a_waiting_step(widgets_made):
+def test_the_legend_names_the_dashed_arrow_of_a_waiting_step(widgets_made):
     from fanorona.ui.labels import LABELS
 
     w = widgets_made()
@@ -709,7 +709,7 @@ def test_12_the_legend_names_the_dashed_arrow_of_a_waiting_step(widgets_made):
         assert LABELS[language]["legend_waiting"] in w.controls["legend"].value
 
 
-def test_19_the_board_displays_as_a_picture_where_no_kernel_runs(widgets_made):
+def test_the_board_displays_as_a_picture_where_no_kernel_runs(widgets_made):
     """A static page or a notebook viewer shows image/png: the board's current picture."""
     import base64
     import io
@@ -777,7 +777,7 @@ def moves_html(w) -> str:
     return "".join(parts)
 
 
-def test_11_a_click_in_a_long_game_rewrites_only_the_end_of_the_move_list(widgets_made):
+def test_a_click_in_a_long_game_rewrites_only_the_end_of_the_move_list(widgets_made):
     w = widgets_made(long_game(1000))
     assert "1. a1a2  i5i4" in moves_html(w) and "500. a2a1  i4i5" in moves_html(w)
     whole = len(moves_html(w))
@@ -796,7 +796,7 @@ def test_11_a_click_in_a_long_game_rewrites_only_the_end_of_the_move_list(widget
 
 
 @pytest.mark.parametrize("size", [(9, 5), (3, 7), (5, 5)])
-def test_12_large_mode_fits_jupyterlabs_output_area_on_a_projector(widgets_made, size):
+def test_large_mode_fits_jupyterlabs_output_area_on_a_projector(widgets_made, size):
     """JupyterLab at 1024x768 with the file browser open gives a notebook's output 592 px."""
     w = widgets_made(size=size)
     normal = w.figure.get_figwidth() * w.figure.dpi
@@ -809,7 +809,7 @@ def test_12_large_mode_fits_jupyterlabs_output_area_on_a_projector(widgets_made,
         fa.BoardWidget(max_width=10)
 
 
-def test_10_a_long_wait_shows_a_bar_with_the_time_left(widgets_made):
+def test_a_long_wait_shows_a_bar_with_the_time_left(widgets_made):
     """The controller's progress (read from a real tqdm bar, as the runner reads the package's
     bars) is shown under the status line with tqdm's estimate of the time left; None hides it."""
     import io

@@ -22,6 +22,7 @@ from ..movegen import Generator, bitsets, generator
 from .scoring import (
     EVALUATION_NAMES,
     EXACT,
+    LEARNED,
     LOWER,
     MOBILITY,
     PROVEN,
@@ -36,6 +37,7 @@ from .scoring import (
 
 __all__ = [
     "EVALUATIONS",
+    "FEATURES",
     "LEVELS",
     "AlphaBetaPlayer",
     "GreedyPlayer",
@@ -44,6 +46,7 @@ __all__ = [
     "RandomPlayer",
     "SearchCancelled",
     "SearchInfo",
+    "features",
     "level",
     "make_player",
 ]
@@ -175,12 +178,42 @@ def material_threat(gen: Generator, me: int, opp: int) -> int:
     return STONE * (me.bit_count() - opp.bit_count()) + THREAT * gen.best_capture(me, opp)
 
 
+#: What the learned evaluation sees of a position, for the side to move (``features`` gives them
+#: in this order); ``scoring.STONE`` and ``scoring.LEARNED`` are their weights.
+FEATURES = ("material", "threat", "danger", "mobility", "strong", "tempo")
+
+
+def features(gen: Generator, me: int, opp: int) -> tuple[int, ...]:
+    """``FEATURES`` of a position: stones ahead, the most stones the side to move takes with one
+    first step, the most the opponent could take with one of its own, single steps more than the
+    opponent, stones more on strong points, and 1 for having the move."""
+    s = _strong_mask(gen)
+    return (
+        me.bit_count() - opp.bit_count(),
+        gen.best_capture(me, opp),
+        gen.best_capture(opp, me),
+        gen.mobility(me, opp) - gen.mobility(opp, me),
+        (me & s).bit_count() - (opp & s).bit_count(),
+        1,
+    )
+
+
+def learned(gen: Generator, me: int, opp: int) -> int:
+    """Material, plus ``scoring.LEARNED``'s weights of the other ``FEATURES``: fitted to positions
+    of known result rather than set by hand (``benchmarks/tune_evaluation.py``)."""
+    material_ahead, *others = features(gen, me, opp)
+    return STONE * material_ahead + sum(w * f for w, f in zip(LEARNED, others))
+
+
 #: The evaluations a spec can name (``alphabeta:eval=material``).  "threat" is the default: against
 #: material alone it scored 92.5% at depth 2 and 59% at 0.3 s a turn (60 games); the strong-point
 #: and mobility terms beat material at depth 2 (60%, 75%) but added nothing to threat at equal time
 #: (45%, 50%), so they are not part of it.
 EVALUATIONS = dict(
-    zip(EVALUATION_NAMES, (material, material_strong, material_mobility, material_threat))
+    zip(
+        EVALUATION_NAMES,
+        (material, material_strong, material_mobility, material_threat, learned),
+    )
 )
 
 
@@ -231,6 +264,8 @@ QUIESCENCE_TURNS = (
     2  # with quiescence, at most this many capturing turns are searched past the horizon
 )
 CHECK_EVERY = 16  # nodes between looks at the clock and the stop event (pure Python)
+MEMORY_ENTRIES = 1 << 19  # with memory, the pure-Python table starts again past this many entries
+MEMORY_DEPTH = 40  # with memory, the deepest stored search of a root looked for
 
 
 class AlphaBetaPlayer(_Player):
@@ -256,7 +291,10 @@ class AlphaBetaPlayer(_Player):
     ``engine.compiled``: the same turns, scores and node counts, about 14 times as fast; its
     transposition table has 2**19 entries (36 MB), one kept per process between turns.
     Each call searches with state of its own (``_AlphaBetaSearch``), so calls from several threads,
-    or a cancelled one and the next, never share it.
+    or a cancelled one and the next, never share it; but with ``memory`` the transposition table
+    is kept from one turn to the next (compiled: the one 36 MB table, kept by the player until
+    ``forget``; pure Python: its entries, at most ``MEMORY_ENTRIES``), so a turn starts from what
+    the search of the turn before learned.
     """
 
     def __init__(
@@ -268,6 +306,7 @@ class AlphaBetaPlayer(_Player):
         quiescence: bool = False,
         endgame=None,
         compiled: bool | None = None,
+        memory: bool = False,
     ):
         super().__init__(seed)
         if depth is not None and (
@@ -282,6 +321,9 @@ class AlphaBetaPlayer(_Player):
             )
         if quiescence not in (True, False, 0, 1):
             raise ValueError(f"quiescence is on (1) or off (0); got {quiescence!r}")
+        if memory not in (True, False, 0, 1):
+            raise ValueError(f"memory is on (1) or off (0); got {memory!r}")
+        self.memory = bool(memory)
         self._endgame_option = _check_endgame(endgame)
         self.depth, self.time_limit, self.evaluation = depth, time_limit, evaluation
         self.quiescence = bool(quiescence)
@@ -291,6 +333,7 @@ class AlphaBetaPlayer(_Player):
             + ("" if evaluation == "threat" else f",eval={evaluation}")
             + (",quiescence=1" if self.quiescence else "")
             + (f",endgame={getattr(endgame, 'stones', endgame)}" if self._endgame_option else "")
+            + (",memory=1" if self.memory else "")
         )
         self.last_search: SearchInfo | None = None
         if compiled not in (None, True, False, 0, 1):
@@ -306,13 +349,21 @@ class AlphaBetaPlayer(_Player):
         self.compiled = _compiled().available() if compiled is None else bool(compiled)
         self._endgames: dict = {}  # (size, stones, rules) -> the EndgameTable that endgame=N reads
         self._lock = threading.Lock()  # guards the two caches: _endgames and _idle
-        self._idle: list = []  # a compiled search no call is using (its buffers, not a table)
+        self._idle: list = []  # a compiled search no call is using (its buffers; a table if memory)
+        self._kept: tuple | None = None  # memory, pure Python: (generator, the table's entries)
 
     def __getstate__(self) -> dict:
-        """A copy (``copy.deepcopy``, a worker process) gets no lock and no idle compiled search."""
+        """A copy (``copy.deepcopy``, a worker process) gets no lock and nothing of the searches."""
         state = dict(self.__dict__)
-        state["_lock"], state["_idle"] = None, []
+        state["_lock"], state["_idle"], state["_kept"] = None, [], None
         return state
+
+    def forget(self) -> None:
+        """Drop what ``memory`` kept from the searches before (a new game need not, but may)."""
+        with self._lock:
+            for idle in self._idle:
+                idle.forget()
+            self._kept = None
 
     def __setstate__(self, state: dict) -> None:
         self.__dict__.update(state)
@@ -356,6 +407,7 @@ class AlphaBetaPlayer(_Player):
         deadline = None if self.depth is not None else started + 0.9 * self.time_limit
         gen = generator(board.geometry, board.rules)
         compiled_search = self._take_compiled(gen)
+        kept = self._kept_table(gen) if compiled_search is None else None
         try:
             search = _AlphaBetaSearch(
                 gen,
@@ -366,6 +418,7 @@ class AlphaBetaPlayer(_Player):
                 deadline,
                 stop,
                 compiled_search,
+                kept,
             )
             self.rng.shuffle(options)  # equal turns keep this random order when sorted
             best, info = search.run(board, options, self.depth or 99, started)
@@ -390,8 +443,19 @@ class AlphaBetaPlayer(_Player):
                 if idle.generator is gen:
                     return self._idle.pop(i)
         return _compiled().CompiledSearch(
-            compiled_gen, self.evaluation, self.quiescence, QUIESCENCE_TURNS
+            compiled_gen, self.evaluation, self.quiescence, QUIESCENCE_TURNS, keep=self.memory
         )
+
+    def _kept_table(self, gen) -> dict | None:
+        """With ``memory``, the pure-Python table entries kept for this generator (emptied once
+        they pass ``MEMORY_ENTRIES``); otherwise None, and the search starts empty."""
+        if not self.memory:
+            return None
+        with self._lock:
+            kept = self._kept
+            if kept is None or kept[0] is not gen or len(kept[1]) > MEMORY_ENTRIES:
+                kept = self._kept = (gen, {})
+            return kept[1]
 
     def _endgame_key(self, board):
         """(size, stones, rules) of the table that ``endgame=N`` reads from ``board``, or None: no
@@ -425,7 +489,8 @@ class AlphaBetaPlayer(_Player):
 
 class _AlphaBetaSearch:
     """One call's alpha-beta: its clock, stop event, node count, tables and compiled search.  Made
-    afresh by each ``AlphaBetaPlayer.choose_turn``, so nothing of one search reaches another."""
+    afresh by each ``AlphaBetaPlayer.choose_turn``, so nothing of one search reaches another but
+    the transposition table a player with ``memory`` hands it."""
 
     def __init__(
         self,
@@ -437,6 +502,7 @@ class _AlphaBetaSearch:
         deadline: float | None,
         stop,
         compiled_search,
+        table: dict | None = None,
     ):
         self._gen, self._root_ply = gen, len(board.turns)
         self._evaluate, self.quiescence = EVALUATIONS[evaluation], quiescence
@@ -444,7 +510,7 @@ class _AlphaBetaSearch:
         self._deadline, self._stop = deadline, stop
         self._watch = deadline is not None or stop is not None  # look at the clock and the event?
         self._nodes, self._next_check = 0, CHECK_EVERY
-        self._table: dict = {}
+        self._table: dict = {} if table is None else table  # the player's own with memory
         self._scores: dict = {}
         self._sorted_children: dict = {}
         self._partial: tuple | None = None
@@ -466,7 +532,7 @@ class _AlphaBetaSearch:
                 self._compiled is not None,
             )
         me, opp = bitsets(board)
-        best, score, reached = options[0], 0, 0
+        best, score, reached = self._remembered(me, opp, board.quiet_turns, options), 0, 0
         for depth in range(1, max_depth + 1):
             self._partial = None
             try:
@@ -487,6 +553,12 @@ class _AlphaBetaSearch:
         return best, SearchInfo(
             reached, self._nodes, elapsed, score, line, self._compiled is not None
         )
+
+    def _remembered(self, me, opp, quiet, options):
+        """The option a search of a turn before found best here (with ``memory``), tried first;
+        else the first of ``options``."""
+        reply = self._stored_reply(me, opp, 0, quiet, MEMORY_DEPTH)
+        return next((o for o in options if (o[1], o[2]) == reply), options[0])
 
     def _known(self, me, opp, ply, quiet):
         """The exact score from the endgame table, or None.  A win or loss counts only if the draw
@@ -573,8 +645,7 @@ class _AlphaBetaSearch:
 
     def _key(self, me, opp, ply, quiet, depth):
         """The table key: stones, side to move, the opening rule's turn, and the quiet turns when
-        the
-        draw rule could end the game within ``depth`` turns (otherwise they cannot change the
+        the draw rule could end the game within ``depth`` turns (otherwise they cannot change the
         value)."""
         draw_near = (
             self._quiet_draw is not None and self._quiet_draw - quiet <= depth + QUIESCENCE_TURNS
@@ -589,8 +660,7 @@ class _AlphaBetaSearch:
 
     def _child(self, me2, opp2, opp, depth, alpha, beta, ply, quiet, null_window):
         """The value, for the side that moved, of the turn that left ``(me2, opp2)``: with a null
-        window
-        first when ``null_window``, and again with the full window if it beats ``alpha``."""
+        window first when ``null_window``, and again with the full window if it beats ``alpha``."""
         quiet2 = quiet + 1 if opp2 == opp else 0
         if (
             depth == 1 and not self.quiescence
@@ -677,8 +747,7 @@ class _AlphaBetaSearch:
 
     def _quiesce(self, me, opp, alpha, beta, ply, turns_left):
         """The value past the horizon: while the side to move can capture, search its capturing
-        turns
-        (it must play one when capture is compulsory); a quiet position is scored by the
+        turns (it must play one when capture is compulsory); a quiet position is scored by the
         evaluation."""
         gen = self._gen
         self._nodes += 1
@@ -926,6 +995,7 @@ _KINDS = {
             "quiescence": ("quiescence", int),
             "endgame": ("endgame", int),
             "compiled": ("compiled", int),
+            "memory": ("memory", int),
         },
     ),
     "mcts": (
@@ -952,8 +1022,8 @@ LEVELS = {
 
 def make_player(spec: str, seed=None):
     """A player from its spec: ``random``, ``greedy``, ``alphabeta:depth=3``,
-    ``alphabeta:time=0.5``,
-    ``mcts:playouts=200``, ``level4`` ... (options after ':' as key=value, separated by ',')."""
+    ``alphabeta:time=0.5``, ``mcts:playouts=200``, ``level4`` ... (options after ':' as key=value,
+    separated by ',')."""
     if not isinstance(spec, str) or not spec.strip():
         raise ValueError(
             f"a player is named by text like 'greedy' or 'alphabeta:depth=3'; got {spec!r}"

@@ -4,7 +4,7 @@
 pairs: each pair opens with another of White's legal first turns, once with each player as
 White, so neither the first move nor the colour favours one side.  ``run_match`` does the same
 from Python and returns a ``MatchResult`` (its ``table()`` is what the command prints).  The
-rating difference is the tournament's Bradley-Terry fit (``fanorona.tournament.ratings``, the
+rating difference is the Bradley-Terry fit the tournament uses too (``fanorona.engine.ratings``, the
 ``tournament`` extra) with an interval from resampling the pairs.
 """
 
@@ -38,7 +38,7 @@ class GameResult:
 
     index: int
     a_white: bool
-    opening: str  # White's first turn, set by the match
+    opening: str  # the turns that open the game, set by the match (space between turns)
     turns: list[str]  # the turns after the opening
     winner: str | None  # "a", "b" or None for a draw
     reason: str
@@ -86,7 +86,7 @@ class MatchResult:
 
     def ratings(self, samples: int = 200):
         """The Bradley-Terry fit of the games, B fixed at 0, intervals from resampling the pairs
-        (both games of a pair share an opening); see ``fanorona.tournament.ratings``."""
+        (both games of a pair share an opening); see ``fanorona.engine.ratings``."""
         return _ratings(
             self.a, self.b, tuple((g.a_white, g.points) for g in self.games), samples, self.seed
         )
@@ -207,7 +207,7 @@ class MatchResult:
 def _ratings(a: str, b: str, games: tuple, samples: int, seed: int):
     """The fit of a match's games (A White?, A's points), cached: a table asks for it several
     times."""
-    from ..tournament.ratings import Result, rate
+    from .ratings import Result, rate
 
     results = [
         Result(a, b, points, n // 2) if a_white else Result(b, a, 1 - points, n // 2)
@@ -252,7 +252,8 @@ class _Timed:
 
 
 #: Player kinds beyond ``ai.make_player``'s, added with ``register_player``: the package adds none
-#: (the benchmarks add ``baseline``, the frozen search of before issue 11).
+#: (the benchmarks add ``baseline``, the frozen search from before the bit-set
+#: move generator).
 _EXTRA_KINDS: dict = {}
 
 
@@ -286,7 +287,8 @@ def _play_one(job) -> GameResult:
     }
     white, black = (players["a"], players["b"]) if a_white else (players["b"], players["a"])
     board = Board(size, rules)
-    board.push(opening)
+    for turn in opening.split():
+        board.push(turn)
     game = play_game(white, black, board, max_turns=max_turns)
     final = game.board()
     assert game.outcome is not None, "play_game gives every game an outcome (adjudicated if cut)"
@@ -322,11 +324,14 @@ def run_match(
     seed: int | None = None,
     max_turns: int = 200,
     progress: bool = True,
+    openings: list[str] | None = None,
 ) -> MatchResult:
     """Play ``games`` games between A and B (player specs like ``"greedy"`` or player objects).
 
     Games go in pairs with the same opening, A White in the first; ``seed`` makes the seeded
     players and the choice of openings replay (a random seed is drawn and recorded if None).
+    ``openings`` (texts of turns, space between them; pair ``i`` plays ``openings[i]``) replaces
+    the default, White's legal first turns in an order drawn from ``seed``.
     """
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise ValueError(f"games is a whole number, at least 1; got {games!r}")
@@ -337,8 +342,11 @@ def run_match(
         if isinstance(spec, str):
             arena_player(spec)  # a bad spec fails here, not in a worker
     seed = random.SystemRandom().randrange(10**6) if seed is None else seed
-    openings = [str(t) for t in Board(size, rules).legal_turns()]
-    random.Random(seed).shuffle(openings)
+    if openings is None:
+        openings = [str(t) for t in Board(size, rules).legal_turns()]
+        random.Random(seed).shuffle(openings)
+    elif not openings or not all(isinstance(o, str) and o.split() for o in openings):
+        raise ValueError(f"openings is a list of turn texts, none of them empty; got {openings!r}")
     jobs_list = [
         (i, a, b, size, rules, max_turns, seed, openings[(i // 2) % len(openings)])
         for i in range(games)

@@ -20,12 +20,14 @@ import os
 import sys
 import threading
 import time
+import weakref
 from collections import namedtuple
 
 from ..geometry import DIRECTIONS
 from .scoring import (
     EVALUATION_NAMES,
     EXACT,
+    LEARNED,
     LOWER,
     MOBILITY,
     PROVEN,
@@ -62,9 +64,10 @@ __all__ = [
 
 MAX_POINTS = 62  # bit sets are signed 64-bit integers; two bits spare keep shifts safe
 EVALUATION_CODES = {name: code for code, name in enumerate(EVALUATION_NAMES)}
-STRONG_CODE, MOBILITY_CODE, THREAT_CODE = (
-    EVALUATION_CODES[n] for n in ("strong", "mobility", "threat")
+STRONG_CODE, MOBILITY_CODE, THREAT_CODE, LEARNED_CODE = (
+    EVALUATION_CODES[n] for n in ("strong", "mobility", "threat", "learned")
 )
+LEARNED_THREAT, LEARNED_DANGER, LEARNED_MOBILITY, LEARNED_STRONG, LEARNED_TEMPO = LEARNED
 RESULTS_CAPACITY = 1 << 18  # positions the turn buffer holds across the whole search stack
 TABLE_BITS = 19  # transposition table slots: 2**19, probed four at a time (36 MB, see _HELD)
 HASH_BITS = 24  # the hash's top bits that pick a slot: tables of up to 2**24 slots
@@ -342,7 +345,7 @@ if numba is not None:
 
     @jit
     def _evaluate(me, opp, tables):
-        """ai.EVALUATIONS, by code: material, strong points, mobility, threat."""
+        """ai.EVALUATIONS, by code: material, strong points, mobility, threat, learned."""
         params = tables.params
         score = STONE * (_popcount(me) - _popcount(opp))
         code = params.evaluation
@@ -352,6 +355,14 @@ if numba is not None:
             score += MOBILITY * (_mobility(me, opp, tables) - _mobility(opp, me, tables))
         elif code == THREAT_CODE:
             score += THREAT * _best_capture(me, opp, tables)
+        elif code == LEARNED_CODE:
+            score += (
+                LEARNED_THREAT * _best_capture(me, opp, tables)
+                + LEARNED_DANGER * _best_capture(opp, me, tables)
+                + LEARNED_MOBILITY * (_mobility(me, opp, tables) - _mobility(opp, me, tables))
+                + LEARNED_STRONG * (_popcount(me & params.strong) - _popcount(opp & params.strong))
+                + LEARNED_TEMPO
+            )
         return score
 
     @jit
@@ -497,8 +508,7 @@ if numba is not None:
     @jit
     def _leaf(me2, opp2, ply, quiet2, tables, state):
         """The horizon of ai._AlphaBetaSearch._child: the value of the turn leaving (me2, opp2),
-        scored
-        without a search, for the side that moved."""
+        scored without a search, for the side that moved."""
         params = tables.params
         state[0].nodes += 1
         if opp2 == 0:
@@ -532,8 +542,7 @@ if numba is not None:
     ):
         """ai._AlphaBetaSearch._child, for the root: the value, for the side that moved, of the turn
         leaving (me2, opp2).  ``_negamax`` has the same lines inline: numba cannot cache two
-        functions
-        that call each other."""
+        functions that call each other."""
         quiet2 = quiet + 1 if opp2 == opp else 0
         if depth == 1 and not tables.params.quiescence:
             return _leaf(me2, opp2, ply, quiet2, tables, state)
@@ -895,6 +904,12 @@ def _drop_table() -> None:
         _HELD[0] -= 1
 
 
+#: The searches that kept their table (``keep``) and are not searching now: at most one, the last
+#: to finish, so a kernel with players on several board sizes holds one table between turns.
+_IDLE_KEPT: weakref.WeakSet = weakref.WeakSet()
+_KEPT_LOCK = threading.Lock()
+
+
 def tables_held() -> int:
     """How many transposition tables searches hold now (for tests and the memory benchmark)."""
     with _HELD_LOCK:
@@ -1040,11 +1055,17 @@ class CompiledGenerator:
 class CompiledSearch:
     """The compiled form of one search's alpha-beta: its parameters, node count, clock and stop
     event.  Its transposition table (36 MB) is made at ``start`` and dropped at ``finish``, so no
-    player, level or board size kept between turns holds one.  One search at a time: a player
-    keeps one per search running."""
+    player, level or board size kept between turns holds one; with ``keep`` it is kept instead, so
+    the next search starts from what this one learned (the entries stay right: a key is the whole
+    position), until ``forget``.  One search at a time: a player keeps one per search running."""
 
     def __init__(
-        self, compiled: CompiledGenerator, evaluation: str, quiescence: bool, quiescence_turns: int
+        self,
+        compiled: CompiledGenerator,
+        evaluation: str,
+        quiescence: bool,
+        quiescence_turns: int,
+        keep: bool = False,
     ):
         self.generator = compiled.generator
         self.tables = compiled.with_params(
@@ -1052,7 +1073,10 @@ class CompiledSearch:
             quiescence=int(quiescence),
             quiescence_turns=quiescence_turns,
         )
-        self.table: tuple | None = None  # made while searching
+        self.table: tuple | None = None  # made while searching (and kept after it with ``keep``)
+        self.keep = keep
+        # hands the table back in _HELD's count, once, even if the search is dropped unfinished
+        self._release: weakref.finalize | None = None
         self.state = np.zeros(1, dtype=np.dtype([(name, np.int64) for name in STATE_FIELDS]))
         self.deadline = np.zeros(1)
         self._buf_me, self._buf_opp = compiled._buffers()
@@ -1067,11 +1091,18 @@ class CompiledSearch:
             root_ply=root_ply, endgame_stones=0 if endgame is None else endgame.stones
         )
         self.tables = self.tables._replace(params=params, **arrays)
+        with _KEPT_LOCK:
+            _IDLE_KEPT.discard(self)  # searching: no other search's finish drops its table now
+            kept = self.table is not None and self.keep
+        generation = int(self.state[0]["generation"])
         self.finish()
+        if not kept:
+            self.forget()
+            # a number no other search had: what any earlier search left in the table reads as empty
+            generation = next(_GENERATIONS)
         state = self.state[0]
         self.state[:] = 0
-        # a number no other search had: what any earlier search left in the table reads as empty
-        state["generation"], state["next_check"] = next(_GENERATIONS), CHECK_EVERY
+        state["generation"], state["next_check"] = generation, CHECK_EVERY
         state["has_deadline"], state["watch"] = (
             deadline is not None,
             deadline is not None or stop is not None,
@@ -1080,15 +1111,30 @@ class CompiledSearch:
         if stop is not None:
             _STOPS[int(state["stop_key"])] = stop
         self.deadline[0] = deadline or 0.0
-        self.table = _new_table()
+        if self.table is None:
+            self.table = _new_table()
+            self._release = weakref.finalize(self, _drop_table)
         return self
 
     def finish(self) -> None:
-        """Forget the stop event of the search that ended and drop its table."""
+        """Forget the stop event of the search that ended and drop its table, unless ``keep``: then
+        it is kept, and the table some other search kept before is dropped."""
         _STOPS.pop(int(self.state[0]["stop_key"]), None)
-        if self.table is not None:
+        if not self.keep:
+            self.forget()
+            return
+        with _KEPT_LOCK:  # held while dropping: a search taken out of the set is not searching
+            for other in [other for other in _IDLE_KEPT if other is not self]:
+                _IDLE_KEPT.discard(other)
+                other.forget()
+            if self.table is not None:
+                _IDLE_KEPT.add(self)
+
+    def forget(self) -> None:
+        """Drop the table and what it holds: the memory goes back to the system."""
+        if self.table is not None and self._release is not None:
             self.table = None
-            _drop_table()
+            self._release()
 
     @property
     def nodes(self) -> int:
@@ -1177,8 +1223,6 @@ def warm_up(progress: bool = True) -> None:
     global _warm
     if _warm or not available():
         return
-    from tqdm import tqdm
-
     from ..geometry import geometry
     from ..movegen import generator
     from ..rules import Rules
@@ -1203,8 +1247,11 @@ def warm_up(progress: bool = True) -> None:
         ("search", one_search),
     ]
     # shown only when it takes a while, that is when numba compiles rather than loads from its cache
-    bar = tqdm(
+    from .bars import bar as progress_bar
+
+    bar = progress_bar(
         steps,
+        notebook=False,
         desc="compiling the search (once)",
         unit="part",
         leave=False,

@@ -240,8 +240,7 @@ class EndgameTable:
 
     def _check_sample(self, rng: random.Random, samples: int = 48) -> None:
         """Replay the retrograde rule on some entries: a table written wrongly fails this even with
-        a
-        valid checksum."""
+        a valid checksum."""
         successors, n = generator(self.geometry, self.rules).successor_keys, self.symmetry.points
         for i in (rng.randrange(len(self)) for _ in range(samples)):
             key = self._keys[i]

@@ -49,9 +49,9 @@ def graph_rules(rules: Rules | None) -> Rules:
 
 def progress_bar(shown: bool, **options):
     """A tqdm progress bar for one pass of building a table, hidden unless ``shown``."""
-    from tqdm.auto import tqdm
+    from .bars import bar
 
-    return tqdm(disable=not shown, mininterval=0.5, **options)
+    return bar(disable=not shown, mininterval=0.5, **options)
 
 
 def _predecessors(count: int, offsets, targets):

@@ -11,6 +11,7 @@ from __future__ import annotations
 __all__ = [
     "EVALUATION_NAMES",
     "EXACT",
+    "LEARNED",
     "LOWER",
     "MOBILITY",
     "PROVEN",
@@ -29,13 +30,20 @@ PROVEN = WIN_SCORE - 10_000  # scores beyond this are proven wins or losses
 EXACT, LOWER, UPPER = 0, 1, 2  # what a stored score is: the value, a lower bound, an upper bound
 
 #: The evaluations, in the order of their codes in the compiled search: material, material and
-#: strong points, material and mobility, material and threat (``ai.EVALUATIONS`` has their
-#: functions).
-EVALUATION_NAMES = ("material", "strong", "mobility", "threat")
+#: strong points, material and mobility, material and threat, and the learned one
+#: (``ai.EVALUATIONS`` has their functions).
+EVALUATION_NAMES = ("material", "strong", "mobility", "threat", "learned")
 STONE = 100  # every evaluation: a stone ahead
 STRONG_POINT = 10  # "strong": a stone more on a strong point (eight lines instead of four)
 MOBILITY = 3  # "mobility": a single step more than the opponent has
 THREAT = 50  # "threat": a stone the side to move can take with its best first step
+
+#: "learned": a stone ahead is ``STONE``; then the weights of ``ai.FEATURES`` after material, in
+#: that order (a stone the side to move can take with its best first step, a stone the opponent
+#: could take with its own, a single step more than the opponent, a stone more on a strong point,
+#: and having the move), fitted by ``python -m benchmarks.tune_evaluation`` to positions whose
+#: result is known (``python -m benchmarks.evaluation_data``).
+LEARNED = (151, -34, 14, -30, 26)
 
 
 def to_table(score: int, ply: int) -> int:

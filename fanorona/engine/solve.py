@@ -244,8 +244,16 @@ class Table:
     def boards(self, value: str | None = None, distance: int | None = None):
         """One board per entry (White to move, its stones the mover's), optionally of one value
         and distance."""
+        return self._boards_at(self._indices(value, distance))
+
+    def sample(self, count: int, rng: random.Random, value=None, distance=None) -> list[Board]:
+        """At most ``count`` of those boards, drawn by ``rng``: only the drawn ones are built."""
+        indices = list(self._indices(value, distance))
+        return list(self._boards_at(rng.sample(indices, min(count, len(indices)))))
+
+    def _indices(self, value: str | None, distance: int | None):
         code = None if value is None else value_code(value)
-        return self._boards_at(
+        return (
             i
             for i, (found, d) in enumerate(zip(self._values, self._distances))
             if (code is None or found == code)

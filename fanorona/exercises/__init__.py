@@ -11,7 +11,9 @@ names the mistake where it can.  When all agree it prints ``All N cases agree.``
 The student's code is untrusted: every call runs under a time limit (``CALL_LIMIT`` seconds a
 call, ``CHECK_LIMIT`` a check), its prints are captured, and it must leave what it is given as it
 was.  The package is sealed when this module is imported (``seal``): a checker that finds a
-checker replaced or a class of the package patched gives no points and says so (``TAMPERED``).
+checker replaced or a class of the package patched says so (``TAMPERED``).  These checks are the
+student's quick feedback in the kernel; the grade comes from ``fanorona.grading``, which runs the
+same checkers in its own process on the student's code running in a sandbox.
 
 ``Checker`` is how a course author writes a new one (see the README); ``python -m
 fanorona.exercises SRC_DIR OUT_DIR`` writes student copies through nbgrader.
@@ -34,6 +36,7 @@ from .model import (
     stones_of,
 )
 from .player import check_tournament_player as check_tournament_player  # notebook 11
+from .puzzles import check_single_winning_turn, outcomes_of
 from .samples import sample_boards
 from .seal import TAMPERED, seal_package
 from .student import ReleaseError, make_student_copies
@@ -56,11 +59,13 @@ __all__ = [
     "check_model",
     "check_neighbours",
     "check_simple_steps",
+    "check_single_winning_turn",
     "check_strings_through",
     "check_turns",
     "check_view",
     "check_winner",
     "make_student_copies",
+    "outcomes_of",
     "sample_boards",
     "stones_of",
 ]

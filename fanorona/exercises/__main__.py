@@ -26,6 +26,7 @@ WEEKS = {
     "week4": ("view and control: your own program", ["10_assignment_view_and_control.ipynb"]),
     "search": ("optional: search", ["07_computer_opponent.ipynb"]),
     "tournament": ("optional: tournament night", ["11_tournament.ipynb"]),
+    "puzzles": ("optional: puzzles", ["13_puzzles.ipynb"]),
 }
 
 

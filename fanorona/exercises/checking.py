@@ -41,6 +41,13 @@ class Case:
             self.board = next((a for a in self.args if isinstance(a, Board)), None)
 
 
+#: What the in-kernel checkers are: quick feedback while the student works, not the grade.
+GRADED_APART = (
+    "This check is quick feedback: your grade is computed separately, by the course's grader,"
+    " from your solution cells."
+)
+
+
 # -- text ------------------------------------------------------------------------------------------
 
 
@@ -383,6 +390,8 @@ def sealed_check(run: Callable[[Guard], int], guard: Guard | None = None) -> int
         if changed:
             raise ExerciseFailed(changed)
     print(f"All {n} cases agree.")
+    if in_notebook():
+        print(GRADED_APART)
     return n
 
 

@@ -19,6 +19,7 @@ from .checking import (
     order,
     plain_text,
     point_set,
+    repeat_hint,
     sealed_check,
     short_repr,
     wrong_shape,
@@ -212,7 +213,10 @@ def _capture_read(answer, call: str) -> dict:
                 " empty set() when the step captures nothing that way (or did a helper function"
                 " forget `return`?)."
             )
-    return {kind: set(answer[kind]) for kind in CAPTURE_KINDS}
+    return {
+        kind: Counter(plain_text(p) if isinstance(p, str) else p for p in answer[kind])
+        for kind in CAPTURE_KINDS
+    }
 
 
 def _simple(board: Board) -> Board:
@@ -248,7 +252,18 @@ def _capture_cases():
                 )
 
 
+def _captures_as_counts(board, origin, destination) -> dict:
+    """The expected captures as multisets, so that a stone listed twice is a difference."""
+    return {kind: Counter(points) for kind, points in _captures(board, origin, destination).items()}
+
+
 def _captures_hint(case, expected, actual):
+    for kind in CAPTURE_KINDS:
+        again = repeat_hint(Counter(actual[kind]), "captured stone")
+        if again:
+            return f"In {kind!r}, {again[:1].lower()}{again[1:]}"
+    expected = {kind: set(points) for kind, points in expected.items()}
+    actual = {kind: set(points) for kind, points in actual.items()}
     if expected["approach"] != expected["withdrawal"] and actual == {
         "approach": expected["withdrawal"],
         "withdrawal": expected["approach"],
@@ -282,7 +297,7 @@ def _captures_hint(case, expected, actual):
 
 check_captures = Checker(
     "captures",
-    _captures,
+    _captures_as_counts,
     _capture_cases,
     read=_capture_read,
     hint=_captures_hint,
@@ -504,12 +519,19 @@ BLOCKED = ("BB./WB./... w", "WW./BW./... b", ".W.../WB.../.W... b", "B.BW./WBWWW
 OTHER_SIDE_STUCK = (".BB/BBW/WWB b", ".WB/WWB/WBB w")
 DIAGONAL_ONLY = (".BB/BWB/BBB w", ".WB/WBB/WBB b")
 WEAK_DIAGONAL = ("B.B/BBW/WBW w", "BBB/BWW/W.W b")
+#: The side to move stuck while it holds more stones: it loses all the same.
+STUCK_WITH_MORE = ("WWW/BBW/.BW w", "BBB/WWB/.WB b")
 
 
 def _winner_cases():
     boards = sample_boards(Rules.simple()) + [
         Board.from_fen(f, Rules.simple())
-        for f in ended_game_fens() + BLOCKED + OTHER_SIDE_STUCK + DIAGONAL_ONLY + WEAK_DIAGONAL
+        for f in ended_game_fens()
+        + BLOCKED
+        + OTHER_SIDE_STUCK
+        + DIAGONAL_ONLY
+        + WEAK_DIAGONAL
+        + STUCK_WITH_MORE
     ]
     seen = set()
     for board in boards:

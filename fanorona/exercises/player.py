@@ -6,10 +6,13 @@ as by every checker (``seal``)."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from ..tournament.check import CheckReport, check_player
 from .guard import UNFINISHED, ExerciseFailed
 from .seal import tampering
+
+if TYPE_CHECKING:
+    from ..tournament.check import CheckReport
 
 
 def check_tournament_player(
@@ -17,6 +20,8 @@ def check_tournament_player(
 ) -> CheckReport:
     """Play the player in the file ``path`` against level 1 as the tournament will; it passes
     when it forfeits no game and wins at least ``wins`` of the ``games``."""
+    from ..tournament.check import check_player  # the class's layer, above the exercises
+
     sealed()
     report = check_player(path, games=games, max_turns=max_turns)
     sealed()

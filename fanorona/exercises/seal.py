@@ -22,7 +22,8 @@ from pathlib import Path
 
 TAMPERED = (
     "The fanorona package was changed in this kernel ({what}), so this check gives no points. "
-    "Restart the kernel and run the notebook without changing the package."
+    "Restart the kernel and run the notebook without changing the package; your grade is"
+    " computed separately, by the course's sandboxed grader, which no change here reaches."
 )
 
 PACKAGE_DIR = str(Path(__file__).resolve().parent.parent)
@@ -254,6 +255,8 @@ def seal_package(module_name: str) -> None:
     and in
     IPython verify the seal before every cell."""
     module = sys.modules[module_name]
+    if type(module) is SealedModule:  # importlib.reload: sealed already, with the same checkers
+        return
     _SEALED_NAMES.update(
         {k: v for k, v in vars(module).items() if k.startswith("check_") or k in ("Checker",)}
     )

@@ -123,8 +123,11 @@ def _folders(paths: Iterable[Path]) -> list[str]:
     return flags
 
 
-def bubblewrap(readable: list[Path], env: dict[str, str], tmp_bytes: int) -> list[str]:
-    """bubblewrap's arguments up to the command: a new root holding only what Python needs."""
+def bubblewrap(
+    readable: list[Path], env: dict[str, str], tmp_bytes: int, package: bool = True
+) -> list[str]:
+    """bubblewrap's arguments up to the command: a new root holding only what Python needs, and
+    the package itself unless ``package`` is False (then an empty folder stands in its place)."""
     binds = [*python_paths(), *readable]
     args = [BWRAP, *namespace_flags(), "--hostname", "sandbox"]
     for system in SYSTEM:
@@ -135,6 +138,8 @@ def bubblewrap(readable: list[Path], env: dict[str, str], tmp_bytes: int) -> lis
     args += _folders(binds)
     for path in binds:
         args += ["--ro-bind", str(path), str(path)]
+    if not package:  # after the binds, so it hides the package wherever it is installed
+        args += ["--perms", "0555", "--tmpfs", str(PACKAGE)]
     args += ["--chdir", "/tmp", "--clearenv"]
     for key, value in env.items():
         args += ["--setenv", key, value]

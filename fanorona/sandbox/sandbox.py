@@ -28,11 +28,24 @@ BASE_ENV = {
 
 class Sandbox:
     """Runs commands under ``limits``; ``namespaces`` None takes bubblewrap wherever it works
-    (``FANORONA_SANDBOX=rlimits`` turns it off), False forces rlimits and a private folder."""
+    (``FANORONA_SANDBOX=rlimits`` turns it off), False forces rlimits and a private folder.
+    ``own_user`` False keeps the caller's user id, without capabilities: for the kit's own code
+    that reads the caller's private files (a built-in level's cached endgame tables).
+    ``package`` False hides the installed package (the grader hands its worker a copy without the
+    checkers' references); only bubblewrap can hide it."""
 
-    def __init__(self, limits: Limits | None = None, *, namespaces: bool | None = None):
+    def __init__(
+        self,
+        limits: Limits | None = None,
+        *,
+        namespaces: bool | None = None,
+        own_user: bool = True,
+        package: bool = True,
+    ):
         self.limits = limits or Limits()
         self.namespaces = iso.uses_namespaces(namespaces)
+        self.own_user = own_user
+        self.package = package
 
     def isolation(self) -> str:
         return iso.isolation(self.namespaces)
@@ -51,7 +64,7 @@ class Sandbox:
         missing = [str(p) for p in paths if not p.exists()]
         if missing:
             raise ValueError(f"the sandbox cannot show {', '.join(missing)}: no such file")
-        uid = iso.new_uid(self.namespaces)
+        uid = iso.new_uid(self.namespaces) if self.own_user else None
         variables = {**BASE_ENV, **(env or {})}
         command = iso.rlimits(self.limits)
         if uid is not None:
@@ -61,7 +74,7 @@ class Sandbox:
         folder = None
         if self.namespaces:
             variables |= {"HOME": "/tmp", "TMPDIR": "/tmp"}
-            prefix = iso.bubblewrap(paths, variables, self.limits.file_size)
+            prefix = iso.bubblewrap(paths, variables, self.limits.file_size, self.package)
             popen_env, cwd = {"PATH": BASE_ENV["PATH"]}, "/"
         else:
             folder = Path(tempfile.mkdtemp(prefix="fanorona-sandbox-"))

@@ -34,7 +34,7 @@ _WHERE = {
 
 
 def __getattr__(name):
-    """Loaded on first use, so that ``engine.arena`` can use the ratings without the rest."""
+    """Loaded on first use, so that the students' checker (``check``) loads without Dask."""
     if name in _WHERE:
         import importlib
 

@@ -169,22 +169,30 @@ def main(argv=None) -> int:
 
 
 def _run(args) -> int:
+    from ..sandbox import Sandbox
     from .players import builtin, from_file, readable_by_others, submissions
     from .run import Tournament, dask_client
     from .sandbox import Limits
 
+    if args.scheduler is not None:  # a bad address is refused before anything is written
+        from .cluster import check_scheduler
+
+        check_scheduler(args.scheduler)
     entries = [builtin(spec) for spec in args.levels + args.player]
+    left_out: list[str] = []
     for path in args.submissions:
         if os.path.isdir(path):
-            entries += submissions(path, args.assignment)
+            entries += submissions(path, args.assignment, left_out)
         else:
             entries.append(from_file(path))
-        if readable_by_others(path):
+        if not Sandbox().namespaces and readable_by_others(path):
             print(
                 f"warning: {path} is readable by every user, so a player could read another's file;"
                 f" run `chmod -R go-rwx {path}` first",
                 file=sys.stderr,
             )
+    for sentence in left_out:
+        print(f"warning: {sentence}", file=sys.stderr)
     if entries:
         tournament = Tournament.create(
             args.db,
@@ -207,7 +215,7 @@ def _run(args) -> int:
         tournament.play(None, progress=not args.quiet)
     else:
         with dask_client(args.workers, args.scheduler, dashboard=not args.no_dashboard) as client:
-            if client.dashboard_link and not args.no_dashboard:
+            if "dashboard" in client.scheduler_info().get("services", {}):
                 print(f"Dask dashboard: {client.dashboard_link}", file=sys.stderr)
             tournament.play(client, progress=not args.quiet)
     return _print_table(tournament, args)

@@ -1,20 +1,18 @@
 """The process a player runs in: it loads one player and answers the tournament's requests.
 
-Started by ``sandbox.Sandbox`` as ``python -I -m fanorona.tournament.host``, never imported by the
-tournament itself.  It speaks JSON lines: a request on standard input, an answer on the pipe that
-was standard output; everything the player prints goes to standard error, which the tournament
-reads, keeps the start of and cuts.  As root it loads the rules and a list of common modules first,
-then drops to a user of its own (no other submission, the results nor the tournament's processes
-are within its reach) before it runs a line of the player's code.
+Started by ``sandbox.Player`` inside the kit's sandbox as ``python -I -m
+fanorona.tournament.host``, never imported by the tournament itself.  It speaks JSON lines: a
+request on standard input, an answer (naming the request's ``id``) on the pipe that was standard
+output; everything the player prints goes to standard error, which the tournament reads, keeps the
+start of and caps.  The first request brings the player's source, written to ``player.py`` in the
+sandbox's private working folder.
 """
 
 from __future__ import annotations
 
-import importlib
 import json
 import os
 import random
-import resource
 import sys
 import traceback
 
@@ -23,23 +21,7 @@ from fanorona.board import Board, Turn
 from fanorona.engine import ai
 from fanorona.rules import Rules
 
-#: Loaded before privileges are dropped: where Python's own files are private to root (a
-#: ~/.pyenv under /root), a player may import only what is already loaded.
-PRELOADED = """abc array bisect collections contextlib copy dataclasses datetime decimal enum
-fractions functools glob heapq io itertools math numbers operator pickle re signal statistics
-string struct tempfile textwrap threading time typing warnings weakref""".split()  # noqa: SIM905
-for _module in PRELOADED:
-    importlib.import_module(_module)
-
 PLAYER_FILE = "player.py"
-
-
-def drop_privileges(uid: int) -> None:
-    """Become ``uid`` (a user of this player alone) with no groups, forks or threads."""
-    os.setgroups([])
-    os.setgid(uid)
-    os.setuid(uid)
-    resource.setrlimit(resource.RLIMIT_NPROC, (1, 1))
 
 
 def builtin_player(
@@ -69,8 +51,9 @@ def load_player(request: dict, start: Board):
         )
     random.seed(request["seed"])
     namespace = {"__name__": "player", "__file__": os.path.abspath(PLAYER_FILE)}
-    with open(PLAYER_FILE, encoding="utf-8") as f:
-        source = f.read()
+    with open(PLAYER_FILE, "w", encoding="utf-8") as f:
+        f.write(request["source"])
+    source = request["source"]
     exec(compile(source, PLAYER_FILE, "exec"), namespace)
     return find_player(namespace)
 
@@ -158,12 +141,7 @@ def serve(requests, answer) -> None:
         try:
             if player is None:
                 board = Board.from_fen(request["start"], Rules(**request["rules"]))
-                if "spec" in request:  # trusted: it may read the tables' cache first
-                    player = load_player(request, board)
-                if request.get("uid") is not None:
-                    drop_privileges(request["uid"])
-                if "spec" not in request:
-                    player = load_player(request, board)
+                player = load_player(request, board)
                 reply = {"ready": str(getattr(player, "name", ""))[:60]}
             else:
                 assert board is not None, "the board is set up before the player is loaded"
@@ -172,7 +150,7 @@ def serve(requests, answer) -> None:
                 reply = turn_text(player.choose_turn(board.copy()))
         except BaseException as error:  # the player's own code: whatever it throws is its loss
             reply = failure(error)
-        answer.write(json.dumps(reply) + "\n")
+        answer.write(json.dumps({**reply, "id": request["id"]}) + "\n")
         answer.flush()
 
 

@@ -12,7 +12,7 @@ import time
 from ..board import Board, Outcome
 from ..game import Game
 from ..rules import Rules
-from .sandbox import Forfeit, Limits, Sandbox
+from .sandbox import Forfeit, Limits, Player
 
 COLOURS = ("white", "black")
 
@@ -32,7 +32,7 @@ def play(job: dict) -> dict:
         board.push(text)
     limits = Limits(**job["limits"])
     players = {
-        c: Sandbox(job[c], limits, job["seed"] * 2 + i, job["max_turns"])
+        c: Player(job[c], limits, job["seed"] * 2 + i, job["max_turns"])
         for i, c in enumerate(COLOURS)
     }
     forfeit = None

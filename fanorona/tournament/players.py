@@ -35,6 +35,8 @@ def from_file(path, name: str | None = None) -> dict:
         raise ValueError(
             f"{path}: a player's name is 1 to 40 letters, digits, '_', '-' or '.'; got {name!r}"
         )
+    if path.exists() and not path.is_file():  # a FIFO would wait for a writer forever
+        raise ValueError(f"{path}: not a regular file (a folder, FIFO, socket or device)")
     if path.suffix == ".ipynb":
         source = notebook_player(path)
     elif path.suffix == ".py":
@@ -50,12 +52,23 @@ def notebook_player(path) -> str:
         cells = json.loads(Path(path).read_text(encoding="utf-8"))["cells"]
     except (ValueError, KeyError, TypeError):
         raise ValueError(f"{path}: not a notebook that can be read") from None
-    chosen = [
-        "".join(c["source"]) if isinstance(c.get("source"), list) else c.get("source", "")
-        for c in cells
-        if c.get("cell_type") == "code"
-        and c.get("metadata", {}).get("nbgrader", {}).get("grade_id") == PLAYER_CELL
-    ]
+    if not isinstance(cells, list):
+        raise ValueError(f"{path}: its 'cells' is not a list of cells")
+    chosen = []
+    for number, cell in enumerate(cells, 1):
+        if not isinstance(cell, dict) or not isinstance(cell.get("metadata", {}), dict):
+            raise ValueError(f"{path}: cell {number} is damaged (not a cell with metadata)")
+        nbgrader = cell.get("metadata", {}).get("nbgrader") or {}
+        if cell.get("cell_type") != "code" or not isinstance(nbgrader, dict):
+            continue
+        if nbgrader.get("grade_id") != PLAYER_CELL:
+            continue
+        source = cell.get("source", "")
+        if isinstance(source, list) and all(isinstance(line, str) for line in source):
+            source = "".join(source)
+        if not isinstance(source, str):
+            raise ValueError(f"{path}: the source of cell {number} is not text")
+        chosen.append(source)
     if not chosen:
         raise ValueError(
             f"{path}: no cell with the nbgrader id {PLAYER_CELL!r} (notebook 11's player cell)"
@@ -68,19 +81,26 @@ def notebook_player(path) -> str:
     )
 
 
-def submissions(folder, assignment: str | None = None) -> list[dict]:
+def submissions(folder, assignment: str | None = None, left_out: list | None = None) -> list[dict]:
     """Every submission in ``folder``: its .py files, and its sub-folders as nbgrader's
-    ``<student>/<assignment>/`` (the student's name naming the player)."""
+    ``<student>/<assignment>/`` (the student's name naming the player).  With a ``left_out``
+    list, a submission that cannot be read is left out with its sentence added there (naming the
+    student and the file), instead of stopping them all."""
     folder = Path(folder)
     if not folder.is_dir():
         raise ValueError(f"{folder}: no such folder of submissions")
     entries = []
     for child in sorted(folder.iterdir()):
-        if child.is_file() and child.suffix == ".py":
-            entries.append(from_file(child))
-        elif child.is_dir():
-            entries.append(from_file(_the_file(child, assignment), name=child.name))
-    if not entries:
+        try:
+            if child.suffix == ".py" and not child.is_dir():
+                entries.append(from_file(child))
+            elif child.is_dir():
+                entries.append(from_file(_the_file(child, assignment), name=child.name))
+        except (ValueError, OSError) as e:
+            if left_out is None:
+                raise
+            left_out.append(f"{child.name}'s submission is left out: {str(e).strip(chr(39))}")
+    if not entries and not left_out:
         raise ValueError(
             f"{folder}: no submissions in it (.py files, or nbgrader's <student>/<assignment>/"
             " folders)"
@@ -95,7 +115,7 @@ def _the_file(student: Path, assignment: str | None) -> Path:
         for p in where.rglob("*")
         if p.suffix in (".py", ".ipynb")
         and ".ipynb_checkpoints" not in p.parts
-        and (p.suffix == ".py" or PLAYER_CELL in p.read_text(encoding="utf-8", errors="replace"))
+        and (not p.is_file() or p.suffix == ".py" or PLAYER_CELL in _text(p))
     )
     if len(found) != 1:
         what = (
@@ -108,6 +128,10 @@ def _the_file(student: Path, assignment: str | None) -> Path:
             + ("" if assignment else "; name the assignment with --assignment")
         )
     return found[0]
+
+
+def _text(path: Path) -> str:
+    return path.read_text(encoding="utf-8", errors="replace")
 
 
 def readable_by_others(path) -> bool:

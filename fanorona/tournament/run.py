@@ -14,10 +14,10 @@ import random
 import sys
 from collections.abc import Iterable
 
+from ..engine.ratings import DEFAULT_ANCHORS, crosstable, rate
 from ..game import Game
 from ..rules import Rules
 from .play import play
-from .ratings import DEFAULT_ANCHORS, crosstable, rate
 from .sandbox import Limits
 from .schedule import OpeningBook, round_robin, swiss_round
 from .store import Store
@@ -291,14 +291,21 @@ class Tournament:
 def dask_client(workers: int | None = None, scheduler: str | None = None, dashboard: bool = True):
     """A Dask client: on ``scheduler`` (an address; TLS settings come from Dask's configuration) or
     on a local cluster of ``workers`` processes (the machine's cores by default), listening on
-    127.0.0.1 only, its dashboard too (or none)."""
+    127.0.0.1 only, its dashboard too (or no HTTP server at all)."""
     from dask.distributed import Client, LocalCluster
 
+    from .cluster import check_scheduler, cluster_without_http
+
     if scheduler is not None:
-        with Client(scheduler) as client:
+        check_scheduler(scheduler)
+        with Client(scheduler, timeout="10s") as client:
             yield client
         return
     workers = workers or os.cpu_count() or 1
+    if not dashboard:
+        with cluster_without_http(workers) as quiet, Client(quiet) as client:
+            yield client
+        return
     with (
         LocalCluster(
             n_workers=workers,
@@ -306,8 +313,8 @@ def dask_client(workers: int | None = None, scheduler: str | None = None, dashbo
             processes=True,
             host="127.0.0.1",
             scheduler_port=0,
-            dashboard_address="127.0.0.1:0" if dashboard else None,
-            worker_dashboard_address=None if not dashboard else "127.0.0.1:0",
+            dashboard_address="127.0.0.1:0",
+            worker_dashboard_address="127.0.0.1:0",
         ) as cluster,
         Client(cluster) as client,
     ):

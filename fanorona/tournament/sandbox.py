@@ -1,42 +1,34 @@
-"""One player in a process of its own, under limits, asked for turns over a pipe.
+"""One player in the kit's sandbox (``fanorona.sandbox``), asked for turns over a pipe.
 
-What it guards against, and how (no container needed):
+The player's process runs ``fanorona.tournament.host`` under bubblewrap (its own network, so the
+Dask scheduler is out of reach; private /tmp and /dev/shm that vanish with it; a user id of its
+own, with no second process or thread), and everything that counts is measured from outside:
 
-* time: a wall-clock timer on every answer, and the CPU the process used for it (read from
-  /proc); a hard RLIMIT_CPU for the whole game as a backstop;
-* memory: RLIMIT_AS;  files: RLIMIT_FSIZE, and a fresh empty working folder holding only its own
-  file; the results database's path is never passed and the environment is emptied;
-* other processes: its own session, killed whole afterwards; as root, a user id of its own with no
-  groups, so it cannot signal the tournament, read files private to their owner (the database is
-  made 0600) or fork (RLIMIT_NPROC 1 for that user); not as root, RLIMIT_NPROC 0 stops forks
-  but files the tournament's user can read stay readable (see the README);
-* output: what it prints is read as it comes, the first ``output_bytes`` kept and the rest
-thrown away.
+* time: wall clock on every answer, and the CPU of its whole process tree, read from /proc;
+* its opponent's time: it is stopped (SIGSTOP) from its answer until its next request, so it
+  cannot think between its turns, and its CPU over the game is held to a budget;
+* the channel: a request carries a number drawn then, and an answer must name it, so nothing the
+  player wrote on the channel by itself stands for an answer.
 
 Any breach is a ``Forfeit`` with one sentence saying what the player did.
 """
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 import os
-import resource
 import secrets
 import select
-import shutil
-import signal
-import subprocess
 import sys
-import tempfile
-import threading
 import time
 from dataclasses import dataclass
+from pathlib import Path
+
+from .. import sandbox
 
 MB = 1024 * 1024
 ANSWER_BYTES = 4096  # an answer longer than this is not a turn
-UID_RANGE = (1_000_000, 2_000_000)  # user ids for players, far from any real user's
+OUTPUT_CAP = MB  # printing more than this in one game is a forfeit; the record keeps less
 
 
 class Forfeit(Exception):
@@ -51,7 +43,7 @@ class Limits:
     memory_mb: int = 512  # address space of its process
     load_seconds: float = 10.0  # to start Python and load its file
     output_bytes: int = 4096  # printed output kept for the record
-    file_mb: int = 10  # the largest file it may write in its folder
+    file_mb: int = 10  # the largest file it may write (and all of /tmp and /dev/shm)
 
     def __post_init__(self):
         for name in ("turn_seconds", "memory_mb", "load_seconds", "output_bytes", "file_mb"):
@@ -59,15 +51,23 @@ class Limits:
             if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
                 raise ValueError(f"Limits.{name} is a positive number; got {value!r}")
 
+    def for_game(self, game_turns: int) -> sandbox.Limits:
+        """The sandbox's limits for one player's whole game: CPU for loading and its turns; wall
+        time for both players' turns, since it waits (stopped) through its opponent's."""
+        cpu = self.load_seconds + self.turn_seconds * (game_turns + 2) + 1
+        return sandbox.Limits(
+            wall=2 * cpu + 30,
+            cpu=cpu,
+            memory=self.memory_mb * MB,
+            output=max(OUTPUT_CAP, self.output_bytes),
+            processes=1,
+            file_size=self.file_mb * MB,
+        )
 
-def is_root() -> bool:
-    return os.geteuid() == 0
 
-
-class Sandbox:
+class Player:
     """A player's process: ``start()`` launches it, ``ready()`` waits for it to load,
-    ``choose(turns)``
-    asks for a turn, ``close()`` ends it.
+    ``choose(turns)`` asks for a turn, ``close()`` ends it and removes all it wrote.
 
     ``entry`` is ``{"name": ..., "spec": "level2"}`` for a built-in player or
     ``{"name": ..., "source": "<the file's text>"}`` for a submission.
@@ -76,76 +76,42 @@ class Sandbox:
     def __init__(self, entry: dict, limits: Limits, seed: int, game_turns: int):
         self.entry, self.limits, self.seed = entry, limits, seed
         self.name = entry["name"]
-        self.folder = tempfile.mkdtemp(prefix="fanorona-player-")
-        self.uid = (
-            secrets.randbelow(UID_RANGE[1] - UID_RANGE[0]) + UID_RANGE[0] if is_root() else None
-        )
-        self.cpu_budget = int(limits.load_seconds + limits.turn_seconds * (game_turns + 2)) + 1
-        self.output = bytearray()
-        self.process: subprocess.Popen[bytes] | None = None  # from start() on
+        # a built-in level is the kit's own code: it keeps the tournament's user id (without
+        # capabilities) to read the endgame tables the tournament cached, private to that user
+        self.box = sandbox.Sandbox(limits.for_game(game_turns), own_user="source" in entry)
+        self.process: sandbox.Running | None = None  # from start() on
         self._buffer = b""
         self.seconds = self.slowest = 0.0
 
-    # -- the process -------------------------------------------------------------------------------
-
-    def _limit(self) -> None:
-        """Runs in the child before Python starts: the limits that need no privileges to set."""
-        os.setsid()
-        resource.setrlimit(resource.RLIMIT_AS, (self.limits.memory_mb * MB,) * 2)
-        resource.setrlimit(resource.RLIMIT_CPU, (self.cpu_budget,) * 2)
-        resource.setrlimit(resource.RLIMIT_FSIZE, (self.limits.file_mb * MB,) * 2)
-        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-        if self.uid is None:
-            resource.setrlimit(resource.RLIMIT_NPROC, (0, 0))
+    @property
+    def output(self) -> bytes:
+        """What it printed, cut at the limit kept for the record."""
+        return self.process.errors()[: self.limits.output_bytes] if self.process else b""
 
     def start(self, start: str, rules: dict) -> None:
-        if "source" in self.entry:
-            path = os.path.join(self.folder, "player.py")
-            with open(path, "w", encoding="utf-8") as f:
-                f.write(self.entry["source"])
-            if self.uid is not None:
-                os.chown(self.folder, self.uid, self.uid)
-                os.chown(path, self.uid, self.uid)
-                os.chmod(self.folder, 0o700)
-        env = {
-            "PATH": "/usr/bin:/bin",
-            "HOME": self.folder,
-            "LANG": "C.UTF-8",
-            "PYTHONHASHSEED": "0",
-            "OMP_NUM_THREADS": "1",
-            "OPENBLAS_NUM_THREADS": "1",
-            "MPLBACKEND": "Agg",
-            # pure-Python search: numba's LLVM reserves more address space than the memory limit
-            "FANORONA_COMPILED": "0",
-        }
+        env = {"MPLBACKEND": "Agg", "PYTHONHASHSEED": "0", "FANORONA_COMPILED": "0"}
+        readable: list[Path] = []
         if "spec" in self.entry:  # a built-in level reads the endgame tables' cache
             from ..engine.tablefile import cache_dir
 
             env["FANORONA_CACHE_DIR"] = str(cache_dir())
-        self.process = subprocess.Popen(
-            [sys.executable, "-I", "-m", "fanorona.tournament.host"],
-            cwd=self.folder,
-            env=env,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            preexec_fn=self._limit,
-            close_fds=True,
+            readable = [cache_dir()] if cache_dir().exists() else []
+        self.process = self.box.start(
+            [sys.executable, "-I", "-m", "fanorona.tournament.host"], readable=readable, env=env
         )
-        threading.Thread(target=self._drain, daemon=True).start()
         self._request = {
             "start": start,
             "rules": rules,
             "seed": self.seed,
-            "uid": self.uid,
             "turn_seconds": self.limits.turn_seconds,
         }
-        self._request.update({"spec": self.entry["spec"]} if "spec" in self.entry else {})
+        self._request |= {"spec": self.entry["spec"]} if "spec" in self.entry else {}
+        self._request |= {"source": self.entry["source"]} if "source" in self.entry else {}
 
-    def _running(self) -> subprocess.Popen[bytes]:
+    def _running(self) -> sandbox.Running:
         """Its process; asking for it before ``start()`` is a mistake in the tournament's code."""
         if self.process is None:
-            raise RuntimeError(f"the sandbox of {self.name!r} is used before start()")
+            raise RuntimeError(f"the process of {self.name!r} is used before start()")
         return self.process
 
     def ready(self) -> None:
@@ -154,22 +120,13 @@ class Sandbox:
         if "ready" not in answer:
             raise Forfeit(self._sentence(answer, "could not be loaded"))
 
-    def _drain(self) -> None:
-        """Read everything it prints, so it never blocks on a full pipe; keep only the start."""
-        stream = self._running().stderr
-        assert isinstance(stream, io.BufferedReader), "start() opens stderr as a buffered pipe"
-        while chunk := stream.read1(65536):
-            room = self.limits.output_bytes - len(self.output)
-            if room > 0:
-                self.output += chunk[:room]
-
     def choose(self, turns: list[str]) -> str:
         """Its turn text for the game after ``turns``; a ``Forfeit`` if it breaks a limit."""
-        cpu = self._cpu()
+        cpu = self._running().cpu_seconds()
         started = time.perf_counter()
         answer = self._ask({"turns": turns}, self.limits.turn_seconds, "to choose a turn")
         spent = time.perf_counter() - started
-        used = self._cpu() - cpu
+        used = self._running().cpu_seconds() - cpu
         self.seconds += spent
         self.slowest = max(self.slowest, spent)
         if used > self.limits.turn_seconds:
@@ -184,17 +141,35 @@ class Sandbox:
         return answer["turn"]
 
     def _sentence(self, answer: dict, otherwise: str) -> str:
-        return answer.get("error") or answer.get("malformed") or otherwise
+        return str(answer.get("error") or answer.get("malformed") or otherwise)[:300]
 
     def _ask(self, request: dict, seconds: float, what: str) -> dict:
-        """Send one request and wait at most ``seconds`` for its one-line answer."""
+        """Resume it, send one request, wait at most ``seconds`` for the answer naming it, and
+        stop it again."""
         process = self._running()
         assert process.stdin is not None and process.stdout is not None, "start() opens both"
+        if self._buffer or select.select([process.stdout], [], [], 0)[0]:
+            raise Forfeit("it wrote on the tournament's channel by itself, between its turns")
+        number = secrets.token_hex(8)
+        process.resume()
         try:
-            process.stdin.write((json.dumps(request) + "\n").encode())
+            process.stdin.write((json.dumps({**request, "id": number}) + "\n").encode())
             process.stdin.flush()
-        except (BrokenPipeError, OSError):
-            raise Forfeit(self._death()) from None
+            line = self._line(process, seconds, what)
+        finally:
+            process.pause()
+        try:
+            answer = json.loads(line)
+        except ValueError:
+            answer = None
+        if not isinstance(answer, dict):
+            raise Forfeit("it wrote something on the tournament's channel that is not an answer")
+        if answer.get("id") != number:
+            raise Forfeit("it wrote an answer on the tournament's channel to no request made")
+        return answer
+
+    def _line(self, process: sandbox.Running, seconds: float, what: str) -> bytes:
+        assert process.stdout is not None, "start() opens its standard output as a pipe"
         deadline = time.monotonic() + seconds
         fd = process.stdout.fileno()
         while b"\n" not in self._buffer:
@@ -210,65 +185,28 @@ class Sandbox:
             if len(self._buffer) > ANSWER_BYTES and b"\n" not in self._buffer:
                 raise Forfeit("it sent an answer too long to be a turn")
         line, self._buffer = self._buffer.split(b"\n", 1)
-        try:
-            answer = json.loads(line)
-        except ValueError:
-            answer = None
-        if not isinstance(answer, dict):
-            raise Forfeit("it wrote something on the tournament's channel that is not an answer")
-        return answer
+        return line
 
     def _death(self) -> str:
         """Why the process is gone, from how it ended."""
-        try:
-            code = self._running().wait(timeout=2)
-        except subprocess.TimeoutExpired:
+        process = self._running()
+        code = process.wait(timeout=2)
+        reason = process.reason()
+        if reason is not None:
+            return self.box.limits.sentence(reason)
+        if code is None:
             return "it closed its channel to the tournament"
-        if code == -signal.SIGXCPU:
-            return f"it used more than the game's {self.cpu_budget} s of CPU"
-        if code == -signal.SIGXFSZ:
-            return f"it wrote a file larger than {self.limits.file_mb} MB"
         if code < 0:
-            return f"its process was killed by signal {signal.Signals(-code).name}"
+            return f"its process was killed by signal {-code}"
         return f"its process ended (exit code {code}) in the middle of the game"
 
-    def _cpu(self) -> float:
-        """CPU seconds its process has used, from /proc (0 where there is none)."""
-        try:
-            with open(f"/proc/{self._running().pid}/stat") as f:
-                fields = f.read().rsplit(")", 1)[1].split()
-            return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-        except (OSError, IndexError, ValueError):
-            return 0.0
-
     def close(self) -> None:
-        """End its process, whatever it started, and remove its folder."""
+        """End its process, whatever it started, and remove all it wrote."""
         if self.process is not None:
-            for stream in (self.process.stdin, self.process.stdout):
-                if stream is not None:
-                    with contextlib.suppress(OSError):
-                        stream.close()
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(self.process.pid, signal.SIGKILL)
-            if self.uid is not None:
-                kill_user(self.uid)
-            self.process.wait()
-        shutil.rmtree(self.folder, ignore_errors=True)
+            self.process.close()
 
     def __enter__(self):
         return self
 
     def __exit__(self, *exc):
         self.close()
-
-
-def kill_user(uid: int) -> None:
-    """Kill every process of a player's own user id (those that left its session too)."""
-    for pid in filter(str.isdigit, os.listdir("/proc")):
-        try:
-            with open(f"/proc/{pid}/status") as f:
-                uids = next(line for line in f if line.startswith("Uid:")).split()[1:]
-            if int(uids[0]) == uid or int(uids[1]) == uid:
-                os.kill(int(pid), signal.SIGKILL)
-        except (OSError, StopIteration, ValueError):
-            pass

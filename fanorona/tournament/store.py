@@ -13,7 +13,7 @@ import os
 import sqlite3
 from datetime import datetime, timezone
 
-from .ratings import Result
+from ..engine.ratings import Result
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -76,7 +76,18 @@ class Store:
             os.close(os.open(self.path, os.O_CREAT | os.O_WRONLY, 0o600))
         os.chmod(self.path, 0o600)
         self.db = sqlite3.connect(self.path)
-        self.db.executescript(SCHEMA)
+        try:  # a file cut short or not SQLite fails here, not in the middle of a night
+            damage = "; ".join(str(row[0]) for row in self.db.execute("PRAGMA quick_check"))
+            if damage == "ok":
+                self.db.executescript(SCHEMA)
+        except sqlite3.DatabaseError as e:
+            damage = str(e)
+        if damage != "ok":
+            self.db.close()
+            raise ValueError(
+                f"{self.path}: not a tournament database that can be read (SQLite says:"
+                f" {damage[:200]})"
+            )
 
     def close(self) -> None:
         self.db.close()
@@ -84,7 +95,15 @@ class Store:
     # -- settings and players ----------------------------------------------------------------------
 
     def settings(self) -> dict:
-        return {k: json.loads(v) for k, v in self.db.execute("SELECT key, value FROM settings")}
+        found = {}
+        for key, value in self.db.execute("SELECT key, value FROM settings"):
+            try:
+                found[key] = json.loads(value)
+            except (ValueError, TypeError):
+                raise ValueError(
+                    f"{self.path}: the setting {key!r} is not JSON ({str(value)[:40]!r})"
+                ) from None
+        return found
 
     def save_settings(self, settings: dict) -> None:
         with self.db:

@@ -92,6 +92,16 @@ def turn_text(steps) -> str:
     )
 
 
+def listed(member: str, value) -> list:
+    """A member's answer as a list, or the fault saying it is not a collection."""
+    if isinstance(value, (str, bytes)) or not hasattr(value, "__iter__"):
+        raise ModelFault(member, f"is {value!r:.60}; it should be a list or tuple")
+    try:
+        return list(value)
+    except Exception as e:  # a student's collection whose iteration fails
+        raise ModelFault(member, f"{type(e).__name__}: {e}") from e
+
+
 class GameAdapter:
     """The model behind the board, through which the controller plays, takes back and reads."""
 
@@ -130,11 +140,11 @@ class GameAdapter:
 
     @property
     def turns(self) -> list:
-        return self._read("turns")
+        return listed("turns", self._read("turns"))
 
     @property
     def chain(self) -> tuple:
-        return tuple(self._read("chain"))
+        return tuple(listed("chain", self._read("chain")))
 
     @property
     def chain_stone(self) -> str | None:
@@ -150,7 +160,7 @@ class GameAdapter:
         return stone
 
     def legal_steps(self) -> list:
-        steps = list(self._call("legal_steps"))
+        steps = listed("legal_steps()", self._call("legal_steps"))
         if not self.is_board and not all(
             hasattr(s, "origin") and hasattr(s, "destination") and hasattr(s, "capture")
             for s in steps
@@ -163,7 +173,7 @@ class GameAdapter:
     def captures(self, step) -> list[str]:
         """The stones a step would take; the model's ValueError (why the step is illegal) passes
         through."""
-        return list(self._call("captures", step, passes=(ValueError,)))
+        return listed("captures()", self._call("captures", step, passes=(ValueError,)))
 
     def why_not(self, origin: str, point: str) -> str:
         """Why origin-point is no legal step: the model's own reason (a Board's error message),

@@ -18,6 +18,7 @@ LABELS = {
         "redo": "Redo",
         "new_game": "New game",
         "end_turn": "End turn",
+        "typed": "Type a turn",
         "approach": "Approach",
         "withdrawal": "Withdrawal",
         "size": "Size",
@@ -62,6 +63,10 @@ LABELS = {
         "legend_waiting": "the step waiting for its capture to be chosen",
         # the headline and the details line
         "turn": "{side} to move",
+        "picture": (
+            "Fanorona board {size}, {side} to move. White stones: {white}. Black stones: {black}."
+        ),
+        "picture_must": " Must capture: {points}.",
         "stones": "stones: white {white}, black {black}",
         "quiet": "turns without capture: {quiet} of {limit}",
         "quiet_nolimit": "turns without capture: {quiet}",
@@ -76,8 +81,8 @@ LABELS = {
         "stuck": "the stone on {point} has no legal step",
         "illegal": "not allowed: {reason}",
         "choose": (
-            "{step} captures two ways: click a red stone to capture by approach, "
-            "or a blue stone to capture by withdrawal"
+            "{step} captures two ways: click a stone marked A (red) to capture by approach, "
+            "or one marked W (blue) to capture by withdrawal"
         ),
         "chain": "{point} may capture again: click a teal dot, or End turn",
         "played": "played {move}",
@@ -133,8 +138,9 @@ LABELS = {
         "redo": "Gentag",
         "new_game": "Nyt spil",
         "end_turn": "Afslut træk",
-        "approach": "Tilnærmelse",
-        "withdrawal": "Tilbagetrækning",
+        "typed": "Skriv et træk",
+        "approach": "Pres (tilnærmelse)",
+        "withdrawal": "Sug (tilbagetrækning)",
         "size": "Størrelse",
         "rules": "Regler",
         "position": "Stilling",
@@ -151,7 +157,7 @@ LABELS = {
         "export": "Eksportér",
         "import": "Importér",
         "language": "Sprog",
-        "strings": "Rækker",
+        "strings": "Strenge",
         "legal": "Lovlige træk",
         "names": "Punktnavne",
         "strong": "Stærke punkter",
@@ -169,12 +175,16 @@ LABELS = {
         "legend_must": "skal slå",
         "legend_selected": "valgt",
         "legend_target": "kan flytte hertil",
-        "legend_approach": "tilnærmelse (A) slår disse",
-        "legend_withdrawal": "tilbagetrækning (W) slår disse",
+        "legend_approach": "pres (A) indfanger disse",
+        "legend_withdrawal": "sug (W) indfanger disse",
         "legend_path": "dette træks skridt",
         "legend_last": "sidste træk",
         "legend_waiting": "skridtet der venter på valget af slag",
         "turn": "{side} er i trækket",
+        "picture": (
+            "Fanorona-bræt {size}, {side} er i trækket. Hvide sten: {white}. Sorte sten: {black}."
+        ),
+        "picture_must": " Skal indfange: {points}.",
         "stones": "brikker: hvid {white}, sort {black}",
         "quiet": "træk uden slag: {quiet} af {limit}",
         "quiet_nolimit": "træk uden slag: {quiet}",
@@ -188,8 +198,8 @@ LABELS = {
         "stuck": "brikken på {point} har intet lovligt skridt",
         "illegal": "ikke tilladt: {reason}",
         "choose": (
-            "{step} slår på to måder: klik på en rød brik for at slå ved tilnærmelse, "
-            "eller på en blå brik for at slå ved tilbagetrækning"
+            "{step} indfanger på to måder: klik på en sten mærket A (rød) for pres, "
+            "eller på en sten mærket W (blå) for sug"
         ),
         "chain": "{point} kan slå igen: klik på en turkis prik, eller Afslut træk",
         "played": "spillede {move}",
@@ -246,6 +256,7 @@ LABELS = {
         "redo": "Wiederholen",
         "new_game": "Neues Spiel",
         "end_turn": "Zug beenden",
+        "typed": "Zug eintippen",
         "approach": "Annäherung",
         "withdrawal": "Rückzug",
         "size": "Größe",
@@ -288,6 +299,11 @@ LABELS = {
         "legend_last": "letzter Zug",
         "legend_waiting": "der Schritt, der auf die Wahl des Schlagens wartet",
         "turn": "{side} ist am Zug",
+        "picture": (
+            "Fanorona-Brett {size}, {side} ist am Zug. "
+            "Weiße Steine: {white}. Schwarze Steine: {black}."
+        ),
+        "picture_must": " Muss schlagen: {points}.",
         "stones": "Steine: Weiß {white}, Schwarz {black}",
         "quiet": "Züge ohne Schlagen: {quiet} von {limit}",
         "quiet_nolimit": "Züge ohne Schlagen: {quiet}",
@@ -301,8 +317,8 @@ LABELS = {
         "stuck": "der Stein auf {point} hat keinen erlaubten Schritt",
         "illegal": "nicht erlaubt: {reason}",
         "choose": (
-            "{step} schlägt auf zwei Arten: klicke auf einen roten Stein für Annäherung "
-            "oder auf einen blauen Stein für Rückzug"
+            "{step} schlägt auf zwei Arten: klicke auf einen mit A markierten Stein (rot) für "
+            "Annäherung oder auf einen mit W markierten (blau) für Rückzug"
         ),
         "chain": (
             "{point} kann erneut schlagen: klicke auf einen türkisen Punkt oder auf Zug beenden"
@@ -361,8 +377,9 @@ LABELS = {
         "redo": "Znovu",
         "new_game": "Nová hra",
         "end_turn": "Ukončit tah",
+        "typed": "Napsat tah",
         "approach": "Přiblížení",
-        "withdrawal": "Odstoupení",
+        "withdrawal": "Odsun (odstoupení)",
         "size": "Velikost",
         "rules": "Pravidla",
         "position": "Pozice",
@@ -379,7 +396,7 @@ LABELS = {
         "export": "Exportovat",
         "import": "Importovat",
         "language": "Jazyk",
-        "strings": "Řady",
+        "strings": "Skupinky",
         "legal": "Povolené tahy",
         "names": "Názvy bodů",
         "strong": "Silné body",
@@ -398,11 +415,15 @@ LABELS = {
         "legend_selected": "vybráno",
         "legend_target": "může sem",
         "legend_approach": "přiblížení (A) bere tyto",
-        "legend_withdrawal": "odstoupení (W) bere tyto",
+        "legend_withdrawal": "odsun (W) bere tyto",
         "legend_path": "kroky tohoto tahu",
         "legend_last": "poslední tah",
         "legend_waiting": "krok čekající na volbu braní",
         "turn": "na tahu je {side}",
+        "picture": (
+            "Deska Fanorona {size}, na tahu je {side}. Bílé kameny: {white}. Černé kameny: {black}."
+        ),
+        "picture_must": " Musí brát: {points}.",
         "stones": "kameny: bílý {white}, černý {black}",
         "quiet": "tahy bez braní: {quiet} z {limit}",
         "quiet_nolimit": "tahy bez braní: {quiet}",
@@ -416,8 +437,8 @@ LABELS = {
         "stuck": "kámen na {point} nemá žádný povolený krok",
         "illegal": "nepovoleno: {reason}",
         "choose": (
-            "{step} bere dvěma způsoby: klikněte na červený kámen pro přiblížení "
-            "nebo na modrý kámen pro odstoupení"
+            "{step} bere dvěma způsoby: klikněte na kámen označený A (červený) pro přiblížení "
+            "nebo na kámen označený W (modrý) pro odsun"
         ),
         "chain": "{point} může brát znovu: klikněte na tyrkysovou tečku, nebo Ukončit tah",
         "played": "zahráno {move}",
@@ -491,8 +512,7 @@ def say(language: str, key: str, **values) -> str:
 
 def page_language(query: str = "", default: str = "en") -> str:
     """The language a page asks for, as ``lang=da`` in its query string (Voilà hands the page's
-    query
-    string to the kernel as the environment variable QUERY_STRING); the default when none or
+    query string to the kernel as the environment variable QUERY_STRING); the default when none or
     unknown.
     """
     from urllib.parse import parse_qs

@@ -18,6 +18,7 @@ import ipywidgets as widgets
 from .. import positions
 from ..board import Board
 from ..rules import PRESETS
+from .adapter import ModelFault
 from .controller import COMPUTER_SIDES, OVERLAYS, SIZES, size_text
 from .draw import LEGEND
 from .labels import LANGUAGES, labels
@@ -77,6 +78,10 @@ class Panel:
             placeholder="B.B\n...\nW.W", layout=widgets.Layout(width="200px", height="90px")
         )
         w["record"] = widgets.Textarea(layout=widgets.Layout(width="100%", height="140px"))
+        #: A whole turn typed in the notation, played on Enter: the board without a mouse.
+        w["typed"] = widgets.Text(
+            placeholder="d2e3A", continuous_update=False, layout=widgets.Layout(width="16em")
+        )
         self.moves = MoveList()
         w["moves"] = self.moves.scroller
         for name in ("status", "details", "search", "legend", "moves_title", "points"):
@@ -89,6 +94,11 @@ class Panel:
         )
         w["progress_text"] = widgets.HTML(layout=widgets.Layout(display="none"))
         w["points"].add_class("fanorona-points")
+        #: The live picture in words, for a screen reader: beside the canvas, hidden from sight.
+        #: (Not the canvas's tooltip: ipywidgets' view of a model without a description fails on
+        #: one, and the canvas is then never drawn.)
+        w["picture_text"] = widgets.HTML()
+        w["picture_text"].add_class("fanorona-picture-text")
         for name in CHOOSERS:
             w[name].style.description_width = "initial"
         self.ui = self._layout(canvas)
@@ -122,11 +132,12 @@ class Panel:
             [
                 widgets.HTML(STYLE),
                 row(canvas, side),
+                w["picture_text"],
                 w["status"],
                 row(w["progress"], w["progress_text"]),
                 w["details"],
                 w["search"],
-                row(*(w[name] for name in TURN_BUTTONS)),
+                row(*(w[name] for name in TURN_BUTTONS), w["typed"]),
                 row(w["new_game"], w["size"], w["rules"], w["language"]),
                 row(w["computer"], w["level"], w["computer_move"], w["delay"]),
                 w["replay"],
@@ -176,6 +187,7 @@ class Panel:
             )
             + "</div>"
         )
+        w["picture_text"].value = html.escape(picture_text(c, scene))
         self._show_progress(getattr(c, "progress", None))
         self._sync_controls()
 
@@ -227,6 +239,7 @@ class Panel:
         }
         for name in CHOOSERS:
             settings[name]["description"] = t[name]
+        settings["typed"] = dict(description=t["typed"], disabled=not live_person)
         settings["end_turn"]["disabled"] = not (live_person and board.chain)
         settings["approach"]["disabled"] = settings["withdrawal"]["disabled"] = not (
             live_person and c.pending
@@ -289,3 +302,21 @@ class Panel:
 
 
 __all__ = ["BUTTONS", "SLIDER_ROOM", "STYLE", "Panel"]
+
+
+def picture_text(controller, scene: dict) -> str:
+    """The live picture in words, for a screen reader and as its tooltip: the size, the side to
+    move, every stone by point, and which must capture."""
+    board = controller.game  # the model behind the adapter that names a failing member
+    try:
+        stones = {
+            side: ", ".join(p for p in board.points if board.stone_at(p) == side) or "-"
+            for side in ("white", "black")
+        }
+        size, side = size_text(board.size), board.to_move
+    except ModelFault:
+        return controller.status  # which says what the model got wrong
+    text = controller.sentence("picture", size=size, side=side, **stones)
+    if scene.get("must"):
+        text += controller.sentence("picture_must", points=", ".join(scene["must"]))
+    return text

@@ -1,7 +1,8 @@
 """Long waits reported as state: the fraction done and the time left, from tqdm's own estimate.
 
 The package shows its long work (an endgame table built, the fast search compiled) with tqdm
-bars.  ``watching_bars`` reads the bars that open while some work runs, a few times a second,
+bars, all made by ``fanorona.engine.bars``.  ``watching_bars`` reads the bars that open while
+some work runs, a few times a second,
 and hands each reading to a callback as a ``Progress``, so the board can show a bar of its own
 in its status area instead of a "please wait" that may be wrong by minutes.
 """
@@ -11,6 +12,8 @@ from __future__ import annotations
 import threading
 from contextlib import contextmanager
 from dataclasses import dataclass
+
+from ..engine.bars import open_bars
 
 #: Seconds between readings of the bars.
 EVERY = 0.25
@@ -47,28 +50,17 @@ def reading(bar) -> Progress | None:
     )
 
 
-def _open_bars() -> list:
-    from tqdm.std import tqdm
-
-    classes = [tqdm] + [cls for cls in tqdm.__subclasses__() if "_instances" in vars(cls)]
-    return [bar for cls in classes for bar in list(getattr(cls, "_instances", ()))]
-
-
 @contextmanager
 def watching_bars(report, every: float = EVERY):
     """While the block runs, call ``report(Progress)`` with the newest bar opened in it, every
     ``every`` seconds while a bar is open; ``report(None)`` at the end."""
-    before = {id(bar) for bar in _open_bars()}
+    before = {id(bar) for bar in open_bars()}
     done = threading.Event()
 
     def watch():
         while not done.wait(every):
-            bars = [
-                bar
-                for bar in _open_bars()
-                if id(bar) not in before and not getattr(bar, "disable", False)
-            ]
-            found = reading(max(bars, key=lambda bar: getattr(bar, "start_t", 0))) if bars else None
+            bars = [bar for bar in open_bars() if id(bar) not in before]
+            found = reading(bars[-1]) if bars else None
             if found is not None:
                 report(found)
 

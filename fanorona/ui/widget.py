@@ -20,6 +20,7 @@ from .controller import OVERLAYS, SIZES, Controller
 from .labels import LABELS
 from .panel import Panel
 from .picture import MAX_WIDTH, Picture
+from .typed import play_typed
 
 
 def _setting(name: str, setter: str, doc: str) -> property:
@@ -97,6 +98,13 @@ class BoardWidget:
     def undo(self) -> None:
         """Take back a whole turn; against the computer, back to your turn."""
         self.controller.undo()
+
+    def type_turn(self, text: str) -> None:
+        """Play a whole turn typed in the notation (what the typed-turn box does on Enter); a
+        turn that cannot be played is said in the status line and changes nothing."""
+        if text.strip():
+            play_typed(self.controller, text)
+        self.controls["typed"].value = ""
 
     def undo_step(self) -> None:
         """Take back one step of a person's turn (unavailable, with a sentence, for the
@@ -210,7 +218,12 @@ class BoardWidget:
     def _repr_mimebundle_(self, **kwargs):
         """A cell that ends with the board shows it live; a page without a kernel (a static site, a
         notebook viewer) shows its picture instead, and the text says how to play it."""
-        bundle = self.ui._repr_mimebundle_(**kwargs)
+        return self.display_data(self.ui, **kwargs)
+
+    def display_data(self, ui, **kwargs) -> dict:
+        """The display data of ``ui``, a view holding this board (a puzzle, a review), with the
+        board's picture for a page without a kernel."""
+        bundle = ui._repr_mimebundle_(**kwargs)
         bundle["image/png"] = base64.b64encode(self.picture_png()).decode("ascii")
         bundle["text/plain"] = f"Fanorona board: {self.status} (run the notebook to play on it)"
         return bundle
@@ -261,6 +274,7 @@ class BoardWidget:
         observe("replay", lambda v: c.replay(None if v >= len(self.board.turns) else v))
         for name in OVERLAYS:
             observe(name, lambda v, name=name: self.show(**{name: v}))
+        observe("typed", self.type_turn)
 
     def _guarded(self, action, text: str, failure: str) -> None:
         """A button's action whose bad input is said in the status line, never raised into the

@@ -7,12 +7,11 @@ family with a logit link): it takes a draw as half a point (a fractional outcome
 ratings as an offset (the anchors) and a weight per row (the prior), and it is widely used and
 tested.  ``choix`` fits the same model but has no draws, no fixed anchors and no colour term.
 
-Anchors fix the scale: by default level1 (random play, whose strength no machine or year changes)
-is 0.  A prior of one virtual draw per pairing that met (half with each colour) keeps a player
-who won or lost every game
-finite; the interval then says honestly that its open end has no bound.  Intervals come from
-refitting on pairings drawn with replacement (a pairing's games share an opening, so they are
-resampled together).
+Anchors fix the scale: by default level1 (random play, whose strength no machine or year changes) is
+0.  A prior of one virtual draw per pairing that met (half with each colour) keeps a player who won
+or lost every game finite; the interval then says honestly that its open end has no bound.
+Intervals come from refitting on pairings drawn with replacement (a pairing's games share an
+opening, so they are resampled together).
 """
 
 from __future__ import annotations

@@ -1,0 +1,732 @@
+"""Today's alpha-beta player (level 5's search) as it was before the strength work, frozen:
+copied from ``fanorona/engine/ai.py`` with its import paths changed and the other players
+left out.  Only ``benchmarks`` imports it; do not improve it."""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from dataclasses import dataclass, field
+
+from fanorona.board import Board, Turn, turn_of
+from fanorona.movegen import Generator, bitsets, generator
+
+from .scoring import (
+    EVALUATION_NAMES,
+    EXACT,
+    LOWER,
+    MOBILITY,
+    PROVEN,
+    STONE,
+    STRONG_POINT,
+    THREAT,
+    UPPER,
+    WIN_SCORE,
+    from_table,
+    to_table,
+)
+
+__all__ = ["EVALUATIONS", "AlphaBetaPlayer", "SearchCancelled"]
+
+
+def _compiled():
+    """The compiled search's module, imported when a search first needs it: it loads numba (about
+    35 MB of the kernel's own memory and 100 MB of library code), which levels 1 and 2 never use."""
+    from . import compiled
+
+    return compiled
+
+
+class SearchCancelled(Exception):
+    """Raised by ``choose_turn(board, stop)`` when its ``stop`` event was set before it answered."""
+
+
+def _raise_if_stopped(stop) -> None:
+    if stop is not None and stop.is_set():
+        raise SearchCancelled("the search was stopped")
+
+
+# ---------------------------------------------------------------------------------------------
+# What all players share: the legal turns of a board between turns, as generator items.
+
+
+def _options(board: Board) -> list:
+    """The board's complete turns as (generator steps, me after, opp after, captured) items."""
+    if not isinstance(board, Board):
+        raise TypeError(f"choose_turn takes a fanorona.Board; got {board!r}")
+    if board.chain:
+        raise ValueError(
+            f"a capture chain is in progress (from {board.chain_stone}); a player chooses "
+            f"whole turns: finish this one with board.legal_turns() or board.end_turn()"
+        )
+    outcome = board.outcome()
+    if outcome is not None:
+        raise ValueError(f"the game is over ({outcome}): there is no turn to choose")
+    gen = generator(board.geometry, board.rules)
+    return gen.turns(*bitsets(board), gen.single(len(board.turns)))
+
+
+def _as_turn(board: Board, raw_steps) -> Turn:
+    return turn_of(board.geometry, raw_steps)
+
+
+def _captured(opp: int, opp_after: int) -> int:
+    return opp.bit_count() - opp_after.bit_count()
+
+
+class _Player:
+    """A seeded source of turns; subclasses say how to pick one of the legal options."""
+
+    name = "player"
+
+    def __init__(self, seed=None):
+        self.seed = seed
+        self.rng = random.Random(seed)
+
+    def choose_turn(self, board: Board, stop: threading.Event | None = None) -> Turn:
+        """A legal whole turn for ``board``; ``SearchCancelled`` once ``stop`` is set."""
+        if stop is not None and not callable(getattr(stop, "is_set", None)):
+            raise TypeError(f"stop is a threading.Event or None; got {stop!r}")
+        options = _options(board)
+        _raise_if_stopped(stop)
+        return _as_turn(board, self._pick(board, options, stop)[0])
+
+    def _pick(self, board: Board, options: list, stop):
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name}>"
+
+
+# ---------------------------------------------------------------------------------------------
+# Evaluation functions: a score for the side to move, from the two bit sets alone.
+
+_STRONG: dict = {}
+
+
+def _strong_mask(gen: Generator) -> int:
+    if gen not in _STRONG:
+        _STRONG[gen] = sum(1 << i for i, strong in enumerate(gen.geometry.strong) if strong)
+    return _STRONG[gen]
+
+
+def material(gen: Generator, me: int, opp: int) -> int:
+    """100 a stone ahead (``scoring.STONE``)."""
+    return STONE * (me.bit_count() - opp.bit_count())
+
+
+def material_strong(gen: Generator, me: int, opp: int) -> int:
+    """Material, plus 10 a stone for standing on a strong point (eight lines instead of four)."""
+    s = _strong_mask(gen)
+    return STONE * (me.bit_count() - opp.bit_count()) + STRONG_POINT * (
+        (me & s).bit_count() - (opp & s).bit_count()
+    )
+
+
+def material_mobility(gen: Generator, me: int, opp: int) -> int:
+    """Material, plus 3 a single step more than the opponent has (room to move and to capture)."""
+    return STONE * (me.bit_count() - opp.bit_count()) + MOBILITY * (
+        gen.mobility(me, opp) - gen.mobility(opp, me)
+    )
+
+
+def material_threat(gen: Generator, me: int, opp: int) -> int:
+    """Material, plus half the stones the side to move can take with its best first step."""
+    return STONE * (me.bit_count() - opp.bit_count()) + THREAT * gen.best_capture(me, opp)
+
+
+#: The evaluations a spec can name (``alphabeta:eval=material``).  "threat" is the default: against
+#: material alone it scored 92.5% at depth 2 and 59% at 0.3 s a turn (60 games); the strong-point
+#: and mobility terms beat material at depth 2 (60%, 75%) but added nothing to threat at equal time
+#: (45%, 50%), so they are not part of it.
+EVALUATIONS = dict(
+    zip(EVALUATION_NAMES, (material, material_strong, material_mobility, material_threat))
+)
+
+
+# ---------------------------------------------------------------------------------------------
+# Alpha-beta.
+
+
+@dataclass
+class SearchInfo:
+    """What the last search did, for the notebook and the board's status line."""
+
+    depth: int  # whole turns searched ahead (0: a forced turn); MCTS: length of its line
+    nodes: int  # positions visited; MCTS: playouts
+    time: float  # seconds
+    score: float  # alpha-beta: 100 a stone for the side to move, +-(1,000,000 - turns) for a
+    # proven win or loss; MCTS: the chosen turn's winning percentage
+    pv: list = field(default_factory=list)  # the expected line, as turn texts
+    compiled: bool = False  # whether the compiled search (fanorona.engine.compiled) answered
+
+    @property
+    def nodes_per_second(self) -> float:
+        return self.nodes / self.time if self.time > 0 else 0.0
+
+    def __str__(self) -> str:
+        if abs(self.score) >= PROVEN:
+            turns = WIN_SCORE - abs(int(self.score))
+            score = f"{'wins' if self.score > 0 else 'loses'} in {turns} turns"
+        else:
+            score = f"score {self.score:+.0f}"
+        line = " ".join(self.pv)
+        return (
+            f"depth {self.depth}, {self.nodes:,} nodes in {self.time:.2f} s "
+            f"({self.nodes_per_second:,.0f}/s), {score}" + (f", line {line}" if line else "")
+        )
+
+
+class _Timeout(Exception):
+    """Raised inside the search when the time limit is reached."""
+
+
+#: ``endgame=N`` builds its table only when a turn starts with at most this many stones more than N:
+#: from more, the search seldom reaches the table.
+ENDGAME_REACH = 3
+#: ... and only on boards of at most this many points (9x5 and smaller): a larger board's 4-stone
+#: table takes minutes to build.
+ENDGAME_MAX_POINTS = 45
+QUIESCENCE_TURNS = (
+    2  # with quiescence, at most this many capturing turns are searched past the horizon
+)
+CHECK_EVERY = 16  # nodes between looks at the clock and the stop event (pure Python)
+
+
+class AlphaBetaPlayer(_Player):
+    """Negamax with alpha-beta pruning over whole turns, deepening until the time runs out.
+
+    ``depth`` fixes the depth (and disables the clock, so the answer is reproducible);
+    otherwise it deepens one turn at a time within ``time_limit`` seconds.  A transposition
+    table keeps each position's score, bound and best reply, keyed by the stones, the side to
+    move and, when the draw rule can strike within the search, the count of quiet turns.  The
+    stored best reply is tried before any other turn is even generated; then the largest
+    captures.  All turns but the first are searched with a null window (principal-variation
+    search) and searched again only if they beat it.  When the clock stops an iteration, a turn
+    that already beat the previous best at the new depth is kept.  Positions at the horizon are
+    scored by ``evaluation`` (a name in ``EVALUATIONS``); with ``quiescence`` the search first goes
+    on while the side to move can capture (off by default: at equal time it did not play better).
+    With ``endgame`` (a number of stones, or an ``EndgameTable``; off by default) positions of that
+    few stones are scored exactly from the table instead of searched.  A number reads the board
+    size's table (``engine.endgame.endgame_table``, cached on disk) once a turn starts with at
+    most ``ENDGAME_REACH`` stones more, on boards of up to ``ENDGAME_MAX_POINTS`` points; building
+    it the first time takes about a second for 3 stones on 9x5, half a minute for 4.  Levels 4 and
+    5 read the 4-stone table.
+    ``compiled`` (on by default where numba is installed) runs the same search compiled, from
+    ``engine.compiled``: the same turns, scores and node counts, about 14 times as fast; its
+    transposition table has 2**19 entries (36 MB), one kept per process between turns.
+    Each call searches with state of its own (``_AlphaBetaSearch``), so calls from several threads,
+    or a cancelled one and the next, never share it.
+    """
+
+    def __init__(
+        self,
+        depth: int | None = None,
+        time_limit: float = 1.0,
+        seed=None,
+        evaluation="threat",
+        quiescence: bool = False,
+        endgame=None,
+        compiled: bool | None = None,
+    ):
+        super().__init__(seed)
+        if depth is not None and (
+            isinstance(depth, bool) or not isinstance(depth, int) or depth < 1
+        ):
+            raise ValueError(f"depth is a whole number of turns, at least 1; got {depth!r}")
+        if depth is None and not (isinstance(time_limit, (int, float)) and time_limit > 0):
+            raise ValueError(f"time_limit is a positive number of seconds; got {time_limit!r}")
+        if evaluation not in EVALUATIONS:
+            raise ValueError(
+                f"no evaluation called {evaluation!r}; choose one of {', '.join(EVALUATIONS)}"
+            )
+        if quiescence not in (True, False, 0, 1):
+            raise ValueError(f"quiescence is on (1) or off (0); got {quiescence!r}")
+        self._endgame_option = _check_endgame(endgame)
+        self.depth, self.time_limit, self.evaluation = depth, time_limit, evaluation
+        self.quiescence = bool(quiescence)
+        budget = f"depth={depth}" if depth is not None else f"time={time_limit:g}"
+        self.name = (
+            f"alphabeta:{budget}"
+            + ("" if evaluation == "threat" else f",eval={evaluation}")
+            + (",quiescence=1" if self.quiescence else "")
+            + (f",endgame={getattr(endgame, 'stones', endgame)}" if self._endgame_option else "")
+        )
+        self.last_search: SearchInfo | None = None
+        if compiled not in (None, True, False, 0, 1):
+            raise ValueError(
+                f"compiled is on (1), off (0) or None (on when numba is installed); got "
+                f"{compiled!r}"
+            )
+        if compiled and not _compiled().available():
+            raise ValueError(
+                "the compiled search needs numba: pip install 'fanorona[fast]' "
+                "(and FANORONA_COMPILED not set to 0)"
+            )
+        self.compiled = _compiled().available() if compiled is None else bool(compiled)
+        self._endgames: dict = {}  # (size, stones, rules) -> the EndgameTable that endgame=N reads
+        self._lock = threading.Lock()  # guards the two caches: _endgames and _idle
+        self._idle: list = []  # a compiled search no call is using (its buffers, not a table)
+
+    def __getstate__(self) -> dict:
+        """A copy (``copy.deepcopy``, a worker process) gets no lock and no idle compiled search."""
+        state = dict(self.__dict__)
+        state["_lock"], state["_idle"] = None, []
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._lock = threading.Lock()
+
+    def ready(self, board) -> bool:
+        """Whether a search from ``board`` starts at once: the compiled code loaded and the endgame
+        table it reads in memory (``prepare`` makes both, once)."""
+        if self.compiled and not _compiled().ready():
+            return False
+        key = self._endgame_key(board)
+        return key is None or key in self._endgames
+
+    def prepare(self, board, progress: bool = True) -> None:
+        """Load what a search from ``board`` needs, or make it the first time, before its clock
+        starts:
+        the compiled code (half a minute the first time after installing, a second or two later) and
+        the endgame table (half a minute the first time on a machine for 4 stones on 9x5, a fraction
+        of a second from its cache file later).  ``progress`` shows a bar on stderr while that takes
+        a while."""
+        if self.compiled:
+            _compiled().warm_up(progress)
+        key = self._endgame_key(board)
+        if key is not None and key not in self._endgames:
+            from fanorona.engine.endgame import endgame_table
+
+            size, stones, rules = key
+            table = endgame_table(size, stones, rules, progress=progress and stones > 3)
+            with self._lock:
+                self._endgames.setdefault(key, table)
+        table = self._endgame_for(board)
+        if self.compiled and table is not None:
+            # the compiled search's own copy, made once a table
+            _compiled().endgame_lookup(table)
+
+    def _pick(self, board, options, stop):
+        self.prepare(board)
+        _raise_if_stopped(stop)
+        started = time.perf_counter()
+        # stop searching a little early: the answer still has to be built and handed back in time
+        deadline = None if self.depth is not None else started + 0.9 * self.time_limit
+        gen = generator(board.geometry, board.rules)
+        compiled_search = self._take_compiled(gen)
+        try:
+            search = _AlphaBetaSearch(
+                gen,
+                board,
+                self.evaluation,
+                self.quiescence,
+                self._endgame_for(board),
+                deadline,
+                stop,
+                compiled_search,
+            )
+            self.rng.shuffle(options)  # equal turns keep this random order when sorted
+            best, info = search.run(board, options, self.depth or 99, started)
+        finally:
+            if compiled_search is not None:
+                compiled_search.finish()
+                with self._lock:
+                    self._idle[:] = [compiled_search]  # one kept: 4 MB of buffers
+        self.last_search = info
+        return best
+
+    def _take_compiled(self, gen):
+        """A compiled search for this generator, of this player's own (idle) or new; None when the
+        compiled path is off, not installed, or the board has over 62 points."""
+        if not self.compiled:
+            return None
+        compiled_gen = _compiled().compiled_generator(gen)
+        if compiled_gen is None:
+            return None
+        with self._lock:
+            for i, idle in enumerate(self._idle):
+                if idle.generator is gen:
+                    return self._idle.pop(i)
+        return _compiled().CompiledSearch(
+            compiled_gen, self.evaluation, self.quiescence, QUIESCENCE_TURNS
+        )
+
+    def _endgame_key(self, board):
+        """(size, stones, rules) of the table that ``endgame=N`` reads from ``board``, or None: no
+        number given, a board of more than ``ENDGAME_MAX_POINTS`` points, the opening rule in force
+        (the tables know no opening turn), or too many stones for the search to reach the table."""
+        option = self._endgame_option
+        if not isinstance(option, int) or len(board.points) > ENDGAME_MAX_POINTS:
+            return None
+        stones = board.count("white") + board.count("black")
+        if board.rules.opening_single_capture or stones > option + ENDGAME_REACH:
+            return None
+        return board.size, option, board.rules.with_(quiet_draw=None)
+
+    def _endgame_for(self, board):
+        """The endgame table for this board (made by ``prepare``), or None; a table given for
+        another board is refused."""
+        option = self._endgame_option
+        if not option:
+            return None
+        if isinstance(option, int):
+            key = self._endgame_key(board)
+            return None if key is None else self._endgames[key]
+        if option.size != board.size or option.rules != board.rules.with_(quiet_draw=None):
+            w, h = option.size
+            raise ValueError(
+                f"the endgame table is for {w}x{h} under {option.rules}; the board is "
+                f"{board.size[0]}x{board.size[1]} under {board.rules}"
+            )
+        return option
+
+
+class _AlphaBetaSearch:
+    """One call's alpha-beta: its clock, stop event, node count, tables and compiled search.  Made
+    afresh by each ``AlphaBetaPlayer.choose_turn``, so nothing of one search reaches another."""
+
+    def __init__(
+        self,
+        gen: Generator,
+        board: Board,
+        evaluation: str,
+        quiescence: bool,
+        endgame,
+        deadline: float | None,
+        stop,
+        compiled_search,
+    ):
+        self._gen, self._root_ply = gen, len(board.turns)
+        self._evaluate, self.quiescence = EVALUATIONS[evaluation], quiescence
+        self._quiet_draw, self._endgame = board.rules.quiet_draw, endgame
+        self._deadline, self._stop = deadline, stop
+        self._watch = deadline is not None or stop is not None  # look at the clock and the event?
+        self._nodes, self._next_check = 0, CHECK_EVERY
+        self._table: dict = {}
+        self._scores: dict = {}
+        self._sorted_children: dict = {}
+        self._partial: tuple | None = None
+        self._compiled = (
+            None
+            if compiled_search is None
+            else compiled_search.start(self._root_ply, deadline, endgame, stop)
+        )
+
+    def run(self, board: Board, options: list, max_depth: int, started: float):
+        """The best option and what the search did, deepening from depth 1 to ``max_depth``."""
+        if len(options) == 1:
+            return options[0], SearchInfo(
+                0,
+                0,
+                time.perf_counter() - started,
+                0.0,
+                [str(_as_turn(board, options[0][0]))],
+                self._compiled is not None,
+            )
+        me, opp = bitsets(board)
+        best, score, reached = options[0], 0, 0
+        for depth in range(1, max_depth + 1):
+            self._partial = None
+            try:
+                best, score = self._search_root(me, opp, board.quiet_turns, options, best, depth)
+            except _Timeout:
+                if (
+                    self._partial is not None
+                ):  # a turn that already beat the previous best at this depth
+                    best, score = self._partial
+                break
+            reached = depth
+            if abs(score) >= PROVEN:
+                break  # a proven win or loss: deeper search cannot change it
+        elapsed = time.perf_counter() - started
+        if self._compiled is not None:
+            self._nodes += self._compiled.nodes
+        line = self._principal_variation(board, best, max(reached, 1))
+        return best, SearchInfo(
+            reached, self._nodes, elapsed, score, line, self._compiled is not None
+        )
+
+    def _known(self, me, opp, ply, quiet):
+        """The exact score from the endgame table, or None.  A win or loss counts only if the draw
+        rule cannot strike before it ends; a draw stays a draw under any draw rule."""
+        found = self._endgame.lookup(me, opp) if self._endgame is not None else None
+        if found is None:
+            return None
+        value, distance = found
+        if value == "draw":
+            return 0
+        if self._quiet_draw is not None and quiet + distance >= self._quiet_draw:
+            return None
+        return WIN_SCORE - ply - distance if value == "win" else ply + distance - WIN_SCORE
+
+    def _may_outlive_draw_rule(self, stored, quiet):
+        """Whether a stored proven score may end later than the draw rule allows from ``quiet``: the
+        table key leaves the quiet turns out while the draw rule is beyond the search depth, but a
+        win read from the endgame table can be longer than that."""
+        return (
+            self._endgame is not None
+            and self._quiet_draw is not None
+            and abs(stored) >= PROVEN
+            and quiet + WIN_SCORE - abs(stored) >= self._quiet_draw
+        )
+
+    def _search_root(self, me, opp, quiet, options, first, depth):
+        ordered = sorted(options, key=lambda o: (o is not first, -_captured(opp, o[2])))
+        alpha, best = -WIN_SCORE - 1, ordered[0]
+        for option in ordered:
+            arguments = (
+                option[1],
+                option[2],
+                opp,
+                depth,
+                alpha,
+                WIN_SCORE + 1,
+                0,
+                quiet,
+                option is not ordered[0],
+            )
+            if self._compiled is None:
+                score = self._child(*arguments)
+            else:
+                try:
+                    score = self._compiled_child(self._compiled, *arguments)
+                except (
+                    OverflowError
+                ):  # more turns than the compiled buffer holds: Python from here on
+                    self._nodes, self._compiled = self._nodes + self._compiled.nodes, None
+                    score = self._child(*arguments)
+            if score > alpha:
+                alpha, best = score, option
+            self._partial = (best, alpha)
+        if self._compiled is None:
+            self._table[self._key(me, opp, 0, quiet, depth)] = (
+                depth,
+                alpha,
+                EXACT,
+                (best[1], best[2]),
+            )
+        else:
+            self._compiled.store_root(me, opp, quiet, depth, alpha, (best[1], best[2]))
+        return best, alpha
+
+    @staticmethod
+    def _compiled_child(search, *arguments):
+        """``_child`` on the compiled path: the same value, or the same ``_Timeout`` or
+        cancellation."""
+        score = search.child(*arguments)
+        if search.overflowed:
+            raise OverflowError("more turns than the compiled buffer holds")
+        if search.cancelled:
+            raise SearchCancelled("the search was stopped")
+        if search.timed_out:
+            raise _Timeout
+        return score
+
+    def _look(self):
+        """Every ``CHECK_EVERY`` nodes: stop when the stop event is set or the time is up."""
+        self._next_check = self._nodes + CHECK_EVERY
+        _raise_if_stopped(self._stop)
+        if self._deadline is not None and time.perf_counter() > self._deadline:
+            raise _Timeout
+
+    def _key(self, me, opp, ply, quiet, depth):
+        """The table key: stones, side to move, the opening rule's turn, and the quiet turns when
+        the
+        draw rule could end the game within ``depth`` turns (otherwise they cannot change the
+        value)."""
+        draw_near = (
+            self._quiet_draw is not None and self._quiet_draw - quiet <= depth + QUIESCENCE_TURNS
+        )
+        return (
+            me,
+            opp,
+            (self._root_ply + ply) % 2,
+            self._gen.single(self._root_ply + ply),
+            quiet if draw_near else -1,
+        )
+
+    def _child(self, me2, opp2, opp, depth, alpha, beta, ply, quiet, null_window):
+        """The value, for the side that moved, of the turn that left ``(me2, opp2)``: with a null
+        window
+        first when ``null_window``, and again with the full window if it beats ``alpha``."""
+        quiet2 = quiet + 1 if opp2 == opp else 0
+        if (
+            depth == 1 and not self.quiescence
+        ):  # the horizon, scored here rather than in a call more
+            self._nodes += 1
+            if not opp2:
+                return WIN_SCORE - ply - 1
+            if self._quiet_draw is not None and quiet2 >= self._quiet_draw:
+                return 0
+            known = self._known(opp2, me2, ply + 1, quiet2) if self._endgame is not None else None
+            if known is not None:
+                return -known
+            score = self._scores.get((opp2, me2))
+            if score is None:
+                score = self._scores[opp2, me2] = self._evaluate(self._gen, opp2, me2)
+            return -score
+        if null_window:
+            score = -self._negamax(opp2, me2, depth - 1, -alpha - 1, -alpha, ply + 1, quiet2)
+            if not alpha < score < beta:
+                return score
+        return -self._negamax(opp2, me2, depth - 1, -beta, -alpha, ply + 1, quiet2)
+
+    def _negamax(self, me, opp, depth, alpha, beta, ply, quiet):
+        self._nodes += 1
+        if self._watch and self._nodes >= self._next_check:
+            self._look()
+        if not me:
+            return ply - WIN_SCORE
+        if self._quiet_draw is not None and quiet >= self._quiet_draw:
+            return 0
+        if self._endgame is not None:
+            known = self._known(me, opp, ply, quiet)
+            if known is not None:
+                return known
+        if depth <= 0:
+            if self.quiescence:
+                return self._quiesce(me, opp, alpha, beta, ply, QUIESCENCE_TURNS)
+            score = self._scores.get((me, opp))
+            if score is None:
+                score = self._scores[me, opp] = self._evaluate(self._gen, me, opp)
+            return score
+        key = self._key(me, opp, ply, quiet, depth)
+        entry = self._table.get(key)
+        original_alpha, best, best_move = alpha, -WIN_SCORE - 1, None
+        if entry is not None:
+            stored_depth, stored, flag, best_move = entry
+            if stored_depth >= depth and not self._may_outlive_draw_rule(stored, quiet):
+                stored = from_table(stored, ply)
+                if (
+                    flag == EXACT
+                    or (flag == LOWER and stored >= beta)
+                    or (flag == UPPER and stored <= alpha)
+                ):
+                    return stored
+            if best_move is not None:  # the stored best reply first, before generating the others
+                best = self._child(
+                    best_move[0], best_move[1], opp, depth, alpha, beta, ply, quiet, False
+                )
+                alpha = max(alpha, best)
+        if alpha < beta:
+            children = self._sorted_children.get(key)
+            if children is None:
+                children = self._gen.children(me, opp, self._gen.single(self._root_ply + ply))
+                self._sorted_children[key] = children
+                children.sort(key=lambda c: c[1].bit_count())
+            if not children:
+                return ply - WIN_SCORE
+            stored_move = best_move
+            for me2, opp2 in children:
+                if (me2, opp2) == stored_move:  # searched already
+                    continue
+                score = self._child(
+                    me2, opp2, opp, depth, alpha, beta, ply, quiet, best > -WIN_SCORE - 1
+                )
+                if score > best:
+                    best, best_move = score, (me2, opp2)
+                    if score > alpha:
+                        alpha = score
+                        if alpha >= beta:
+                            break
+        flag = UPPER if best <= original_alpha else LOWER if best >= beta else EXACT
+        self._table[key] = (depth, to_table(best, ply), flag, best_move)
+        return best
+
+    def _quiesce(self, me, opp, alpha, beta, ply, turns_left):
+        """The value past the horizon: while the side to move can capture, search its capturing
+        turns
+        (it must play one when capture is compulsory); a quiet position is scored by the
+        evaluation."""
+        gen = self._gen
+        self._nodes += 1
+        threat = gen.best_capture(me, opp)
+        if not threat:
+            if not gen.has_step(me, opp):
+                return ply - WIN_SCORE
+            return self._static(me, opp, 0)
+        if turns_left == 0:
+            return self._static(me, opp, threat)
+        best = -WIN_SCORE - 1
+        if not gen.rules.mandatory_capture:  # a quiet turn is allowed: standing pat is a choice
+            best = self._static(me, opp, threat)
+            if best >= beta:
+                return best
+            alpha = max(alpha, best)
+        children = [
+            c for c in gen.children(me, opp, gen.single(self._root_ply + ply)) if c[1] != opp
+        ]
+        children.sort(key=lambda c: c[1].bit_count())
+        for me2, opp2 in children:
+            score = (
+                WIN_SCORE - ply - 1
+                if not opp2
+                else -self._quiesce(opp2, me2, -beta, -alpha, ply + 1, turns_left - 1)
+            )
+            if score > best:
+                best = score
+                if score > alpha:
+                    alpha = score
+                    if alpha >= beta:
+                        break
+        return best
+
+    def _static(self, me, opp, threat):
+        """The evaluation, reusing the best capture (``threat``) already found when it is
+        "threat"."""
+        if self._evaluate is material_threat:
+            return STONE * (me.bit_count() - opp.bit_count()) + THREAT * threat
+        return self._evaluate(self._gen, me, opp)
+
+    def _principal_variation(self, board: Board, best, length: int) -> list[str]:
+        """The expected line, read from the table, as turn texts (the first is the answer)."""
+        line, b = [], board.copy()
+        turn = _as_turn(b, best[0])
+        for _ in range(length):
+            line.append(str(turn))
+            b.push(turn)
+            if b.outcome() is not None:
+                break
+            reply = self._stored_reply(*bitsets(b), len(line), b.quiet_turns, length)
+            if reply is None:
+                break
+            found = next(
+                (_as_turn(b, raw) for raw, me2, opp2, _ in _options(b) if (me2, opp2) == reply),
+                None,
+            )
+            if found is None:
+                break
+            turn = found
+        return line
+
+    def _stored_reply(self, me, opp, ply, quiet, length):
+        """The best reply the table holds for a position, as ``(me, opp)`` after it, or None."""
+        for depth in range(length, -1, -1):
+            if self._compiled is not None:
+                found = self._compiled.stored_reply(me, opp, ply, quiet, depth)
+                if found is not False:
+                    return found
+            elif (key := self._key(me, opp, ply, quiet, depth)) in self._table:
+                return self._table[key][3]
+        return None
+
+
+def _check_endgame(endgame):
+    """None or 0 (no table), a number of stones (2 to 4), or an ``EndgameTable``."""
+    if endgame is None or (
+        isinstance(endgame, int) and not isinstance(endgame, bool) and endgame == 0
+    ):
+        return None
+    if isinstance(endgame, int) and not isinstance(endgame, bool) and 2 <= endgame <= 4:
+        return endgame
+    from fanorona.engine.endgame import EndgameTable
+
+    if isinstance(endgame, EndgameTable):
+        return endgame
+    raise ValueError(
+        "endgame is a number of stones from 2 to 4, a fanorona.engine.endgame.EndgameTable, "
+        f"or None; got {endgame!r}"
+    )

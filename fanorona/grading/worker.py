@@ -1,0 +1,215 @@
+"""The sandboxed side of grading: runs the student's notebook code and answers questions about it.
+
+``python -m fanorona.grading.worker`` (started by ``remote.Session`` inside the sandbox, from a
+copy of the package without the checkers or the grader) reads one JSON request a line on stdin
+and writes one JSON reply a line: run a cell's source, look up a name, call a function or a
+method, read an attribute.  Answers are plain data (``plain.encode``); the student's own objects
+stay here and cross as numbers.  Whatever the student's code does to this process, it can only
+change the answers it gives: the references, the comparison and the points are in the grader.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import signal
+import sys
+import traceback
+from contextlib import contextmanager, redirect_stderr, redirect_stdout
+
+#: Characters of what the student's code prints that go back with a reply.
+PRINTED = 4000
+
+
+class TimeUp(BaseException):
+    """A call ran past its limit (a BaseException: ``except Exception`` does not stop it)."""
+
+
+@contextmanager
+def time_limit(seconds: float):
+    """SIGALRM after ``seconds``, and every tenth of a second after that (the student's code may
+    catch the first); the grader's own limit on the whole request holds if this one is undone."""
+
+    def ring(_signum, _frame):
+        raise TimeUp
+
+    previous = _signal(signal.SIGALRM, ring)
+    _setitimer(signal.ITIMER_REAL, seconds, 0.1)
+    try:
+        yield
+    finally:
+        _setitimer(signal.ITIMER_REAL, 0)
+        _signal(signal.SIGALRM, previous)
+
+
+#: Taken before the student's code runs, so patching ``signal`` does not turn the limit off.
+_signal, _setitimer = signal.signal, signal.setitimer
+
+
+class Objects:
+    """The student's objects the grader holds a number for."""
+
+    def __init__(self):
+        self.by_number: dict[int, object] = {}
+        self.numbers: dict[int, int] = {}
+
+    def handle(self, value) -> int:
+        number = self.numbers.get(id(value))
+        if number is None:
+            number = self.numbers[id(value)] = len(self.by_number) + 1
+            self.by_number[number] = value
+        return number
+
+    def get(self, number: int, _kind: str = ""):
+        try:
+            return self.by_number[number]
+        except KeyError:
+            raise LookupError(f"no object number {number}") from None
+
+
+class Printed(io.StringIO):
+    """The student's prints during one request, kept to ``PRINTED`` characters."""
+
+    def write(self, text) -> int:
+        text = str(text)
+        if self.tell() < PRINTED:
+            super().write(text[: PRINTED - self.tell()])
+        return len(text)
+
+
+def error_of(e: BaseException) -> dict:
+    frames = [f for f in traceback.extract_tb(e.__traceback__) if f.filename.startswith("<cell")]
+    where = "".join(traceback.format_list(frames[-3:]))
+    return {
+        "type": type(e).__name__,
+        "message": str(e)[:600] if not isinstance(e, SystemExit) else "",
+        "unfinished": isinstance(e, NotImplementedError),
+        "missing": getattr(e, "name", None) if isinstance(e, ImportError) else None,
+        "where": where[-1500:],
+    }
+
+
+class Worker:
+    """One notebook's namespace and the answers about it."""
+
+    def __init__(self, channel):
+        from fanorona.grading import plain
+
+        self.channel = channel
+        self.plain = plain
+        self.objects = Objects()
+        self.namespace: dict = {"__name__": "__main__"}
+        self.cells = 0
+
+    def send(self, message: dict) -> None:
+        """One line to the grader (JSON: a value JSON cannot hold is sent as an error)."""
+        try:
+            text = json.dumps(message, allow_nan=False)
+        except (TypeError, ValueError, RecursionError) as e:
+            text = json.dumps({"error": error_of(e), "printed": ""})
+        self.channel.write(text + "\n")
+        self.channel.flush()
+
+    def value(self, value):
+        return self.plain.encode(value, self.objects.handle)
+
+    def argument(self, data):
+        return self.plain.decode(data, self.objects.get)
+
+    def answer(self, request: dict, target=None) -> dict:
+        op = request.get("op")
+        boards: list = []
+        if op == "run":
+            self.cells += 1
+            code = compile(request["source"], f"<cell {self.cells}>", "exec")
+            exec(code, self.namespace)
+            return {"value": None}
+        if op == "get":
+            return {"value": self.value(self.namespace[request["name"]])}
+        if target is None:
+            target = self.objects.get(request["target"])
+        if op == "call":
+            args = [self.argument(a) for a in request.get("args", [])]
+            kwargs = {k: self.argument(v) for k, v in request.get("kwargs", {}).items()}
+            Board = self.plain.Board
+            boards = [
+                (i, a, a.key(), len(a._history)) for i, a in enumerate(args) if type(a) is Board
+            ]
+            result = target(*args, **kwargs)
+            if hasattr(result, "__next__"):  # a generator's code runs here, not in the grader
+                result = list(result)
+            changed = [i for i, a, key, n in boards if a.key() != key or len(a._history) != n]
+            return {"value": self.value(result), "changed": changed}
+        if op == "map":
+            return {"value": self.map(target, request["calls"], request["limit"])}
+        if op == "attr":
+            return {"value": self.value(getattr(target, request["name"]))}
+        if op == "setattr":
+            setattr(target, request["name"], self.argument(request["value"]))
+            return {"value": None}
+        if op == "special":
+            return {
+                "value": self.value(self.special(target, request["name"], request.get("args", [])))
+            }
+        raise ValueError(f"no such request {op!r}")
+
+    def map(self, target, calls: list, limit: float) -> int:
+        """Call ``target`` on each argument list, each call under ``limit`` seconds, and send each
+        answer on its own line as soon as it is known (so the grader times each call, even one
+        stuck in C code); a call that runs out of time or is unfinished ends the list."""
+        sent = 0
+        for args in calls:
+            try:
+                with time_limit(limit):
+                    entry = self.answer({"op": "call", "target": None, "args": args}, target)
+                stop = False
+            except TimeUp:
+                entry, stop = {"error": {"type": "TimeUp", "message": ""}}, True
+            except BaseException as e:  # the student's exception is the answer
+                entry = {"error": error_of(e)}
+                stop = isinstance(e, (NotImplementedError, SystemExit, KeyboardInterrupt))
+            self.send({"entry": entry, "printed": ""})
+            sent += 1
+            if stop:
+                break
+        return sent
+
+    def special(self, target, name: str, args: list):
+        """The few built-in operations the checkers use on a student's object."""
+        args = [self.argument(a) for a in args]
+        operations = {
+            "str": lambda: str(target),
+            "repr": lambda: repr(target),
+            "len": lambda: len(target),
+            "bool": lambda: bool(target),
+            "iter": lambda: list(target),
+            "getitem": lambda: target[args[0]],
+            "contains": lambda: args[0] in target,
+            "eq": lambda: target == args[0],
+            "callable": lambda: callable(target),
+            "hash": lambda: hash(target),
+        }
+        return operations[name]()
+
+
+def main() -> None:
+    os.environ.setdefault("MPLBACKEND", "Agg")
+    channel = os.fdopen(os.dup(1), "w", encoding="utf-8")
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 1)  # the student's os.write(1, ...) cannot garble the replies
+    worker = Worker(channel)
+    for line in sys.stdin:
+        printed = Printed()
+        try:
+            request = json.loads(line)
+            with redirect_stdout(printed), redirect_stderr(printed):
+                reply = worker.answer(request)
+        except BaseException as e:
+            reply = {"error": error_of(e)}
+        reply["printed"] = printed.getvalue()
+        worker.send(reply)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,175 @@
+"""One live game on the server, the referee's side of it: the board, the clocks, the draw offer,
+and who may do what.
+
+Every action names who asks; an action that the asker may not take, or a turn the rules refuse,
+raises ``Refusal`` with one sentence and changes nothing.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from ..board import Board, Color, IllegalMoveError, Outcome
+from ..game import Game
+from ..notation import NotationError
+from ..rules import Rules
+
+
+class Refusal(ValueError):
+    """An action the lobby refuses: the sentence says why, and nothing changed."""
+
+
+@dataclass
+class Clock:
+    """Each side's time left, in seconds; the side to move's clock runs from ``since``."""
+
+    minutes: int
+    increment: int
+    left: dict = field(default_factory=dict)
+    since: float = 0.0
+
+    def __post_init__(self):
+        self.left = self.left or {"white": 60.0 * self.minutes, "black": 60.0 * self.minutes}
+
+    def remaining(self, side: str, running: str | None, now: float) -> float:
+        spent = now - self.since if side == running else 0.0
+        return max(0.0, self.left[side] - spent)
+
+    def press(self, side: str, now: float) -> None:
+        """``side`` has moved: its time is charged, the increment added, the other clock runs."""
+        self.left[side] = self.remaining(side, side, now) + self.increment
+        self.since = now
+
+    @property
+    def text(self) -> str:
+        return f"{self.minutes}+{self.increment}"
+
+
+class LiveGame:
+    """A game being played: ``number``, the two names, and the board the server referees on."""
+
+    def __init__(self, number, white, black, size, rules, clock, ranked, now=None):
+        self.number, self.white, self.black = number, white, black
+        self.rules_name, self.ranked = rules, ranked
+        self.board = Board(size, Rules.named(rules))
+        self.clock = Clock(*clock)
+        self.clock.since = time.monotonic() if now is None else now
+        self.outcome: Outcome | None = None
+        self.draw_offer: str | None = None
+        self.watchers: set = set()
+
+    @property
+    def id(self) -> str:
+        return f"g{self.number}"
+
+    @property
+    def running(self) -> str | None:
+        """The side whose clock runs: the side to move, while the game goes on."""
+        return None if self.outcome else self.board.to_move.value
+
+    def side_of(self, name: str) -> str | None:
+        return "white" if name == self.white else "black" if name == self.black else None
+
+    def _player(self, name: str) -> str:
+        side = self.side_of(name)
+        if side is None:
+            raise Refusal(f"{name} does not play in game {self.id}: only its players act in it")
+        if self.outcome is not None:
+            raise Refusal(f"game {self.id} is over ({self.outcome})")
+        return side
+
+    def time_left(self, side: str, now: float) -> float:
+        return self.clock.remaining(side, self.running, now)
+
+    # -- what players do -----------------------------------------------------------------------
+
+    def play(self, name: str, ply: int, text: str, now: float) -> str:
+        """Play ``name``'s turn ``text`` as turn number ``ply`` (counted from 0); the turn as the
+        board writes it."""
+        side = self._player(name)
+        if ply != len(self.board.turns):
+            raise Refusal(
+                f"that turn is for turn {ply} of game {self.id}, which is at turn "
+                f"{len(self.board.turns)}: an old or repeated message"
+            )
+        if side != self.board.to_move.value:
+            raise Refusal(f"it is {self.board.to_move.value}'s turn in game {self.id}, not yours")
+        if self.flag(now):
+            raise Refusal(f"your time ran out in game {self.id}: {self.outcome}")
+        try:
+            self.board.push(text)
+        except (IllegalMoveError, NotationError) as e:
+            raise Refusal(str(e)) from None
+        self.clock.press(side, now)
+        self.draw_offer = None
+        self.outcome = self.board.outcome()
+        return str(self.board.turns[-1])
+
+    def resign(self, name: str) -> None:
+        side = self._player(name)
+        self.outcome = Outcome.from_words(Color(side).other.value, f"{side} resigned")
+
+    def offer_draw(self, name: str) -> str:
+        side = self._player(name)
+        self.draw_offer = side
+        return side
+
+    def accept_draw(self, name: str) -> None:
+        side = self._player(name)
+        if self.draw_offer != Color(side).other.value:
+            raise Refusal(f"there is no draw offer from your opponent in game {self.id}")
+        self.outcome = Outcome.from_words(None, "agreed by both players")
+
+    def flag(self, now: float) -> bool:
+        """End the game if the side to move has run out of time; whether it did."""
+        side = self.running
+        if side is None or self.time_left(side, now) > 0:
+            return False
+        self.clock.left[side] = 0.0
+        self.outcome = Outcome.from_words(Color(side).other.value, f"{side} ran out of time")
+        return True
+
+    def end(self, instructor: str) -> None:
+        if self.outcome is not None:
+            raise Refusal(f"game {self.id} is over ({self.outcome})")
+        self.outcome = Outcome.from_words(None, f"ended by the instructor {instructor}")
+
+    # -- what everyone sees --------------------------------------------------------------------
+
+    def record(self) -> Game:
+        return Game.from_board(self.board, self.outcome, self.white, self.black)
+
+    def clocks(self, now: float) -> dict:
+        return {s: round(self.time_left(s, now), 2) for s in ("white", "black")}
+
+    def state(self, now: float, you: str | None = None) -> dict:
+        """The whole game as a message: enough to draw it, follow it, or take a seat again."""
+        w, h = self.board.size
+        return {
+            "type": "game",
+            "game": self.id,
+            "white": self.white,
+            "black": self.black,
+            "you": self.side_of(you) if you else None,
+            "size": f"{w}x{h}",
+            "rules": self.rules_name,
+            "clock": self.clock.text,
+            "ranked": self.ranked,
+            "start": self.board.root().fen(),
+            "turns": [str(t) for t in self.board.turns],
+            "fen": self.board.fen(),
+            "to_move": self.board.to_move.value,
+            "clocks": self.clocks(now),
+            "draw_offer": self.draw_offer,
+            "outcome": outcome_data(self.outcome),
+            "legal": self.legal(),
+        }
+
+    def legal(self) -> list[str]:
+        """The side to move's legal turns, for a page that offers only those."""
+        return [] if self.outcome else [str(t) for t in self.board.legal_turns()]
+
+
+def outcome_data(outcome: Outcome | None) -> dict | None:
+    return None if outcome is None else {"winner": outcome.winner, "reason": outcome.reason}

@@ -1,0 +1,78 @@
+"""Running a lobby: uvicorn serving the application on a store, in the foreground or on a thread
+of its own (for a notebook, the demo and the tests)."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import threading
+import time
+
+import uvicorn
+
+from .server import create_app
+from .store import Store
+
+#: The largest WebSocket frame uvicorn reads at all; the lobby refuses anything over
+#: ``protocol.MAX_BYTES`` itself, with a sentence.
+FRAME_LIMIT = 65536
+
+
+def config(
+    store: Store, host: str = "127.0.0.1", port: int = 8765, app=None, **options
+) -> uvicorn.Config:
+    """uvicorn's settings for the lobby on ``store`` (or for ``app``, a lobby made elsewhere)."""
+    app = app if app is not None else create_app(store)
+    return uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        ws="websockets-sansio",
+        ws_max_size=FRAME_LIMIT,
+        ws_ping_interval=20,
+        log_level=options.pop("log_level", "info"),
+        **options,
+    )
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Background:
+    """A lobby on a thread of this process, on 127.0.0.1 and a free port, stopped by ``stop``
+    (or by leaving the ``with`` block)."""
+
+    def __init__(self, store: Store, port: int | None = None, **options):
+        self.port = port or free_port()
+        settings = config(store, "127.0.0.1", self.port, log_level="warning", **options)
+        #: The lobby's state (``lobby.Lobby``), for a test to look at.
+        self.lobby = settings.app.state.lobby  # type: ignore[union-attr]
+        self.server = uvicorn.Server(settings)
+        self.thread = threading.Thread(target=self._run, daemon=True, name="lobby-server")
+        self.url = f"ws://127.0.0.1:{self.port}/ws"
+        self.page = f"http://127.0.0.1:{self.port}/"
+
+    def _run(self) -> None:
+        asyncio.run(self.server.serve())
+
+    def start(self) -> Background:
+        self.thread.start()
+        deadline = time.monotonic() + 20
+        while not self.server.started:
+            if not self.thread.is_alive() or time.monotonic() > deadline:
+                raise RuntimeError(f"the lobby did not start on port {self.port}")
+            time.sleep(0.02)
+        return self
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(10)
+
+    def __enter__(self) -> Background:
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.stop()

@@ -1,0 +1,193 @@
+"""The lobby as an ASGI application (Starlette): one WebSocket endpoint for every client, and the
+pages it serves itself (the class view, a spectator's and a player's board).
+
+Who a client is comes from its first message (``{"type": "hello", "token": ...}``) or an
+``Authorization: Bearer`` header, never from the URL, so no token lands in an access log.  Each
+client's messages are read one at a time and checked (size, JSON, fields, rate) before the lobby
+sees them; a client that breaks the protocol is told why in one sentence and dropped.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from importlib import resources
+
+from starlette.applications import Starlette
+from starlette.responses import HTMLResponse, PlainTextResponse
+from starlette.routing import Route, WebSocketRoute
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from .lobby import Lobby, Member
+from .protocol import Meter, ProtocolError, read
+from .store import Store
+
+#: Seconds a new connection has to say who it is.
+HELLO_WAIT = 10.0
+#: Messages queued for a client that does not read them before it is dropped.
+BACKLOG = 500
+#: The WebSocket close code for a broken protocol (RFC 6455: policy violation).
+POLICY = 1008
+
+
+class Client:
+    """One connection: who it is, and a queue of messages a task writes to the socket, so the
+    lobby never waits for a slow reader."""
+
+    def __init__(self, ws: WebSocket, name: str, role: str):
+        self.ws, self.name, self.role = ws, name, role
+        self.queue: asyncio.Queue = asyncio.Queue()
+        self.gone = False
+
+    def send(self, message: dict) -> None:
+        if self.gone:
+            return
+        if self.queue.qsize() >= BACKLOG:
+            self.drop(f"more than {BACKLOG} messages waited for you to read them")
+            return
+        self.queue.put_nowait(json.dumps(message))
+
+    def drop(self, sentence: str) -> None:
+        """Say ``sentence`` and close the connection after it."""
+        if not self.gone:
+            self.queue.put_nowait(json.dumps({"type": "error", "message": sentence}))
+            self.queue.put_nowait(None)
+            self.gone = True
+
+    async def pump(self) -> None:
+        while (text := await self.queue.get()) is not None:
+            await self.ws.send_text(text)
+        await self.ws.close(POLICY)
+
+
+class Identities:
+    """Who a token belongs to: the lobby's own tokens (``Store.who``), or another's word, e.g. the
+    hub's (``hub.HubIdentities``)."""
+
+    def __init__(self, store: Store):
+        self.store = store
+
+    async def from_headers(self, ws: WebSocket) -> tuple[str, str] | None:
+        kind, _, token = ws.headers.get("authorization", "").partition(" ")
+        return self.store.who(token.strip()) if kind.lower() == "bearer" and token else None
+
+    async def from_token(self, token: str) -> tuple[str, str] | None:
+        return self.store.who(token)
+
+
+async def _receive(ws: WebSocket) -> str | bytes | None:
+    """The next message's text or bytes, or None when the client has gone."""
+    event = await ws.receive()
+    if event["type"] == "websocket.disconnect":
+        return None
+    return event.get("text") if event.get("text") is not None else event.get("bytes", b"")
+
+
+async def _hello(ws: WebSocket, identities: Identities) -> tuple[str, str] | str:
+    """Who the connection is, or the sentence why it is not let in."""
+    found = await identities.from_headers(ws)
+    if found:
+        return found
+    try:
+        raw = await asyncio.wait_for(_receive(ws), HELLO_WAIT)
+    except asyncio.TimeoutError:
+        return f"say who you are within {HELLO_WAIT:.0f} s: send a hello message with your token"
+    if raw is None:
+        return "gone"
+    try:
+        message = read(raw)
+    except ProtocolError as e:
+        return str(e)
+    if message.type != "hello":
+        return 'the first message is {"type": "hello", "seq": 1, "token": ...}'
+    found = await identities.from_token(message["token"])
+    return found or "that token belongs to nobody in this class: ask your instructor for yours"
+
+
+def intake(lobby: Lobby, client: Member, raw: str | bytes) -> None:
+    """Read one message from ``client`` and act on it: a broken one drops the client with its
+    sentence, an old one (its ``seq`` not above the last) is refused, the rest go to the lobby."""
+    try:
+        message = read(raw)
+    except ProtocolError as e:
+        client.drop(str(e))
+        return
+    if message.type == "hello":
+        client.drop("you said hello already: send it once, first")
+    elif message.seq <= lobby.seqs.get(client.name, 0):
+        client.send(
+            {
+                "type": "refused",
+                "seq": message.seq,
+                "message": f"message number {message.seq} was used already: each message "
+                "needs a higher seq than the last, and an old one is not played again",
+            }
+        )
+    else:
+        lobby.seqs[client.name] = message.seq
+        lobby.handle(client, message)
+
+
+async def serve_client(ws: WebSocket, lobby: Lobby, identities: Identities) -> None:
+    await ws.accept()
+    who = await _hello(ws, identities)
+    if isinstance(who, str):
+        if who != "gone":
+            await ws.send_text(json.dumps({"type": "error", "message": who}))
+            await ws.close(POLICY)
+        return
+    client = Client(ws, *who)
+    pump = asyncio.create_task(client.pump())
+    lobby.arrive(client)
+    meter = Meter()
+    try:
+        while not client.gone and (raw := await _receive(ws)) is not None:
+            if not meter.allow():
+                client.drop("too many messages: a client sends at most 20 a second")
+                break
+            intake(lobby, client, raw)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        lobby.leave(client)
+        client.gone = True
+        client.queue.put_nowait(None)
+        try:
+            await asyncio.wait_for(pump, 2.0)
+        except (asyncio.TimeoutError, RuntimeError, OSError, WebSocketDisconnect):
+            pump.cancel()
+
+
+def board_page(signin: str = "token") -> HTMLResponse:
+    """The lobby's page; ``signin``: "token" (typed in) or "hub" (the hub's cookie)."""
+    page = resources.files(__package__).joinpath("pages").joinpath("board.html")
+    text = page.read_text(encoding="utf-8")
+    return HTMLResponse(text.replace('data-signin="token"', f'data-signin="{signin}"'))
+
+
+def create_app(
+    store: Store, identities: Identities | None = None, signin: str = "token"
+) -> Starlette:
+    """The lobby's application on ``store``; ``identities`` says who tokens belong to (by default
+    the store's own), ``signin`` how its page signs in."""
+    lobby = Lobby(store)
+    who = identities or Identities(store)
+
+    async def websocket(ws: WebSocket) -> None:
+        await serve_client(ws, lobby, who)
+
+    async def page(request) -> HTMLResponse:
+        return board_page(signin)
+
+    async def health(request) -> PlainTextResponse:
+        return PlainTextResponse(f"{len(lobby.online)} online, {len(lobby.games)} games\n")
+
+    app = Starlette(
+        routes=[
+            WebSocketRoute("/ws", websocket),
+            Route("/", page),
+            Route("/health", health),
+        ]
+    )
+    app.state.lobby = lobby
+    return app

@@ -1,0 +1,124 @@
+"""The lobby's own page in Chromium: two browser contexts play a whole ranked game through one
+lobby (a capture that goes both ways, chains), a third watches every turn, the player whose page
+is killed mid-game signs in again and plays on, and the instructor's class view follows it."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+import fanorona as fa
+from benchmarks.servers import CHROMIUM, LAUNCH_ARGS
+from fanorona.lobby import LobbyClient
+from fanorona.lobby.run import Background
+from fanorona.lobby.store import Store
+
+#: A short game on 5x5, found with two greedy players: White's first turn captures by approach
+#: where it could withdraw, and three turns are chains.
+SCRIPT = [
+    "b3c3A", "b4b3A", "c1b2Ab1W", "a4a3Ab3Ab2Aa2W", "e3e2W",
+    "a2b2", "e1d2", "d4d3A", "e2d2", "d3d4W",
+]  # fmt: skip
+TOKENS = re.compile(r"[a-z][0-9]+[AW]?")
+
+
+@pytest.fixture(scope="module")
+def lobby():
+    store = Store()
+    tokens = {n: store.add_player(n) for n in ("alice", "bob", "carol")}
+    tokens["teacher"] = store.add_player("teacher", "instructor")
+    with Background(store) as server:
+        server.tokens = tokens
+        yield server
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not CHROMIUM.exists():
+        pytest.skip("no Chromium at /usr/bin/chromium")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
+        yield chromium
+        chromium.close()
+
+
+def sign_in(context, lobby, name):
+    page = context.new_page()
+    page.goto(lobby.page)
+    page.fill("#token", lobby.tokens[name])
+    page.click("#connect")
+    page.wait_for_selector(f"#me:text('{name}')")
+    return page
+
+
+def play_turn(page, turn: str) -> None:
+    """Click a turn's points one by one, choosing the capture where the page asks."""
+    points = TOKENS.findall(turn)
+    page.click(f"[data-point={points[0]}]")
+    for token in points[1:]:
+        page.click(f"[data-point={token[:-1] if token[-1] in 'AW' else token}]")
+        if page.is_visible("#choice"):
+            page.click("#approach" if token.endswith("A") else "#withdrawal")
+    if page.is_visible("#endturn"):
+        page.click("#endturn")
+
+
+def stones(page) -> dict:
+    drawn = page.eval_on_selector_all(
+        "#board [data-stone]", "es => es.map(e => [e.dataset.stone, e.getAttribute('class')])"
+    )
+    return dict(drawn)
+
+
+def test_two_browsers_play_a_ranked_game_while_a_third_watches(lobby, browser):
+    contexts = {n: browser.new_context() for n in ("alice", "bob", "carol", "teacher")}
+    try:
+        pages = {n: sign_in(contexts[n], lobby, n) for n in ("alice", "bob")}
+        pages["alice"].fill("#to", "bob")
+        pages["alice"].fill("#clock", "10+0")
+        pages["alice"].click("#invite")
+        pages["bob"].click("#invitations button")
+        pages["alice"].wait_for_selector("#players:has-text('you play')")
+        text = pages["alice"].inner_text("#players")
+        game = text.split(":")[0]
+        white = "alice" if "you play white" in text else "bob"
+        black = "bob" if white == "alice" else "alice"
+        watcher = sign_in(contexts["carol"], lobby, "carol")
+        watcher.fill("#watchid", game)
+        watcher.click("#watch")
+        teacher = sign_in(contexts["teacher"], lobby, "teacher")
+        teacher.click("#classbutton")
+        replay = fa.Board((5, 5))
+        for n, turn in enumerate(SCRIPT):
+            mover = white if n % 2 == 0 else black
+            play_turn(pages[mover], turn)
+            replay.push(turn)
+            played = " ".join(SCRIPT[: n + 1])
+            watcher.wait_for_selector(f"#turns:text-is('{played}')")
+            expected = {p: replay.stone_at(p).value for p in replay.points if replay.stone_at(p)}
+            assert stones(watcher) == expected, turn
+            if n == 3:  # black's page dies mid-game; black signs in again on a new page
+                pages[black].close()
+                pages[black] = sign_in(contexts[black], lobby, black)
+                pages[black].wait_for_selector(f"#turns:text-is('{played}')")
+                figure = teacher.locator(f"#classview figure[data-game={game}]")
+                assert re.search(r"turn 4$", figure.inner_text())
+                assert white in figure.inner_text() and black in figure.inner_text()
+                figure.click()
+                teacher.wait_for_selector(f"#turns:text-is('{played}')")
+        outcome = replay.outcome()
+        assert outcome is not None
+        for page in (pages["alice"], pages["bob"], watcher):
+            page.wait_for_selector(f"#status:has-text('{outcome.reason}')")
+        assert "Ratings:" in pages[white].inner_text("#status")
+        assert teacher.inner_text("#turns") == " ".join(SCRIPT)
+        with LobbyClient(lobby.url, lobby.tokens["carol"]) as c:
+            ladder = {row[0]: row for row in c.ladder()}
+            assert ladder[white][3] == ladder[black][3] == 1
+            assert c.record(game).turns == SCRIPT
+    finally:
+        for context in contexts.values():
+            context.close()

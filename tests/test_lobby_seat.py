@@ -1,0 +1,90 @@
+"""A lobby game on the kit's own board: ``fa.BoardWidget`` with a remote seat plays a whole game
+against a computer client through a real lobby, the classmate's turns drawn like the computer's."""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+
+import pytest
+
+import fanorona as fa
+from fanorona.lobby import LobbyClient, remote_board
+from fanorona.lobby.bot import play_game
+from fanorona.lobby.run import Background
+from fanorona.lobby.store import Store
+
+pytestmark = pytest.mark.filterwarnings(
+    r"ignore:Passing unrecognized arguments to super\(Toolbar\):DeprecationWarning"
+)
+
+
+def until(condition, timeout=20.0):
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.02)
+
+
+def click_turn(w, turn) -> None:
+    """Click a whole turn on the board, choosing by name where a step captures both ways."""
+    w.click(turn.start)
+    for step in turn.steps:
+        twins = [
+            s
+            for s in w.board.legal_steps()
+            if (s.origin, s.destination) == (step.origin, step.destination)
+        ]
+        w.click(step.destination)
+        if len(twins) > 1:
+            w.choose("approach" if step.capture == "A" else "withdrawal")
+    if w.board.chain:
+        w.end_turn()
+
+
+def test_a_student_plays_a_whole_lobby_game_on_the_kits_board():
+    store = Store()
+    tokens = {n: store.add_player(n) for n in ("ann", "bot")}
+    with (
+        Background(store) as lobby,
+        LobbyClient(lobby.url, tokens["ann"]) as ann,
+        LobbyClient(lobby.url, tokens["bot"]) as bot,
+    ):
+        mark = len(bot.messages)
+        code = ann.invite(to="bot", size="3x3", clock="10+0", ranked=True)
+        bot.wait_for(lambda m: m.get("invitation") == code, mark)
+        mark = len(ann.messages)
+        state_bot = bot.accept(code)
+        state = ann.game(mark)
+        thread = threading.Thread(target=play_game, args=(bot, state_bot, 1, 3), daemon=True)
+        thread.start()
+        w = remote_board(ann, state)
+        w.delay = 0
+        rng = random.Random(5)
+        try:
+            while w.board.outcome() is None:
+                until(lambda: w.board.outcome() is not None or w.board.to_move == state["you"])
+                if w.board.outcome() is None:
+                    click_turn(w, rng.choice(w.board.legal_turns()))
+            thread.join(20)
+            record = ann.record(state["game"])
+            assert [str(t) for t in w.board.turns] == record.turns
+            assert record.outcome == w.board.outcome() == record.board().outcome()
+            assert "error" not in w.status.lower(), w.status
+            assert {row[0] for row in ann.ladder()} == {"ann", "bot"}
+        finally:
+            w.close()
+
+
+def test_a_board_taken_back_is_refused_by_the_seat():
+    from types import SimpleNamespace
+
+    from fanorona.lobby.seat import RemoteSeat
+
+    state = {"type": "game", "game": "g1", "turns": [], "you": "white", "white": "ann",
+             "black": "bot", "start": fa.Board((3, 3)).fen(), "rules": "standard"}  # fmt: skip
+    seat = RemoteSeat(SimpleNamespace(messages=[state]), state)
+    seat.turns = ["b1b2", "a3a2"]
+    with pytest.raises(ValueError, match="a lobby game cannot be taken back"):
+        seat.choose_turn(fa.Board((3, 3)).after("b1b2"))
