@@ -18,18 +18,24 @@ TAMPERED = ("01_board_graph.ipynb", "check_neighbours")
 KINDS = ["correct", "partly-wrong", "unfinished", "slow", "tampering"]
 
 
-def expected_points(kind: str, checks: dict[str, int]) -> dict[str, float]:
-    """What each checker cell of week 1 gives a kind of student; ``browser`` answers only the
-    first notebook's exercise."""
+def expected_points(kind: str, checks: dict[str, int]) -> dict[str, float | None]:
+    """What each checker cell of week 1 gives a kind of student: its points, none, or ``None``
+    where a partly wrong answer earns the share of the checker's cases that agree (the tamperer's
+    rewritten checker is graded as released); ``browser`` answers only the first notebook's
+    exercise."""
     earned = {
         "correct": set(checks),
         "slow": set(checks),
         "partly-wrong": set(checks) - WRONG_FAILS,
         "unfinished": set(),
-        "tampering": set(checks) - {TAMPERED[1]},
+        "tampering": set(checks) - WRONG_FAILS,
         "browser": {"check_neighbours"},
     }[kind]
-    return {g: float(points if g in earned else 0) for g, points in checks.items()}
+    shared = WRONG_FAILS if kind in ("partly-wrong", "tampering") else set()
+    return {
+        g: float(points) if g in earned else (None if g in shared else 0.0)
+        for g, points in checks.items()
+    }
 
 
 def fill_in(folder: Path, kind: str) -> None:

@@ -12,8 +12,13 @@ submits).  Every student's score and feedback is checked against what their subm
 from __future__ import annotations
 
 import concurrent.futures
+import contextlib
+import os
 import re
 import shutil
+import sys
+import time
+from multiprocessing import forkserver
 
 import nbformat
 import pytest
@@ -46,6 +51,12 @@ BROWSER = "student10"
 #: Tournament night: two students hand in the teacher's player, one the released stub.
 NIGHT = "tournament"
 PLAYERS = {"student01": "teacher's", "student05": "unfinished", "student06": "teacher's"}
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.nbgrader,
+    pytest.mark.slow,
+    pytest.mark.xdist_group("course-hub"),  # every test reads the one hub's week
+]
 NOTEBOOK_OF = {"check_neighbours": "01_board_graph", "check_strings_through": "02_strings"}
 
 
@@ -109,6 +120,17 @@ def hand_in_player(layout: Layout, student: str) -> None:
     run_as(layout, student, "submit", NIGHT)
 
 
+@contextlib.contextmanager
+def phase(name: str):
+    """Print how long one step of the week took, and the load then (where the time goes)."""
+    start = time.monotonic()
+    try:
+        yield
+    finally:
+        seconds, load = time.monotonic() - start, os.getloadavg()[0]
+        print(f"test_hub: {name} {seconds:.0f} s (load {load:.1f})", file=sys.stderr)
+
+
 def feedback_scores(html: str) -> dict[str, float]:
     """{checker grade id: score} from an nbgrader feedback page's list of graded cells."""
     return {
@@ -126,7 +148,11 @@ def cycle(tmp_path_factory):
     url = f"http://127.0.0.1:{ports['port']}"
     students = list(KINDS)
     log = layout.state.parent / "hub.log"
-    with running_hub(layout, ports, log, admin_token=token, password=PASSWORD):
+    forkserver.ensure_running()  # nbgrader imported for every command, while the hub starts
+    with contextlib.ExitStack() as hub:
+        hub.enter_context(phase("all of it, the checks and the hub's stop included"))
+        with phase("the hub and the formgrader up"):
+            hub.enter_context(running_hub(layout, ports, log, admin_token=token, password=PASSWORD))
         api = HubAPI(url, token)
         api.add_users(["teacher"])
         api.add_users(students, STUDENTS)
@@ -134,28 +160,40 @@ def cycle(tmp_path_factory):
         class_list = write_class_list(layout.state.parent / "students.csv", students)
 
         def instructor(*args):
-            return run_as(layout, GRADER, *args, cwd=course)
+            with phase(f"nbgrader {' '.join(args[:2])}"):
+                return run_as(layout, GRADER, *args, cwd=course)
+
+        def in_browser():
+            with phase("the browser student"):
+                return student_in_browser(url, BROWSER, layout.state.parent / "page.png")
+
+        def every(name, work, names):
+            with phase(name), concurrent.futures.ThreadPoolExecutor(3) as pool:
+                list(pool.map(work, names))
 
         instructor("db", "student", "import", str(class_list))
         instructor("generate_assignment", WEEK)
         instructor("release_assignment", WEEK)
-        with concurrent.futures.ThreadPoolExecutor(3) as pool:
-            shown = pool.submit(student_in_browser, url, BROWSER, layout.state.parent / "page.png")
-            done = [pool.submit(hand_in, layout, s, KINDS[s]) for s in students if s != BROWSER]
-            for future in done:
-                future.result()
+        with concurrent.futures.ThreadPoolExecutor(1) as browser:
+            shown = browser.submit(in_browser)
+            on_the_command_line = [s for s in students if s != BROWSER]
+            every(
+                "nine students hand in", lambda s: hand_in(layout, s, KINDS[s]), on_the_command_line
+            )
+            instructor("generate_assignment", NIGHT)
+            instructor("release_assignment", NIGHT)
+            every("three players handed in", lambda s: hand_in_player(layout, s), PLAYERS)
             browser_output = shown.result()
-        instructor("generate_assignment", NIGHT)
-        instructor("release_assignment", NIGHT)
-        with concurrent.futures.ThreadPoolExecutor(3) as pool:
-            list(pool.map(lambda s: hand_in_player(layout, s), PLAYERS))
         instructor("collect", NIGHT)
         instructor("collect", WEEK)
         instructor("autograde", WEEK)
         instructor("generate_feedback", WEEK)
         instructor("release_feedback", WEEK)
-        with concurrent.futures.ThreadPoolExecutor(3) as pool:
-            list(pool.map(lambda s: run_as(layout, s, "fetch_feedback", WEEK), students))
+        every(
+            "ten students fetch feedback",
+            lambda s: run_as(layout, s, "fetch_feedback", WEEK),
+            students,
+        )
         tokens = {
             user: api.call("POST", f"/users/{user}/tokens", {"expires_in": 600})["token"]
             for user in ("teacher", BROWSER)
@@ -171,6 +209,36 @@ def cycle(tmp_path_factory):
     shutil.rmtree(layout.state, ignore_errors=True)
 
 
+def stated_share(course, student: str, grade_id: str) -> float:
+    """The points a checker cell's own sentence gives a partly wrong answer in the graded
+    notebook ("N of M cases agree: S of P points.")."""
+    path = course / "autograded" / student / WEEK / f"{NOTEBOOK_OF[grade_id]}.ipynb"
+    cell = next(
+        c
+        for c in nbformat.read(path, as_version=4).cells
+        if c.metadata.get("nbgrader", {}).get("grade_id") == grade_id
+    )
+    text = "".join(output.get("text", "") for output in cell.outputs)
+    found = re.search(r"\d+ of \d+ cases agree: ([\d.]+) of", text)
+    assert found, f"{student}'s {grade_id} states no share: {text[-500:]}"
+    return float(found.group(1))
+
+
+def earned(course) -> dict[str, dict[str, float]]:
+    """{student: {checker: points}} as each student's submission earns them: a partly wrong
+    answer the share its checker states, strictly between nothing and full points."""
+    checks = points_table()[WEEK]
+    table = {}
+    for student, kind in KINDS.items():
+        points = expected_points(kind, checks)
+        for grade_id, value in points.items():
+            if value is None:
+                points[grade_id] = stated_share(course, student, grade_id)
+                assert 0 < points[grade_id] < checks[grade_id], (student, grade_id)
+        table[student] = points
+    return table
+
+
 def test_every_student_gets_the_points_their_submission_earns(cycle):
     checks = points_table()[WEEK]
     course = cycle["layout"].course
@@ -184,19 +252,19 @@ def test_every_student_gets_the_points_their_submission_earns(cycle):
         }
         assert {s.id for s in gradebook.students} == set(KINDS)
         maximum = gradebook.find_assignment(WEEK).max_score
-    assert got == {student: expected_points(kind, checks) for student, kind in KINDS.items()}
+    assert got == earned(course)
     assert maximum == sum(checks.values())  # the tamperer's 100 points were not taken
 
 
 def test_each_student_fetches_feedback_with_their_own_scores(cycle):
-    checks = points_table()[WEEK]
-    for student, kind in KINDS.items():
+    expected = earned(cycle["layout"].course)
+    for student in KINDS:
         pages = list((cycle["layout"].home(student) / WEEK / "feedback").glob("*/*.html"))
         assert sorted(p.name for p in pages) == ["01_board_graph.html", "02_strings.html"], student
         shown = {}
         for page in pages:
             shown.update(feedback_scores(page.read_text()))
-        assert shown == expected_points(kind, checks), student
+        assert shown == expected[student], student
 
 
 def test_the_browser_student_ran_the_notebook_and_submitted_it_as_themself(cycle):
