@@ -31,7 +31,7 @@ from benchmarks.grade_class import worker_cpu  # noqa: E402
 from benchmarks.hub_class import KINDS, WEEK, hand_in  # noqa: E402
 from benchmarks.servers import free_port  # noqa: E402
 from hub.api import HubAPI  # noqa: E402
-from hub.course import GRADER, PORTS, STUDENTS, Layout, run_as  # noqa: E402
+from hub.course import GRADER, PORTS, STUDENTS, Layout, run_as, warm_up  # noqa: E402
 from hub.running import new_token, running_hub, running_in  # noqa: E402
 
 
@@ -115,6 +115,7 @@ def main(argv=None) -> None:
         token = new_token()
         url = f"http://127.0.0.1:{ports['port']}"
         start = time.perf_counter()
+        warm_up()
         with running_hub(layout, ports, Path(tmp) / "hub.log", admin_token=token):
             print(f"hub and the formgrader service up in {time.perf_counter() - start:.0f} s")
             api = HubAPI(url, token)

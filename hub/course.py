@@ -19,11 +19,14 @@ import csv
 import hashlib
 import json
 import multiprocessing
+import multiprocessing.connection
 import os
 import resource
 import sys
 import tempfile
+import threading
 from dataclasses import dataclass
+from multiprocessing import forkserver
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -168,9 +171,18 @@ def user_environment(layout: Layout, user: str) -> dict[str, str]:
 #: grader once.  A fresh ``python -m nbgrader`` spends about 5 CPU seconds importing them (10 for
 #: the grader's settings), most of a fetch's or a submit's cost; a fork of this one does not.
 WARM = multiprocessing.get_context("forkserver")
-WARM.set_forkserver_preload(
-    ["nbgrader.apps.nbgraderapp", "fanorona.exercises", "fanorona.grading.preprocessor"]
-)
+#: Held while a command starts and while it is reaped: multiprocessing's start polls every child
+#: started before, and two threads reading one child's exit status through the fork server
+#: leave one of them with a false 255.
+CHILDREN = threading.Lock()
+PRELOAD = ["nbgrader.apps.nbgraderapp", "fanorona.exercises", "fanorona.grading.preprocessor"]
+
+
+def warm_up() -> None:
+    """Start the process nbgrader's commands fork from, if it is not running (it imports in the
+    background: call this early, e.g. while the hub starts)."""
+    WARM.set_forkserver_preload(PRELOAD)
+    forkserver.ensure_running()
 
 
 @dataclass(frozen=True)
@@ -219,21 +231,23 @@ def run_as(
     output if it fails and ``check``, or if it runs longer than ``timeout`` seconds."""
     home = layout.home(user)
     home.mkdir(parents=True, exist_ok=True)
+    warm_up()
     with tempfile.NamedTemporaryFile("r", suffix=".log") as log:
         cpu = WARM.Value("d", 0.0)
         process = WARM.Process(
             target=nbgrader_main,
             args=(args, user_environment(layout, user), str(cwd or home), log.name, cpu),
         )
-        process.start()
-        process.join(timeout)
-        late = process.exitcode is None
+        with CHILDREN:
+            process.start()
+        late = not multiprocessing.connection.wait([process.sentinel], timeout)
         if late:
             process.kill()
+        with CHILDREN:
             process.join()
         done = Done(args, process.exitcode, log.read(), cpu.value)
     if late or (check and done.returncode != 0):
-        why = f"stopped after {timeout:.0f} s" if late else f"exit status {done.returncode}"
+        why = f"stopped after {timeout:g} s" if late else f"exit status {done.returncode}"
         raise RuntimeError(
             f"nbgrader {' '.join(args)} as {user} failed ({why}):\n{done.output[-3000:]}"
         )

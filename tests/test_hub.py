@@ -18,7 +18,6 @@ import re
 import shutil
 import sys
 import time
-from multiprocessing import forkserver
 
 import nbformat
 import pytest
@@ -28,7 +27,17 @@ from benchmarks.grade_class import points_table, solved
 from benchmarks.hub_class import WEEK, expected_points, hand_in
 from benchmarks.servers import CHROMIUM, LAUNCH_ARGS, free_port
 from hub.api import HubAPI
-from hub.course import GRADER, PORTS, STUDENTS, Layout, run_as, write_class_list
+from hub.course import (
+    COURSE,
+    GRADER,
+    PORTS,
+    STUDENTS,
+    Layout,
+    prepare,
+    run_as,
+    warm_up,
+    write_class_list,
+)
 from hub.running import new_token, running_hub
 
 PASSWORD = "class-password"
@@ -79,7 +88,8 @@ def student_in_browser(url: str, student: str, picture) -> str:
             page.wait_for_selector(".jp-LabShell", state="attached")
             page.locator("div.lm-MenuBar-itemLabel", has_text="Nbgrader").click()
             page.locator(".lm-Menu-itemLabel", has_text="Assignment List").click()
-            page.locator("#released_assignments_list button", has_text="Fetch").click()
+            released = page.locator("#released_assignments_list > .list_item", has_text=WEEK)
+            released.locator("button", has_text="Fetch").click()
             page.locator("#fetched_assignments_list a", has_text=WEEK).click()
             page.locator("#fetched_assignments_list a", has_text="01_board_graph").click()
             answer = page.locator(".jp-CodeCell", has_text="def neighbours(width").first
@@ -148,7 +158,7 @@ def cycle(tmp_path_factory):
     url = f"http://127.0.0.1:{ports['port']}"
     students = list(KINDS)
     log = layout.state.parent / "hub.log"
-    forkserver.ensure_running()  # nbgrader imported for every command, while the hub starts
+    warm_up()  # nbgrader imported, for every command to fork from, while the hub starts
     with contextlib.ExitStack() as hub:
         hub.enter_context(phase("all of it, the checks and the hub's stop included"))
         with phase("the hub and the formgrader up"):
@@ -369,3 +379,21 @@ def test_tournament_night_on_the_collected_players(cycle):
     won = [g.get(g["winner"]) for g in games if g["winner"] in ("white", "black")]
     assert "student05" not in won and {"student01", "student06"} & set(won)
     assert all(name in done.stdout for name in entries)
+
+
+def test_a_failing_command_names_itself_its_user_and_what_nbgrader_said(tmp_path):
+    """The command runs in the user's settings (their exchange), and its failure is one message."""
+    layout = Layout(tmp_path / "state")
+    prepare(layout)
+    with pytest.raises(RuntimeError) as failed:
+        run_as(layout, "student01", "fetch_assignment", "week9")
+    said = str(failed.value)
+    assert said.startswith("nbgrader fetch_assignment week9 as student01 failed (exit status 1):")
+    assert f"Assignment not found at: {layout.exchange / COURSE / 'outbound' / 'week9'}" in said
+
+
+def test_a_command_that_runs_too_long_is_stopped(tmp_path):
+    layout = Layout(tmp_path / "state")
+    prepare(layout)
+    with pytest.raises(RuntimeError, match=r"nbgrader list as student01 failed \(stopped after"):
+        run_as(layout, "student01", "list", timeout=0.001)
