@@ -292,7 +292,9 @@ def test_the_browser_student_ran_the_notebook_and_submitted_it_as_themself(cycle
 
 def test_every_submission_is_in_the_exchange_under_the_students_own_name(cycle):
     inbound = cycle["layout"].exchange / "fanorona" / "inbound"
-    assert sorted(p.name.split("+")[0] for p in inbound.iterdir()) == sorted(KINDS)
+    handed_in = [p.name.split("+")[:2] for p in inbound.iterdir()]  # student+week+time+random
+    assert sorted(student for student, week in handed_in if week == WEEK) == sorted(KINDS)
+    assert sorted(student for student, week in handed_in if week == NIGHT) == sorted(PLAYERS)
 
 
 def test_only_instructors_reach_the_formgrader(cycle):
