@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: lab test test-quick test-fast play student course grade-demo bench bench-browser lint coverage tournament-demo lobby lobby-demo site rules-sheet clean
+.PHONY: lab test test-quick test-fast play student course grade-demo bench bench-browser bench-hub lint coverage tournament-demo lobby lobby-demo site rules-sheet hub clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -14,8 +14,13 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/python
 	touch $@
 
 $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
-	$(BIN)/pip install --quiet -e '.[test,tournament,lobby]'
+	$(BIN)/pip install --quiet -e '.[test,tournament,lobby,hub]'
 	touch $(VENV)/.installed $@
+
+# The course hub's proxy, configurable-http-proxy from npm, into hub/node_modules (npm needed).
+hub/node_modules/.installed: hub/package.json hub/package-lock.json
+	npm ci --prefix hub --no-audit --no-fund --loglevel=error
+	touch $@
 
 # The serving settings live in jupyter/: jupyter_server_config.json (runs as root too, no browser
 # opened), voila.json (idle kernels culled, the offline page template in jupyter/voila/templates).
@@ -42,7 +47,7 @@ lab: $(VENV)/.installed-play     ## JupyterLab on the notebooks: open the addres
 # In CI (CI=true) the suite also reads the website as a reader would (tests/test_site.py): build it first.
 # Two workers (the machine's two cores); the tests of a shared server run on one (--dist loadgroup,
 # pyproject.toml).  Every part runs even if one fails; the time at the end leaves the installs out.
-test: $(VENV)/.installed-test $(if $(filter true,$(CI)),site)   ## the whole suite: package, notebooks, browser
+test: $(VENV)/.installed-test hub/node_modules/.installed $(if $(filter true,$(CI)),site)   ## the whole suite: package, notebooks, browser
 	@start=$$(date +%s); status=0; \
 	$(BIN)/python -m pytest -n 2 tests || status=1; \
 	$(BIN)/python -m pytest --doctest-modules fanorona || status=1; \
@@ -92,12 +97,18 @@ $(VENV)/.installed-lint: pyproject.toml $(VENV)/.installed-test
 	touch $@
 
 lint: $(VENV)/.installed-lint    ## the quality gate: ruff's rules and format (pyproject.toml), mypy on fanorona/
-	$(BIN)/ruff check fanorona tests benchmarks docs
-	$(BIN)/ruff format --check fanorona tests benchmarks docs
+	$(BIN)/ruff check fanorona tests benchmarks docs hub
+	$(BIN)/ruff format --check fanorona tests benchmarks docs hub
 	$(BIN)/mypy
 
 coverage: $(VENV)/.installed-lint   ## the package's tests with coverage; fails under the floor in pyproject.toml
 	$(BIN)/python -m pytest tests --cov --cov-report=term
+
+hub: $(VENV)/.installed-test hub/node_modules/.installed   ## the course on a JupyterHub at 127.0.0.1:8000, three demo students; prints how to log in
+	$(BIN)/python -m hub
+
+bench-hub: $(VENV)/.installed-test hub/node_modules/.installed   ## the course hub: 10 and 30 students started, memory a student, autograde minutes
+	$(BIN)/python benchmarks/bench_hub.py
 
 bench-browser: $(VENV)/.installed-test   ## click-to-picture latency in Chromium (Voila and JupyterLab)
 	$(BIN)/python benchmarks/click_latency.py
@@ -128,4 +139,4 @@ rules-sheet: $(VENV)/.installed-test   ## the one-page rules sheet in four langu
 	$(BIN)/python docs/rules_sheet.py
 
 clean:
-	rm -rf $(VENV) build .pytest_cache .hypothesis
+	rm -rf $(VENV) build .pytest_cache .hypothesis hub/node_modules

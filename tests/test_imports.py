@@ -17,6 +17,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "fanorona"
+#: The course hub, beside the package: the table's top row, which nothing in the package imports.
+HUB = ROOT / "hub"
 
 ARCHITECTURE = ROOT / "ARCHITECTURE.md"
 
@@ -161,7 +163,7 @@ def violations(graph: dict[str, list[tuple[str, bool]]]) -> list[str]:
                 "bench"
             ):
                 found.append(f"{module} imports benchmark code ({target})")
-            there = layer_of(target) if target.split(".")[0] == "fanorona" else None
+            there = layer_of(target) if target.split(".")[0] in ("fanorona", "hub") else None
             if there is not None and there > here and (module, target) not in ALLOWED_UPWARD:
                 found.append(
                     f"{module} ({list(LAYERS)[here]}) imports {target} ({list(LAYERS)[there]})"
@@ -191,15 +193,21 @@ def gui_in_controller(
     return found
 
 
+def read_code() -> dict[str, list[tuple[str, bool]]]:
+    """The package's modules and the course hub's, with what each imports."""
+    return read_package(PACKAGE) | read_package(HUB)
+
+
 def test_the_package_keeps_its_import_contract():
-    assert violations(read_package(PACKAGE)) == []
+    assert violations(read_code()) == []
 
 
 def test_every_module_of_the_package_is_in_exactly_one_row_of_the_architecture_table():
-    graph = read_package(PACKAGE)
+    graph = read_code()
     assert table_problems(ROWS, set(graph)) == []
     assert "fanorona.exercises.checking" in graph and layer_of("fanorona.exercises.checking") == 4
-    assert layer_of("fanorona.tournament.run") == len(ROWS) - 1  # the class, the top layer
+    assert layer_of("fanorona.tournament.run") == len(ROWS) - 2  # the class, under the hub
+    assert "hub.course" in graph and layer_of("hub.course") == len(ROWS) - 1
 
 
 @pytest.mark.parametrize(
@@ -302,6 +310,11 @@ def test_the_made_up_package_keeps_the_contract(made_up):
             "loads the GUI library ipywidgets (through fanorona.ui.widget)",
         ),
         ("stray.py", "from .rules import Rules\n", "fanorona.stray is in no row"),
+        (
+            "engine/ai.py",
+            "from hub.course import COURSE\n",
+            "fanorona.engine.ai (engine) imports hub.course (the course hub)",
+        ),
     ],
 )
 def test_a_deliberately_wrong_import_is_found(made_up, module, line, complaint):
