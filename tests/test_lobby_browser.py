@@ -9,7 +9,6 @@ import re
 import pytest
 
 import fanorona as fa
-from benchmarks.servers import CHROMIUM, LAUNCH_ARGS
 from fanorona.lobby import LobbyClient
 from fanorona.lobby.run import Background
 from fanorona.lobby.store import Store
@@ -31,18 +30,6 @@ def lobby():
     with Background(store) as server:
         server.tokens = tokens
         yield server
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not CHROMIUM.exists():
-        pytest.skip("no Chromium at /usr/bin/chromium")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
-        yield chromium
-        chromium.close()
 
 
 def sign_in(context, lobby, name):

@@ -6,6 +6,7 @@ and draw, or the instructor's word."""
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import json
 
 from hypothesis import HealthCheck, settings
@@ -61,6 +62,9 @@ def messages(draw):
 class LobbyFuzz(RuleBasedStateMachine):
     def __init__(self):
         super().__init__()
+        # The lobby's loop runs in a thread of its own: the run's shared Chromium keeps
+        # Playwright's loop running in the main thread, where a second loop cannot run.
+        self.thread = concurrent.futures.ThreadPoolExecutor(1)
         self.loop = asyncio.new_event_loop()
         self.lobby = Lobby(Store(), coin=lambda n: 0)  # the host plays White
         for name, role in PEOPLE.items():
@@ -73,13 +77,14 @@ class LobbyFuzz(RuleBasedStateMachine):
         self.run(lambda: [self.lobby.arrive(m) for m in self.members.values()])
 
     def teardown(self):
-        self.loop.close()
+        self.thread.submit(self.loop.close).result()
+        self.thread.shutdown()
 
     def run(self, action):
         async def call():
             action()
 
-        self.loop.run_until_complete(call())
+        self.thread.submit(self.loop.run_until_complete, call()).result()
 
     def send(self, name, raw):
         member = self.members[name]
