@@ -135,12 +135,13 @@ def test_an_error_in_the_students_code_is_a_sentence_with_the_clicks(ref):
 
 @pytest.fixture
 def short_limits(monkeypatch):
-    """Time limits short enough for a test; the checkers read them when a check starts."""
-    monkeypatch.setattr(guard, "CALL_LIMIT", 0.3)
+    """Time limits short enough for a test, long enough for a figure made on a loaded machine; the
+    checkers read them when a check starts."""
+    monkeypatch.setattr(guard, "CALL_LIMIT", 1.0)
     monkeypatch.setattr(guard, "CHECK_LIMIT", 20.0)
 
 
-def spin_once(seconds: float = 3.0):
+def spin_once(seconds: float = 6.0):
     """A function that loops ``seconds`` the first time it is called, standing in for a loop that
     never ends (an unchecked checker then passes after a while instead of hanging the tests)."""
     spun = []
@@ -169,10 +170,10 @@ def test_an_endless_loop_in_the_click_handler_is_stopped_with_a_sentence_naming_
     with pytest.raises(
         ExerciseFailed,
         match=r"^The click on [a-e][1-5] on your figure on 5x5 \(the first click of the game\) took"
-        r" longer than 0\.3 s, the time limit for one call, and was stopped",
+        r" longer than 1 s, the time limit for one call, and was stopped",
     ):
         check_clickable(play, ref["MyFullGame"])
-    assert time.monotonic() - started < 2.5
+    assert time.monotonic() - started < 5, "stopped at the limit, not after the loop's 6 s"
 
 
 def test_an_endless_loop_in_push_is_stopped_with_a_sentence_naming_the_clicks(ref, short_limits):
@@ -186,7 +187,7 @@ def test_an_endless_loop_in_push_is_stopped_with_a_sentence_naming_the_clicks(re
     with pytest.raises(
         ExerciseFailed,
         match=r"^The click on [a-e][1-5] through the board's controller on 5x5 after the clicks"
-        r" [a-e][1-5](, [a-e][1-5])* took longer than 0\.3 s, the time limit for one call",
+        r" [a-e][1-5](, [a-e][1-5])* took longer than 1 s, the time limit for one call",
     ):
         check_full_game(Looping)
 
@@ -199,7 +200,7 @@ def test_an_endless_loop_in_the_model_is_stopped_in_the_clickable_check_too(ref,
             spin()
             super().__init__(width, height)
 
-    with pytest.raises(ExerciseFailed, match=r"^Looping\(5, 5\) took longer than 0\.3 s"):
+    with pytest.raises(ExerciseFailed, match=r"^Looping\(5, 5\) took longer than 1 s"):
         check_clickable(ref["play"], Looping)
 
 

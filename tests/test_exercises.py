@@ -1164,3 +1164,24 @@ def test_the_control_scripts_cover_every_kind_of_click():
         "end_turn() refused",
     }
     assert min(seen.values()) >= 3, sorted(seen.items(), key=lambda kv: kv[1])
+
+
+def test_a_timeout_that_breaks_a_librarys_cleanup_is_still_named_a_timeout():
+    """A stopped draw whose own cleanup raises ValueError (matplotlib's "Invalid bounding box")
+    is the time limit's doing, not the student's error."""
+    import time
+
+    from fanorona.exercises.guard import Guard
+
+    def draw_with_cleanup():
+        try:
+            time.sleep(5)
+        finally:
+            raise ValueError("Invalid bounding box")
+
+    with pytest.raises(ExerciseFailed, match=r"^draw\(\) took longer than 0\.2 s"):
+        with Guard(call_limit=0.2, check_limit=5).running("draw()"):
+            draw_with_cleanup()
+    with pytest.raises(ValueError, match="the student's own"):
+        with Guard(call_limit=0.2, check_limit=5).running("draw()"):
+            raise ValueError("the student's own")

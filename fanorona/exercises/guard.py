@@ -57,6 +57,18 @@ class _TimeUp(BaseException):
     in the student's code does not swallow it)."""
 
 
+def came_from_time_up(error: BaseException | None) -> bool:
+    """Whether ``error`` was raised while a ``_TimeUp`` was being handled (matplotlib's cleanup
+    after a stopped draw, say, raises ValueError of its own)."""
+    seen = set()
+    while error is not None and id(error) not in seen:
+        if isinstance(error, _TimeUp):
+            return True
+        seen.add(id(error))
+        error = error.__context__
+    return False
+
+
 @contextmanager
 def time_limit(seconds: float):
     """Raise ``_TimeUp`` in this thread if the block runs longer than ``seconds``, and again every
@@ -171,10 +183,12 @@ class Guard:
             raise _Unfinished() from None
         except (_Unfinished, ExerciseFailed):
             raise
-        except Exception:
-            if on_error is not None:
-                on_error()
-            raise
+        except Exception as error:
+            if not came_from_time_up(error):
+                if on_error is not None:
+                    on_error()
+                raise
+            stopped = "time"  # the timeout broke a library's cleanup, which raised in its place
         finally:
             elapsed = time.perf_counter() - started
             self.used += elapsed
