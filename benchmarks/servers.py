@@ -89,15 +89,20 @@ def lab_command(folder: Path, port: int) -> list[str]:
 
 
 @contextlib.contextmanager
-def serving(command: list[str], url: str, log: Path, timeout: float = 180):
+def serving(
+    command: list[str], url: str, log: Path, timeout: float = 180, kit_settings: bool = False
+):
     """Run a server in the log's folder, its output in ``log``, with this checkout's fanorona
     importable; enter once ``url`` answers, stop it (terminate, then kill) on leaving.  A server
-    that stops or does not answer in ``timeout`` seconds raises RuntimeError with its log's end."""
+    that stops or does not answer in ``timeout`` seconds raises RuntimeError with its log's end.
+    ``kit_settings``: with the settings in jupyter/ that ``make play`` and ``make lab`` use."""
     env = dict(
         os.environ,
         JUPYTER_PLATFORM_DIRS="1",
         PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
     )
+    if kit_settings:
+        env["JUPYTER_CONFIG_PATH"] = env["JUPYTER_PATH"] = str(ROOT / "jupyter")
     env.pop("MPLBACKEND", None)
     process = start(command, log, env=env, cwd=log.parent)
     try:

@@ -95,7 +95,7 @@ def voila_play(tmp_path_factory):
         "--Voila.ip=127.0.0.1",
         str(folder / "play.ipynb"),
     ]
-    with serving(command, url + "/", folder / "voila.log", SERVER_START):
+    with serving(command, url + "/", folder / "voila.log", SERVER_START, kit_settings=True):
         yield Served(url, folder)
 
 

@@ -642,15 +642,6 @@ def test_a_turn_typed_from_the_keyboard_is_played_and_the_picture_says_it_in_wor
 PNG_BASE64 = "iVBORw0K"
 
 
-#: Console errors on every Voilà page that are not the board's: the Font Awesome style sheet Voilà
-#: links from a CDN (the test's page is offline), and the lab extensions of other packages
-#: (nbgrader, Notebook 7) that Voilà loads but cannot host.
-NOT_THE_BOARDS = re.compile(
-    r"net::ERR_FAILED at https://cdn\.jsdelivr\.net/"
-    r"|/voila/labextensions/@jupyter(-notebook/lab-extension|/nbgrader)/"
-)
-
-
 def console_errors(page) -> list[str]:
     """The page's console errors and uncaught exceptions from now on, as they come."""
     errors: list[str] = []
@@ -668,9 +659,9 @@ def log_lines_from(log: Path, offset: int) -> list[str]:
 
 
 def assert_no_error_nor_picture(errors: list[str], log_lines: list[str]) -> None:
-    """No console error but those in NOT_THE_BOARDS, and no PNG in the server's log lines (each
-    shown cut short: one may hold a whole picture)."""
-    found = [f"console: {e[:300]}" for e in errors if not NOT_THE_BOARDS.search(e)]
+    """No console error (jupyter/voila.json keeps out the lab extensions Voilà cannot host), and no
+    PNG in the server's log lines (each shown cut short: one may hold a whole picture)."""
+    found = [f"console: {e[:300]}" for e in errors]
     found += [f"server log: {line[:300]}" for line in log_lines if PNG_BASE64 in line]
     assert not found, "\n".join(found)
 

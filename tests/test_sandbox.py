@@ -318,9 +318,17 @@ def test_the_package_can_be_hidden_from_graded_code(package):
             found = "imported"
         except ImportError:
             found = "not importable"
-        print(found, sorted(os.listdir({str(PACKAGE)!r})) != [])
+        try:
+            with open({str(PACKAGE / "planted.py")!r}, "w") as f:
+                f.write("NEIGHBOUR_SIZES = ()")
+            wrote = "wrote"
+        except OSError as e:
+            wrote = e.strerror
+        print(found, sorted(os.listdir({str(PACKAGE)!r})) != [], wrote)
     """
     done = Sandbox(QUICK, package=package).run([sys.executable, "-c", textwrap.dedent(code)])
     assert done.returncode == 0, done.stderr
     expected = "imported True" if package else "not importable False"
-    assert done.stdout.decode().strip() == expected
+    assert done.stdout.decode().strip() == expected + " Read-only file system", (
+        "the package's place is read-only, hidden or not"
+    )

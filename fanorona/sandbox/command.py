@@ -139,7 +139,7 @@ def bubblewrap(
     for path in binds:
         args += ["--ro-bind", str(path), str(path)]
     if not package:  # after the binds, so it hides the package wherever it is installed
-        args += ["--perms", "0555", "--tmpfs", str(PACKAGE)]
+        args += ["--perms", "0555", "--tmpfs", str(PACKAGE), "--remount-ro", str(PACKAGE)]
     args += ["--chdir", "/tmp", "--clearenv"]
     for key, value in env.items():
         args += ["--setenv", key, value]
