@@ -126,7 +126,7 @@ class BoardMachine(RuleBasedStateMachine):
             self.c = Controller(fa.Board(size), opponent=self.player)
             self.c.set_computer("nobody")
         self.c.set_delay(0)
-        self.steps, self.redo, self.shown = [], [], None
+        self.steps, self.to_redo, self.shown = [], [], None
         self.reply = Reply(Action.SETTINGS, "")
 
     def teardown(self):
@@ -160,7 +160,7 @@ class BoardMachine(RuleBasedStateMachine):
         if reply.action == Action.REFUSED:
             assert added == [], "a refused action changed the game"
         if added:
-            self.redo.clear()
+            self.to_redo.clear()
         self.steps = now
         return added
 
@@ -171,7 +171,7 @@ class BoardMachine(RuleBasedStateMachine):
         assert reply.action in (Action.NEW, Action.LOADED), reply
         self.root = root.root() if isinstance(root, fa.Board) else root
         self.steps = history(root) if isinstance(root, fa.Board) else []
-        self.redo, self.shown = [], None
+        self.to_redo, self.shown = [], None
 
     # -- a person's actions ------------------------------------------------------------------
 
@@ -245,7 +245,7 @@ class BoardMachine(RuleBasedStateMachine):
         taken = before[len(now) :]
         ends = [n for n, step in enumerate(taken) if step == END]
         whole = [taken[start + 1 : end + 1] for start, end in zip([-1, *ends], ends, strict=False)]
-        self.redo += reversed(whole)  # the whole turns taken back, the last one first
+        self.to_redo += reversed(whole)  # the whole turns taken back, the last one first
         self.steps = now
         if self.shown is not None and self.shown >= turns_of(now):
             self.shown = None  # it went back past the turn the slider showed
@@ -264,7 +264,7 @@ class BoardMachine(RuleBasedStateMachine):
         assert now == expected, "one step taken back, reopening its turn"
         if now and now[-1] != END:
             assert self.c.selected == now[-1][1], "the chain's stone stays selected"
-        self.redo.clear()
+        self.to_redo.clear()
         self.steps = now
 
     @rule()
@@ -280,10 +280,21 @@ class BoardMachine(RuleBasedStateMachine):
         added = now[len(before) :]
         assert now[: len(before)] == before and added
         while added:
-            turn = self.redo.pop()
+            turn = self.to_redo.pop()
             assert added[: len(turn)] == turn, "redo plays the turns undo took back, in order"
             added = added[len(turn) :]
         self.steps = now
+
+    @rule(turns=st.integers(2, 4))
+    def take_back_and_play_again(self, turns):
+        """Several Undos, then as many Redos (each checked as any action is): the game comes back
+        turn for turn."""
+        for _ in range(turns):
+            self.undo()
+            self.the_game_is_the_models()
+        for _ in range(turns):
+            self.redo()
+            self.the_game_is_the_models()
 
     @precondition(is_board)
     @rule(data=st.data())
@@ -338,7 +349,7 @@ class BoardMachine(RuleBasedStateMachine):
         now = history(self.c.model)
         wanted = [(s.origin, s.destination, s.capture) for s in expected.steps] + [END]
         assert now == self.steps + wanted, "the computer played its player's turn, all of it"
-        self.steps, self.redo = now, []
+        self.steps, self.to_redo = now, []
 
     @precondition(is_board)
     @rule()
@@ -389,8 +400,8 @@ class BoardMachine(RuleBasedStateMachine):
             scene = c.scene()
             assert stones(scene["board"]) == stones(shown), "the picture is not the game's"
             assert scene["board"].to_move == shown.to_move
-            can_redo = bool(self.redo) and not model.chain and c.shown is None
-            assert c.history.can_redo() == can_redo, (self.redo, c.shown)
+            can_redo = bool(self.to_redo) and not model.chain and c.shown is None
+            assert c.history.can_redo() == can_redo, (self.to_redo, c.shown)
             self.consistent(scene)
         finally:
             c.lock.release()
