@@ -305,10 +305,10 @@ def test_the_search_line_says_a_table_answered_instead_of_depth_99(made):
     c.runner.kick()
     c.runner.wait()
     assert (
-        c.search_line
+        c.shows.search_line
         == "Looked up in the endgame table: 1,234 nodes in 0.01 s (123,400/s), score +0, line a1b1"
     )
-    assert "depth" not in c.search
+    assert "depth" not in c.shows.search
 
 
 def test_a_new_game_during_the_wait_drops_its_progress(made):

@@ -195,7 +195,7 @@ def test_b_undo_step_after_the_computers_reply_is_unavailable_and_says_so(made):
     c.choose("withdrawal")
     c.runner.wait()
     assert [str(t) for t in c.model.turns] == ["d3e3W", reply]
-    assert not c.can_undo_step()
+    assert not c.history.can_undo_step()
     reply = c.undo_step()
     assert reply.action == "refused" and "use Undo turn" in reply.message
     assert len(c.model.turns) == 2
@@ -245,11 +245,11 @@ def test_w2_a_move_by_anyone_clears_the_redo_list(made):
     clicks(c, "d3", "e3")
     c.choose("withdrawal")
     c.undo()
-    assert c.can_redo()
+    assert c.history.can_redo()
     c.set_computer("white")
     c.runner.wait()
     c.set_computer("nobody")
-    assert not c.can_redo()
+    assert not c.history.can_redo()
     assert c.redo().message == "Nothing to redo"
     assert len(c.model.turns) == 1 and c.error is None
 
@@ -318,7 +318,7 @@ def test_w4_perfect_falls_back_to_the_strongest_search_with_a_sentence(made):
     c.set_computer("white")
     c.runner.wait(120)
     c.load_position("B.B\n...\nW.W")
-    assert c.paused and "press Computer move" in c.status
+    assert c.shows.paused and "press Computer move" in c.status
     c.computer_move()
     c.runner.wait(120)
     assert c.error is None
@@ -383,7 +383,7 @@ def test_e_the_replay_shows_the_position_shown_and_forgets_its_sentence_at_the_e
     clicks(c, "c1", "c2", "d2")
     assert c.model.count("black") == 1
     c.replay(0)
-    assert c.details.startswith("Stones: white 1, black 3")
+    assert c.shows.details.startswith("Stones: white 1, black 3")
     assert (
         c.status
         == "Showing the position after 0 of 1 turns: move the slider to the end to play on. "
@@ -393,7 +393,7 @@ def test_e_the_replay_shows_the_position_shown_and_forgets_its_sentence_at_the_e
     c.replay(1)
     assert c.shown is None
     assert c.status == "Black to move."
-    assert c.details.startswith("Stones: white 1, black 1")
+    assert c.shows.details.startswith("Stones: white 1, black 1")
 
 
 def test_e_the_move_list_marks_the_turn_shown(made):
@@ -426,8 +426,8 @@ def test_i_the_status_is_short_and_the_search_apart(made):
     c.runner.wait()
     assert c.error is None
     assert "depth" not in c.status and "nodes" not in c.status
-    assert "depth" in c.search and "nodes" in c.search
-    assert "Stones" not in c.status and c.details.startswith("Stones")
+    assert "depth" in c.shows.search and "nodes" in c.shows.search
+    assert "Stones" not in c.status and c.shows.details.startswith("Stones")
 
 
 def test_l_loading_a_position_pauses_the_computer_and_says_so(made):
@@ -435,7 +435,7 @@ def test_l_loading_a_position_pauses_the_computer_and_says_so(made):
     c.set_computer("white")
     c.runner.wait()
     c.load_position("long-chain")
-    assert c.paused and not c.runner.busy()
+    assert c.shows.paused and not c.runner.busy()
     assert c.model == positions.load("long-chain")
     assert "The computer plays white: press Computer move" in c.status
     c.computer_move()
@@ -447,7 +447,7 @@ def test_l_a_level_the_new_board_lacks_changes_with_a_sentence(made):
     c = made(size=(3, 3))
     c.set_level("perfect")
     c.new_game(size=(9, 5))
-    assert c.level == 5 and "level 5 plays instead" in c.status
+    assert c.shows.level == 5 and "level 5 plays instead" in c.status
 
 
 def test_loading_names_diagrams_and_position_texts(made):
@@ -780,7 +780,9 @@ def test_undo_turn_with_the_replay_moved_back_does_not_wedge_the_board(made):
     assert c.shown is None, "the replay is kept within the game: no 'after 0 of 0 turns'"
     assert "Showing" not in c.status
     assert c.click("d2").action == "selected", "clicks play again"
-    assert c.can_redo() and c.redo().action == "redone" and str(c.model.turns[-1]) == "d2e3A"
+    assert (
+        c.history.can_redo() and c.redo().action == "redone" and str(c.model.turns[-1]) == "d2e3A"
+    )
 
 
 def test_the_replay_never_points_past_the_games_end(made):
@@ -822,7 +824,7 @@ def test_undo_step_is_refused_while_the_computer_animates_its_chain(made):
     while len(c.model.chain) != 1:
         assert time.monotonic() < deadline, "the computer never played its first step"
         time.sleep(0.01)
-    assert not c.can_undo_step()
+    assert not c.history.can_undo_step()
     assert c.undo_step() == Reply("refused", "Wait: the computer is moving")
     assert [str(s) for s in c.model.chain] == ["c1c2A"]
     c.runner.wait()
@@ -893,7 +895,13 @@ def test_every_model_fault_is_a_sentence_naming_the_member(made, member, sentenc
         reply = c.click(step.destination)
     assert reply == Reply("error", sentence)
     assert c.status.startswith(sentence) and c.error.member.startswith(member)
-    for read in (c.scene, lambda: c.details, lambda: c.moves, c.can_undo_step, c.can_redo):
+    for read in (
+        c.scene,
+        lambda: c.shows.details,
+        lambda: c.moves,
+        c.history.can_undo_step,
+        c.history.can_redo,
+    ):
         read()  # what the view reads never raises
     game.broken = None
     assert c.click(step.origin).action == "selected", "the board is usable once the model behaves"
@@ -924,7 +932,7 @@ def test_a_click_while_the_computer_is_paused_says_how_to_let_it_move(made):
     c.set_computer("white")
     c.runner.wait()
     c.load_position("long-chain")
-    assert c.paused
+    assert c.shows.paused
     reply = c.click("b2")
     assert reply == Reply(
         "refused", "The computer plays white: press Computer move when it should move"
@@ -944,9 +952,9 @@ def test_a_language_switch_says_the_status_again_in_the_new_language(made):
 
 def test_undo_turn_is_unavailable_on_a_fresh_board(made):
     c = made()
-    assert not c.can_undo()
+    assert not c.history.can_undo()
     clicks(c, "d2", "e3")
-    assert c.can_undo()
+    assert c.history.can_undo()
 
 
 def test_reply_action_is_an_enum(made):
@@ -967,9 +975,11 @@ def test_an_undo_after_a_paused_load_leaves_no_pause_for_a_persons_side(made):
     c.set_computer("black")
     c.runner.wait()
     c.import_game(record)
-    assert c.paused and c.model.to_move == "black"
+    assert c.shows.paused and c.model.to_move == "black"
     c.undo()
-    assert c.model.turns == [] and not c.paused, "no Computer move button while a person is to move"
+    assert c.model.turns == [] and not c.shows.paused, (
+        "no Computer move button while a person is to move"
+    )
 
 
 def test_entering_the_replay_clears_the_selection(made):
@@ -999,7 +1009,9 @@ def test_what_may_act_is_answered_while_the_model_fails(made):
     step = one_way_step(game)
     clicks(c, step.origin, step.destination)
     game.broken = True
-    assert not c.can_undo_step() and not c.can_redo() and c.can_undo(), "asked, none raises"
+    assert not c.history.can_undo_step() and not c.history.can_redo() and c.history.can_undo(), (
+        "asked, none raises"
+    )
     assert c.scene()["title"] == "The model's chain failed: RuntimeError: no chain today"
     game.broken = False
-    assert c.can_undo() and c.undo().action == "undone"
+    assert c.history.can_undo() and c.undo().action == "undone"

@@ -825,11 +825,11 @@ def test_a_long_wait_shows_a_bar_with_the_time_left(widgets_made):
     time.sleep(0.05)
     progress.update(50)
     seen = reading(progress)
-    w.controller.show_progress(seen)
+    w.controller.seat.show_progress(seen)
     assert bar.layout.display is None and text.layout.display is None
     assert bar.value == 0.25 and "25%" in text.value and "Listing 9x5" in text.value
     assert seen.remaining is not None and seen.left in text.value, "the time left, tqdm's own"
-    w.controller.show_progress(None)
+    w.controller.seat.show_progress(None)
     assert bar.layout.display == "none"
     progress.close()
 

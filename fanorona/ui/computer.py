@@ -1,7 +1,8 @@
 """The computer's turns on the interactive board, played in a background thread.
 
 ``ComputerRunner`` thinks on a copy of the game, so the board stays responsive, then plays the
-chosen turn through its controller one step at a time, so a chain can be followed.  Anything
+chosen turn through its seat (``ComputerSeat``, the controller's part that owns the computer's
+settings) one step at a time, so a chain can be followed.  Anything
 that changes the game (undo, a new game, a new setting) cancels it: its ``stop`` event is set,
 which a player that takes ``choose_turn(board, stop=...)`` answers by giving up at once, and a
 late answer is dropped.  A new search starts only once the cancelled one has ended, so two
@@ -13,10 +14,15 @@ from __future__ import annotations
 import inspect
 import threading
 from collections import OrderedDict
+from typing import TYPE_CHECKING
 
 from ..board import Turn
 from .progress import watching_bars
-from .state import BoardState
+from .reply import Action, Reply, answer
+from .settings import COMPUTER_SIDES, STRONGEST, ComputerSettings, perfect_offered
+
+if TYPE_CHECKING:
+    from .controller import Controller
 
 #: The level that stands in when the perfect player's table lacks a position.
 FALLBACK_LEVEL = 5
@@ -84,16 +90,17 @@ def search_words(info) -> tuple[str, dict]:
 
 
 class ComputerRunner:
-    """Plays the computer's side for a controller (see ``fanorona.ui.controller.Controller``)."""
+    """Plays the computer's side for its seat (``ComputerSeat``): asks it, with the board's lock
+    held, whether to move, and plays through it."""
 
-    def __init__(self, controller):
-        self.controller = controller
+    def __init__(self, seat: ComputerSeat):
+        self.seat = seat
+        self.lock = seat.board.lock
         self.generation = 0  # bumped to cancel the turn in progress
         self.thread: threading.Thread | None = None
-        self._stop = (
-            threading.Event()
-        )  # set on cancel: stops the search and the pause between steps
-        self._running_generation = None
+        # set on cancel: stops the search and the pause between steps
+        self._stop = threading.Event()
+        self._running_generation: int | None = None
         self.players = Players()
 
     def cancel(self) -> None:
@@ -103,9 +110,8 @@ class ComputerRunner:
 
     def kick(self) -> None:
         """Start thinking if the computer is to move and is not already at it."""
-        c = self.controller
-        with c.lock:
-            if self.busy() or not c.computer_should_move():
+        with self.lock:
+            if self.busy() or not self.seat.computer_should_move():
                 return
             self._stop = threading.Event()
             self.thread = threading.Thread(
@@ -135,50 +141,48 @@ class ComputerRunner:
                 raise TimeoutError(f"the computer did not finish within {timeout} s")
 
     def player(self, level, board):
-        return self.players.get(level, board, self.controller.custom_player)
+        return self.players.get(level, board, self.seat.settings.custom)
 
     # -- the thread ----------------------------------------------------------------------------
 
     def _run(
         self, generation: int, stop: threading.Event, previous: threading.Thread | None
     ) -> None:
-        c = self.controller
+        seat = self.seat
         if previous is not None and previous.is_alive():  # a cancelled search ends first: the two
-            with c.lock:  # never share a player; meanwhile the board says the computer is at it
-                if generation == self.generation and c.computer_should_move():
-                    c.report("thinking", name=c.player_name(c.model.to_move))
+            with self.lock:  # never share a player; meanwhile the board says the computer is at it
+                if generation == self.generation and seat.computer_should_move():
+                    seat.board.report("thinking", name=seat.player_name(seat.board.model.to_move))
             previous.join()
         try:
             while True:
-                with c.lock:
-                    if generation != self.generation or not c.computer_should_move():
+                with self.lock:
+                    if generation != self.generation or not seat.computer_should_move():
                         return
-                    board, level = c.model.copy(), c.level
-                    name = c.player_name(board.to_move)
-                    c.report("thinking", name=name)
+                    board, level = seat.board.model.copy(), seat.settings.level
+                    name = seat.player_name(board.to_move)
+                    seat.board.report("thinking", name=name)
                 steps, notes, search = self._decide(board, level, name, stop, generation)
                 if not self._animate(generation, stop, board, steps, name, notes, search):
                     return
         except Exception as e:  # the thread has nobody to raise to: the status line says it
-            with c.lock:
-                if (
-                    generation == self.generation
-                ):  # a cancelled search's exception is dropped with it
-                    c.computer_failed(e)
+            with self.lock:
+                if generation == self.generation:  # a cancelled search's exception is dropped
+                    seat.computer_failed(e)
 
     def _prepare(self, player, board, name, generation) -> None:
         """Load compiled code or an endgame table first, its progress shown as the board's own
         (while this turn is still wanted)."""
-        c = self.controller
+        seat = self.seat
 
         def report(progress):
-            with c.lock:
+            with self.lock:
                 if generation == self.generation:
-                    c.show_progress(progress)
+                    seat.show_progress(progress)
 
-        with c.lock:
+        with self.lock:
             if generation == self.generation:
-                c.report("preparing", name=name)
+                seat.board.report("preparing", name=name)
         with watching_bars(report):
             player.prepare(board, progress=True)
 
@@ -190,10 +194,10 @@ class ComputerRunner:
         player = self.player(level, board)
         if hasattr(player, "ready") and not player.ready(board):
             self._prepare(player, board, name, generation)
-            with self.controller.lock:
+            with self.lock:
                 if generation != self.generation:
                     return [], [], ()  # cancelled while preparing: _animate drops it
-                self.controller.report("thinking", name=name)
+                self.seat.board.report("thinking", name=name)
         try:
             turn = ask(player, board, stop)
         except ValueError:
@@ -224,72 +228,157 @@ class ComputerRunner:
         return list(best.steps), [("computer_finished", {"name": name, "move": str(whole)})], ()
 
     def _animate(self, generation, stop, board, steps, name, notes, search) -> bool:
-        """Play the steps one at a time with the controller's pause between them; False if
+        """Play the steps one at a time with the settings' pause between them; False if
         cancelled."""
-        c = self.controller
+        seat = self.seat
         played = list(board.chain)
         for step in steps:
-            if c.delay and stop.wait(c.delay):
+            delay = seat.settings.delay
+            if delay and stop.wait(delay):
                 return False
             played.append(step)
-            with c.lock:
+            with self.lock:
                 if generation != self.generation:
                     return False
-                c.computer_step(step, str(Turn(tuple(played))), name)
-        with c.lock:
+                seat.computer_step(step, str(Turn(tuple(played))), name)
+        with self.lock:
             if generation != self.generation:
                 return False
-            c.computer_done(notes, search)
+            seat.computer_done(notes, search)
         return True
 
 
-class ComputerSeat(BoardState):
-    """The controller's side of the runner: what the runner may ask and do, with the lock held
-    (see ``fanorona.ui.controller.Controller``)."""
+class ComputerSeat:
+    """Who the computer plays and how (``settings``), its last search line (``searched``) and its
+    thread (``runner``): what the board asks of the computer and what the runner may do to the
+    board, always with the board's lock held.  A part of ``fanorona.ui.controller.Controller``."""
+
+    def __init__(self, board: Controller):
+        self.board = board
+        self.settings = ComputerSettings()
+        self.searched: tuple = ()  # the last search line, as (template key, values)
+        self.runner = ComputerRunner(self)
+
+    # -- what the board asks ---------------------------------------------------------------------
 
     def computer_to_move(self, live_only: bool = True) -> bool:
         """The side to move is the computer's (and, by default, the board is live and the game goes
         on)."""
-        if not self.settings.sides() or self.game.to_move not in self.settings.sides():
+        board, sides = self.board, self.settings.sides()
+        if not sides or board.game.to_move not in sides:
             return False
-        return not live_only or (self.shown is None and self.game.outcome() is None)
+        return not live_only or (board.shown is None and board.game.outcome() is None)
 
     def computer_should_move(self) -> bool:
         return self.computer_to_move() and not self.settings.paused
 
     def player_name(self, side: str) -> str:
-        return self.settings.player_name(side, self.game.size)
+        return self.settings.player_name(side, self.board.game.size)
 
-    def report(self, key: str, **values) -> None:
-        """Say something in the status line (the computer thinking, a record written)."""
-        self._tell(said=((key, values),))
+    def levels(self) -> list:
+        """The levels offered for this board: 1-5, 'perfect' where the solver answers, 'custom' if
+        given."""
+        return self.settings.levels(perfect_offered(self.board.game))
+
+    # -- the settings, each through a method that checks it ----------------------------------------
+
+    def set_computer(self, side: str) -> Reply:
+        """Who the computer plays: 'nobody', 'white', 'black' or 'both'."""
+        if side != "nobody" and side in COMPUTER_SIDES:
+            self.board.setup.needs_board("the computer")
+        return self.board.act(lambda: self._changed(self.settings.with_side(side)))
+
+    def set_level(self, level) -> Reply:
+        """The computer's level: 1 to 5, 'perfect' (small boards, standard rules) or 'custom'."""
+        perfect = perfect_offered(self.board.game)
+        return self.board.act(lambda: self._changed(self.settings.with_level(level, perfect)))
+
+    def set_delay(self, seconds: float) -> None:
+        """Seconds between the computer's animated steps (0 for tests)."""
+        with self.board.lock:
+            self.settings = self.settings.with_delay(seconds)
+            self.board.changed()
+
+    def _changed(self, settings: ComputerSettings) -> Reply:
+        self.runner.cancel()
+        self.settings, self.searched, self.board.progress = settings, (), None
+        self.board.clicks.settle()
+        return Reply(Action.SETTINGS, "")
+
+    def computer_move(self) -> Reply:
+        """Let a paused computer move now (after a position was loaded)."""
+        board = self.board
+
+        def move():
+            self.unpause()
+            if self.computer_to_move():
+                return Reply(Action.RESUMED, "")
+            if board.shown is not None:
+                return answer(
+                    board.language,
+                    Action.REFUSED,
+                    "replaying",
+                    n=board.shown,
+                    total=len(board.game.turns),
+                )
+            why = "game_over" if board.game.outcome() else "computer_nothing"
+            return answer(board.language, Action.REFUSED, why)
+
+        return board.act(move)
+
+    def unpause(self) -> None:
+        self.settings = self.settings.with_paused(False)
+
+    def tidy(self) -> None:
+        """After an undo: no pause for a side a person plays."""
+        if self.settings.paused and not self.computer_to_move(live_only=False):
+            self.unpause()
+
+    def new_game(self, pause: bool) -> list[tuple[str, dict]]:
+        """A new game or position: no old search line, a level this board offers, and a pause
+        (if ``pause``) when the computer is to move; the notes to say about it."""
+        self.searched = ()
+        notes: list[tuple[str, dict]] = []
+        if self.settings.level == "perfect" and not perfect_offered(self.board.game):
+            self.settings = self.settings.with_level(STRONGEST, False)
+            notes.append(("level_changed", {"level": STRONGEST}))
+        self.settings = self.settings.with_paused(pause and self.computer_to_move(live_only=False))
+        if self.settings.paused:
+            notes.append(("computer_paused", {"side": self.board.game.to_move}))
+        return notes
+
+    # -- what the runner does, with the lock held ------------------------------------------------
 
     def computer_step(self, step, turn: str, name: str) -> None:
         """The runner plays one step of the computer's turn."""
-        self.game.push(step)
-        self._redo.clear()
-        self._tell(said=(("playing", {"name": name, "move": turn}),))
+        self.board.game.push(step)
+        self.board.history.forget()
+        self._tell((("playing", {"name": name, "move": turn}),))
 
     def computer_done(self, said: tuple, searched: tuple = ()) -> None:
         """The runner has finished the computer's turn."""
-        if self.game.chain:
-            self.game.end_turn()
-        self._tell(said=tuple(said), searched=searched)
+        if self.board.game.chain:
+            self.board.game.end_turn()
+        self.searched = searched
+        self._tell(tuple(said))
 
     def computer_failed(self, error: Exception) -> None:
-        self._tell(
-            error=error, said=(("computer_error", {"reason": f"{type(error).__name__}: {error}"}),)
-        )
+        self.board.error = error
+        self._tell((("computer_error", {"reason": f"{type(error).__name__}: {error}"}),))
 
     def show_progress(self, progress) -> None:
         """A long wait's progress (``fanorona.ui.progress.Progress``), or None when it is over."""
-        self._change(progress=progress)
+        with self.board.lock:
+            self.board.progress = progress
+            self.board.changed()
 
-    def _tell(self, **state) -> None:
+    def _tell(self, said: tuple) -> None:
         """A change from the computer's side: the game moved on, so no choice waits."""
-        with self.lock:
-            self._settle()
-            self._change(**state)
+        board = self.board
+        with board.lock:
+            board.clicks.settle()
+            board.said = said
+            board.changed()
 
 
 __all__ = ["ComputerRunner", "ComputerSeat", "Players"]

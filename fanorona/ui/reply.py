@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import Enum
 
+from .labels import say
+
 
 class Action(str, Enum):
     """What an action did (equal to its word, so ``reply.action == "moved"`` holds)."""
@@ -31,4 +33,12 @@ class Reply:
     said: tuple = field(default=(), compare=False, repr=False)
 
 
-__all__ = ["Action", "Reply"]
+def answer(language: str, action: Action, key: str | None = None, **values) -> Reply:
+    """The reply of an action, its sentence (template ``key`` of ``fanorona.ui.labels``) said in
+    ``language``; no key: nothing to say."""
+    if key is None:
+        return Reply(action, "")
+    return Reply(action, say(language, key, **values), ((key, values),))
+
+
+__all__ = ["Action", "Reply", "answer"]

@@ -4,15 +4,19 @@ status line, the details line and the move list.
 Each function reads ``state`` (an object with ``game``, ``shown``, ``selected``, ``pending``,
 ``overlays``, ``language``, ``said`` and ``progress``, as ``Controller`` has) and changes
 nothing, so what is drawn is always derived from the game as it is now and never kept apart
-from it.  A model that
-fails while being read is shown as a sentence and an empty picture, never as a traceback.
+from it.  A model that fails while being read is shown as a sentence and an empty picture, never
+as a traceback.  ``Shows`` is what a view (``fanorona.ui.panel.Panel``) reads of a board.
 """
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .adapter import ModelFault, strings, turn_text
 from .labels import say
-from .state import BoardState
+
+if TYPE_CHECKING:
+    from .controller import Controller
 
 #: The scene's marks, each with one meaning (see ``fanorona.ui.draw``).
 MARKS = (
@@ -204,63 +208,56 @@ def _path(steps) -> list[tuple[str, str]]:
     return [(s.origin, s.destination) for s in steps]
 
 
-class Shows(BoardState):
-    """What views read of a controller, each derived by the functions above (see ``Controller``)."""
+class Shows:
+    """What a view reads of a board (``fanorona.ui.controller.Controller``), each derived by the
+    functions above or asked of the board's parts; it changes nothing."""
 
-    model = property(lambda self: self.game.model, doc="The model being played.")
-    message = property(
-        lambda self: said(self), doc="The last action's sentence, in today's language."
-    )
-    status = property(
-        lambda self: status(self), doc="The status line: the last sentence, then the turn."
-    )
-    details = property(lambda self: details(self), doc="Stones and turns without capture.")
-    moves = property(
-        lambda self: "\n".join(move_lines(self)), doc="The move list; the turn shown marked ▸."
-    )
-    replaying = property(
-        lambda self: self.shown is not None, doc="The replay slider shows an earlier turn."
-    )
+    def __init__(self, board: Controller):
+        self.board = board
+
+    model = property(lambda self: self.board.model, doc="The model being played.")
+    game = property(lambda self: self.board.game, doc="The model, through its adapter.")
+    language = property(lambda self: self.board.language, doc="Of the labels and sentences.")
+    overlays = property(lambda self: self.board.overlays, doc="The picture's overlays, by name.")
+    shown = property(lambda self: self.board.shown, doc="The turns the replay slider shows.")
+    pending = property(lambda self: self.board.pending, doc="A two-way capture's step.")
+    progress = property(lambda self: self.board.progress, doc="A long wait in progress, or None.")
+    status = property(lambda self: status(self.board), doc="The last sentence, then the turn.")
+    details = property(lambda self: details(self.board), doc="Stones and turns without capture.")
+    replaying = property(lambda self: self.board.shown is not None, doc="An earlier turn shown.")
     search_line = property(
-        lambda self: self.sentence(self.searched[0], **self.searched[1]) if self.searched else "",
+        lambda self: (
+            self.sentence(self._searched[0], **self._searched[1]) if self._searched else ""
+        ),
         doc="The computer's last search, as the line below the status says it.",
     )
     search = property(
-        lambda self: self.searched[1]["info"] if self.searched else "",
+        lambda self: self._searched[1]["info"] if self._searched else "",
         doc="The computer's last search, in its own words.",
     )
-    computer_side = property(
-        lambda self: self.settings.side, doc="Who the computer plays (set_computer)."
-    )
-    level = property(lambda self: self.settings.level, doc="The computer's level (set_level).")
-    delay = property(
-        lambda self: self.settings.delay, doc="Seconds between animated steps (set_delay)."
-    )
-    paused = property(
-        lambda self: self.settings.paused, doc="The computer waits for computer_move()."
-    )
-    custom_player = property(
-        lambda self: self.settings.custom, doc="The opponent given as a player, or None."
-    )
+    _searched = property(lambda self: self.board.seat.searched)
+    computer_side = property(lambda self: self._settings.side, doc="Who the computer plays.")
+    level = property(lambda self: self._settings.level, doc="The computer's level.")
+    delay = property(lambda self: self._settings.delay, doc="Seconds between animated steps.")
+    paused = property(lambda self: self._settings.paused, doc="The computer waits to be told.")
+    custom_player = property(lambda self: self._settings.custom, doc="A player given, or None.")
+    _settings = property(lambda self: self.board.seat.settings)
 
-    def scene(self) -> dict:
-        """What the picture shows now, as plain data: the board and each mark (one meaning each)."""
-        return scene(self)
+    def sentence(self, key: str, **values) -> str:
+        """A sentence of the board's language (see ``fanorona.ui.labels``)."""
+        return say(self.board.language, key, **values)
 
-    def move_lines(self, mark=lambda text: "▸" + text, escape=str) -> list[str]:
-        """The move list, one numbered line a pair of turns; while replaying, the turn shown goes
-        through ``mark``."""
-        return move_lines(self, mark, escape)
+    def computer_to_move(self) -> bool:
+        return self.board.seat.computer_to_move()
 
-    def must_capture(self, steps: list | None = None) -> list[str]:
-        """The stones that must capture: the origins of the legal steps when all of them capture."""
-        return must_capture(
-            self.game, self.game.legal_steps() if steps is None else steps, self.replaying
-        )
+    def levels(self) -> list:
+        return self.board.seat.levels()
 
-    def choice_strings(self) -> dict[str, list[str]]:
-        """While a choice waits: the stones each kind of capture would take."""
-        return choice_strings(self.game, self.pending)
+    def can_undo_step(self) -> bool:
+        return self.board.history.can_undo_step()
+
+    def can_redo(self) -> bool:
+        return self.board.history.can_redo()
 
 
 __all__ = [

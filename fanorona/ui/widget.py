@@ -16,17 +16,18 @@ from __future__ import annotations
 import base64
 
 from ..board import Board
-from .controller import OVERLAYS, SIZES, Controller
+from .controller import SIZES, Controller
 from .labels import LABELS
 from .panel import Panel
 from .picture import MAX_WIDTH, Picture
 from .typed import play_typed
+from .wiring import refresh, wire
 
 
 def _setting(name: str, setter: str, doc: str) -> property:
-    """A property read from the controller and set through its checking setter."""
+    """A property read from what the controller shows and set through its checking setter."""
     return property(
-        lambda self: getattr(self.controller, name),
+        lambda self: getattr(self.controller.shows, name),
         lambda self, value: getattr(self.controller, setter)(value),
         doc=doc,
     )
@@ -69,15 +70,15 @@ class BoardWidget:
         p = self.picture = Picture(self.controller.lock, self.click, max_width)
         self.figure, self.canvas, self.ax = p.figure, p.canvas, p.ax
         #: The controls around the picture (``fanorona.ui.panel.Panel``).
-        self.panel = Panel(self.controller, self.canvas)
+        self.panel = Panel(self.controller.shows, self.canvas)
         #: The ipywidgets controls by name (buttons, choosers, sliders, the status and move list).
         self.controls = self.panel.controls
         #: The whole board, picture and controls, as one ipywidgets box.
         self.ui = self.panel.ui
-        self._wire()
-        self.controller.observe(self._refresh)
+        wire(self)
+        self.controller.observe(lambda: refresh(self))
         with self.controller.lock:
-            self._refresh()
+            refresh(self)
         self.controller.runner.kick()
 
     # -- what a program (or a test) does, as the buttons do it ---------------------------------
@@ -167,11 +168,8 @@ class BoardWidget:
 
     board = property(lambda self: self.controller.model, doc="The model being played.")
     status = property(lambda self: self.controller.status, doc="The short status line.")
-    details = property(
-        lambda self: self.controller.details, doc="Stones and turns without capture."
-    )
     search = property(
-        lambda self: self.controller.search, doc="The computer's last search, in its words."
+        lambda self: self.controller.shows.search, doc="The computer's last search, in its words."
     )
     moves = property(
         lambda self: self.controller.moves, doc="The move list, one numbered line a pair of turns."
@@ -180,11 +178,6 @@ class BoardWidget:
         lambda self: self.controller.error, doc="The last failure inside the computer or the model."
     )
 
-    max_width = property(
-        lambda self: self.picture.max_width,
-        lambda self, value: setattr(self.picture, "max_width", value),
-        doc="The widest the picture may be, in pixels (None: no limit); read at each redraw.",
-    )
     language = _setting(
         "language",
         "set_language",
@@ -227,62 +220,6 @@ class BoardWidget:
         bundle["image/png"] = base64.b64encode(self.picture_png()).decode("ascii")
         bundle["text/plain"] = f"Fanorona board: {self.status} (run the notebook to play on it)"
         return bundle
-
-    # -- the view: bring the picture and every control up to date -----------------------------
-
-    def _refresh(self) -> None:
-        """Called by the controller after every change, with its lock held: picture first, then
-        text."""
-        self.panel.show(self._redraw())
-
-    def _redraw(self) -> dict:
-        """Draw the controller's scene and send the picture; returns the scene, for the text."""
-        scene = self.controller.scene()
-        if self.picture.update(scene, self.board.size, self.controller.overlays):
-            self.panel.new_frame(self.picture.point_pixels())
-        self.picture.send()
-        return scene
-
-    # -- wiring: the controls act as a program does ---------------------------------------------
-
-    def _wire(self) -> None:
-        w, c, observe = self.controls, self.controller, self.panel.observe
-        actions = {
-            "undo": self.undo,
-            "undo_step": self.undo_step,
-            "redo": self.redo,
-            "end_turn": self.end_turn,
-            "new_game": self.new_game,
-            "approach": lambda: self.choose("approach"),
-            "withdrawal": lambda: self.choose("withdrawal"),
-            "computer_move": self.computer_move,
-            "export": self.export_game,
-            "load": lambda: self._guarded(self.load_position, w["position"].value, "load_error"),
-            "load_diagram": lambda: self._guarded(
-                self.load_position, w["diagram"].value or "", "load_error"
-            ),
-            "import": lambda: self._guarded(self.import_game, w["record"].value, "import_error"),
-        }
-        for name, action in actions.items():
-            w[name].on_click(lambda _button, action=action: action())
-        observe("size", lambda v: self.new_game(size=v))
-        observe("rules", lambda v: None if v == "custom" else self.new_game(rules=v))
-        observe("computer", c.set_computer)
-        observe("level", c.set_level)
-        observe("language", c.set_language)
-        observe("delay", c.set_delay)
-        observe("replay", lambda v: c.replay(None if v >= len(self.board.turns) else v))
-        for name in OVERLAYS:
-            observe(name, lambda v, name=name: self.show(**{name: v}))
-        observe("typed", self.type_turn)
-
-    def _guarded(self, action, text: str, failure: str) -> None:
-        """A button's action whose bad input is said in the status line, never raised into the
-        page."""
-        try:
-            action(text)
-        except Exception as e:  # GameRecordError, ValueError are documented; anything else is said
-            self.controller.report(failure, reason=str(e) or type(e).__name__)
 
 
 __all__ = ["LABELS", "SIZES", "BoardWidget"]
