@@ -28,7 +28,7 @@ def test_computer_move_is_off_once_the_game_is_over():
     try:
         live = fa.Board.from_diagram("W....\n.....\n..B..\n.....\n.....", to_move="black")
         w.load_position(live.fen())
-        assert w.controller.paused and enabled(w, "computer_move")
+        assert w.controller.shows.paused and enabled(w, "computer_move")
         over = fa.Board.from_diagram("W....\n.....\n.....\n.....\n.....", to_move="black")
         assert over.outcome() is not None
         w.load_position(over.fen())

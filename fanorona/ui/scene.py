@@ -253,6 +253,9 @@ class Shows:
     def levels(self) -> list:
         return self.board.seat.levels()
 
+    def can_undo(self) -> bool:
+        return self.board.history.can_undo()
+
     def can_undo_step(self) -> bool:
         return self.board.history.can_undo_step()
 
