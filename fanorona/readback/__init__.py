@@ -44,7 +44,8 @@ def _marks(ax):
         z = float(artist.get_zorder())
         if isinstance(artist, PathCollection):
             faces, sizes = artist.get_facecolor(), artist.get_sizes()
-            offsets = np.ma.filled(np.ma.asarray(artist.get_offsets(), dtype=float), np.nan)
+            given: np.ndarray = np.ma.asarray(artist.get_offsets(), dtype=float)
+            offsets: np.ndarray = np.ma.filled(given, np.nan)
             for i, (x, y) in enumerate(offsets[:MOST]):
                 if len(faces):
                     width = math.sqrt(sizes[i % len(sizes)]) if len(sizes) else 6.0
@@ -98,7 +99,8 @@ def _segments(ax):
 def describe(ax) -> dict:
     """The laid-out Axes as plain data: ``unit`` (points a data unit), ``marks``, ``segments``
     (each cut to ``MOST``)."""
-    marks, segments = [], []
+    marks: list[list] = []
+    segments: list[list[float]] = []
     for mark in _marks(ax):
         if len(marks) >= MOST:
             break
