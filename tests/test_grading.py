@@ -169,3 +169,28 @@ def test_the_tournament_player_the_notebook_writes_is_played_in_the_tournaments_
     assert (wrong.score or 0) < 3 and "Beat level 1" in (wrong.sentence or "")
     missing = graded([], NOTEBOOK_11, "check_tournament_player", 3)
     assert missing.score == 0 and "my_player.py" in (missing.sentence or "")
+
+
+def test_the_preprocessor_checks_the_package_before_each_student(tmp_path, monkeypatch):
+    """The first notebook records the hashes; after an edit on disk the next student's checks get
+    the PackageChanged sentence, not a grade."""
+    from fanorona.grading.preprocessor import SandboxedGrades
+
+    copy = tmp_path / "fanorona"
+    shutil.copytree(package.PACKAGE, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(package, "PACKAGE", copy)
+    grades = SandboxedGrades(record=str(tmp_path / package.RECORD_NAME))
+
+    def student():
+        nb = nbformat.v4.new_notebook()
+        check = nbformat.v4.new_code_cell(CHECK)
+        check.metadata["nbgrader"] = {"grade": True, "solution": False, "points": 2}
+        nb.cells = [nbformat.v4.new_code_cell("def neighbours(w, h, p):\n    return set()"), check]
+        return grades.preprocess(nb, {})[0].cells[1].outputs
+
+    assert not any(o.get("ename") == "PackageChanged" for o in student())
+    with (copy / "exercises" / "model.py").open("a") as f:
+        f.write("\nNEIGHBOUR_SIZES = ()\n")
+    refused = student()
+    assert [o.get("ename") for o in refused] == ["PackageChanged"]
+    assert "exercises/model.py" in refused[0]["evalue"]
