@@ -80,3 +80,32 @@ def test_a_missing_line_is_named_in_the_sentence():
     with pytest.raises(ExerciseFailed) as failed:
         check_view(draw_without_the_first_line)
     assert "the line a1-b1 is missing" in str(failed.value).lower()
+
+
+class Subtraction:
+    """One pile; take 1, 3 or 4; taking the last stone wins (notebook 7)."""
+
+    def actions(self, pile):
+        return [take for take in (1, 3, 4) if take <= pile]
+
+    def result(self, pile, take):
+        return pile - take
+
+    def terminal(self, pile):
+        return pile == 0
+
+    def utility(self, pile):
+        return -1
+
+
+def test_the_subtraction_checker_accepts_the_game_and_names_the_first_pile_it_gets_wrong():
+    from fanorona.exercises import check_subtraction
+
+    assert check_subtraction(Subtraction) == 21
+
+    class TakesTwo(Subtraction):
+        def actions(self, pile):
+            return [take for take in (1, 2, 3) if take <= pile]
+
+    with pytest.raises(ExerciseFailed, match=r"a pile of 2 is lost for the player to move"):
+        check_subtraction(TakesTwo)
