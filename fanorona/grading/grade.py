@@ -22,6 +22,7 @@ from .. import exercises
 from ..exercises import Case, Checker, ExerciseFailed, Guard
 from ..exercises.guard import UNFINISHED, _Unfinished
 from . import special
+from .package import PACKAGE
 from .remote import BoardChanged, CallTimedOut, Refused, Remote, Session, StudentError
 
 #: Modules graded code cannot import, and the sentence for trying.
@@ -151,6 +152,12 @@ def refusal_of(error: StudentError) -> str | None:
         return (
             f"Your code tried to change a file the sandbox keeps read-only ({error.text}): graded"
             " code cannot change the package or anything outside its own /tmp."
+        )
+    if error.kind == "FileNotFoundError" and str(PACKAGE) in error.text:
+        return (
+            f"Your code tried to reach a file of the installed package ({error.text}): the"
+            " sandbox hides the package from graded code and keeps it read-only, so nothing"
+            " there can be read or changed."
         )
     return None
 
