@@ -90,3 +90,107 @@ def test_a_call_that_never_returns_gets_the_call_limit_sentence_and_the_next_che
         assert second.score == 0 and "differ from the rules" in (second.sentence or "")
     finally:
         notebook.close()
+
+
+# -- the checks that need more than plain calls: a drawing, a clickable figure, a game, a file ----
+
+import sys  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import nbformat  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).parent))
+from test_clickable_browser import reference_program  # noqa: E402
+from test_student_copies import answer  # noqa: E402
+
+NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
+
+
+def check_cell(notebook: str, grade_id: str) -> str:
+    cells = nbformat.read(NOTEBOOKS / notebook, as_version=4).cells
+    return next(
+        c.source for c in cells if c.metadata.get("nbgrader", {}).get("grade_id") == grade_id
+    )
+
+
+def graded(sources: list[str], notebook: str, grade_id: str, points: float):
+    """The check cell ``grade_id`` of ``notebook`` graded in the sandbox after ``sources`` ran."""
+    notebook_state = Notebook()
+    try:
+        for source in sources:
+            notebook_state.run(source)
+        return notebook_state.check(check_cell(notebook, grade_id), points, grade_id)
+    finally:
+        notebook_state.close()
+
+
+NOTEBOOK_10 = "10_assignment_view_and_control.ipynb"
+
+
+def test_a_drawing_is_graded_in_the_sandbox_with_the_share_of_boards_drawn_right():
+    program = reference_program()
+    right = graded([program], NOTEBOOK_10, "check_view", 3)
+    assert right.score is None and "All 25 cases agree." in right.text
+    no_black = program.replace('for color in ("white", "black"):', 'for color in ("white",):')
+    wrong = graded([no_black], NOTEBOOK_10, "check_view", 3)
+    assert 0 < (wrong.score or 0) < 3 and "No stone found on" in (wrong.sentence or "")
+
+
+def test_a_clickable_figure_is_clicked_in_the_sandbox_and_a_broken_undo_scores_nothing():
+    program = reference_program()
+    right = graded([program], NOTEBOOK_10, "check_clickable", 3)
+    assert right.score is None and "cases agree." in right.text
+    stuck = program + "\n\nMyFullGame.pop = lambda self: None\n"
+    wrong = graded([stuck], NOTEBOOK_10, "check_clickable", 3)
+    assert wrong.score == 0 and "Undo" in (wrong.sentence or "")
+
+
+NOTEBOOK_07 = "07_computer_opponent.ipynb"
+
+
+def test_the_subtraction_game_is_asked_pile_by_pile_in_the_sandbox():
+    game = answer(NOTEBOOK_07, "subtraction")
+    right = graded([game], NOTEBOOK_07, "check_subtraction", 2)
+    assert right.score is None and "All 21 cases agree." in right.text
+    wrong = graded([game.replace("(1, 3, 4)", "(1, 2, 3)")], NOTEBOOK_07, "check_subtraction", 2)
+    assert 0 < (wrong.score or 0) < 2 and "is lost for the player to move" in (wrong.sentence or "")
+
+
+NOTEBOOK_11 = "11_tournament.ipynb"
+
+
+def test_the_tournament_player_the_notebook_writes_is_played_in_the_tournaments_sandbox():
+    player = answer(NOTEBOOK_11, "tournament_player")
+    assert player.startswith("%%writefile")
+    right = graded([player], NOTEBOOK_11, "check_tournament_player", 3)
+    assert right.score is None and "no forfeits" in right.text
+    first_turn = player.replace("opponent = board.to_move.other", "return board.legal_turns()[0]")
+    wrong = graded([first_turn], NOTEBOOK_11, "check_tournament_player", 3)
+    assert (wrong.score or 0) < 3 and "Beat level 1" in (wrong.sentence or "")
+    missing = graded([], NOTEBOOK_11, "check_tournament_player", 3)
+    assert missing.score == 0 and "my_player.py" in (missing.sentence or "")
+
+
+def test_the_preprocessor_checks_the_package_before_each_student(tmp_path, monkeypatch):
+    """The first notebook records the hashes; after an edit on disk the next student's checks get
+    the PackageChanged sentence, not a grade."""
+    from fanorona.grading.preprocessor import SandboxedGrades
+
+    copy = tmp_path / "fanorona"
+    shutil.copytree(package.PACKAGE, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(package, "PACKAGE", copy)
+    grades = SandboxedGrades(record=str(tmp_path / package.RECORD_NAME))
+
+    def student():
+        nb = nbformat.v4.new_notebook()
+        check = nbformat.v4.new_code_cell(CHECK)
+        check.metadata["nbgrader"] = {"grade": True, "solution": False, "points": 2}
+        nb.cells = [nbformat.v4.new_code_cell("def neighbours(w, h, p):\n    return set()"), check]
+        return grades.preprocess(nb, {})[0].cells[1].outputs
+
+    assert not any(o.get("ename") == "PackageChanged" for o in student())
+    with (copy / "exercises" / "model.py").open("a") as f:
+        f.write("\nNEIGHBOUR_SIZES = ()\n")
+    refused = student()
+    assert [o.get("ename") for o in refused] == ["PackageChanged"]
+    assert "exercises/model.py" in refused[0]["evalue"]

@@ -40,6 +40,7 @@ from .puzzles import check_single_winning_turn, outcomes_of
 from .samples import sample_boards
 from .seal import TAMPERED, seal_package
 from .student import ReleaseError, make_student_copies
+from .subtraction import check_subtraction as check_subtraction  # the grader's, for notebook 7
 from .view import check_view
 
 __all__ = [

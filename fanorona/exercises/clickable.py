@@ -5,9 +5,11 @@ events, as a player would, and compares the model and the picture with the packa
 
 Both play seeded games through the board's own controller, preferring steps that capture both ways
 and chains that go on, so every game asks for the two-way choice and plays chains; a click on the
-capturing stone ends its chain.  The student's code runs as in the other checkers: each call under
+capturing stone ends its chain, and each game ends with two turns taken back (the Undo button, so
+the model's ``pop`` is tried).  The student's code runs as in the other checkers: each call under
 ``Guard``'s time limit with its prints captured, the package verified unchanged before and after
-(``sealed_check``).
+(``sealed_check``).  The figure is reached through ``Figures``: here in the kernel, or in the
+grader's sandboxed worker, which sends the clicks and reads the picture back as plain data.
 """
 
 from __future__ import annotations
@@ -17,17 +19,22 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from ..board import Board
+from ..readback import click_at, figure_axes, laid_out
 from ..rules import Rules
 from ..ui.controller import Controller
 from .checking import ExerciseFailed, Guard, cut, fmt, sealed_check, short_repr, show
 from .guard import _Unfinished
-from .view import drawn_stones, laid_out
+from .view import drawn_stones
 
 #: (width, height, seed, turns at most) of each game played on the model; each has two-way choices
 #: and chains, some ended by a click on the stone.
 GAMES = ((5, 5, 1, 14), (5, 5, 4, 14), (9, 5, 2, 6))
 #: The game clicked on the figure (fewer: a figure redraws itself after every click).
 FIGURE_GAMES = ((5, 5, 1, 8),)
+#: What stands in the list of clicks for a press of the Undo button (a whole turn taken back).
+UNDO = "Undo"
+#: Turns taken back at the end of each game.
+UNDONE = 2
 
 
 def state(model) -> dict:
@@ -65,9 +72,11 @@ def clicks_for(board: Board, rng: random.Random) -> list[str]:
 
 
 def act(controller: Controller, point: str) -> None:
-    """The reference's answer to a click: the chain's stone ends the chain, anything else is a
-    click."""
-    if controller.model.chain and point == controller.model.chain_stone:
+    """The reference's answer to a click: Undo takes a turn back, the chain's stone ends the
+    chain, anything else is a click."""
+    if point == UNDO:
+        controller.undo()
+    elif controller.model.chain and point == controller.model.chain_stone:
         controller.end_turn()
     else:
         controller.click(point)
@@ -117,6 +126,10 @@ def games(
                 act(reference, point)
                 done.append(point)
                 yield model, board, done, point
+        for _ in range(UNDONE):
+            act(reference, UNDO)
+            done.append(UNDO)
+            yield model, board, done, UNDO
 
 
 def starter(make, guard: Guard) -> Callable[[int, int], object]:
@@ -201,7 +214,11 @@ def play_full_games(make, guard: Guard) -> int:
                 with students(guard, f"Controller(your model on {size})", done):
                     controller = Controller(model)
             if point is not None:
-                click = f"The click on {point} through the board's controller on {size}"
+                click = (
+                    f"Undo through the board's controller on {size}"
+                    if point == UNDO
+                    else f"The click on {point} through the board's controller on {size}"
+                )
                 with students(guard, f"{click} {after(done[:-1], FIRST)}", done):
                     act(controller, point)
             n += compare(
@@ -222,14 +239,24 @@ def stop(controller: Controller | None) -> None:
             controller.runner.cancel()
 
 
-def click_at(fig, ax, point: str) -> None:
-    """A left click at ``point``'s data coordinates (column, row from 0) on the figure's canvas."""
-    from matplotlib.backend_bases import MouseButton, MouseEvent
+class Figures:
+    """How the clickable check reaches the student's figure: here, in the kernel (the grader has
+    one that reaches it in its sandboxed worker)."""
 
-    column, row = ord(point[0]) - ord("a"), int(point[1:]) - 1
-    x, y = ax.transData.transform((column, row))
-    event = MouseEvent("button_press_event", fig.canvas, x, y, button=MouseButton.LEFT)
-    fig.canvas.callbacks.process("button_press_event", event)
+    def is_figure(self, fig) -> bool:
+        return figure_axes(fig) is not None
+
+    def click(self, fig, point: str) -> None:
+        click_at(fig, point)
+
+    def look(self, fig) -> dict:
+        """The picture on the figure's first Axes (``readback.laid_out``)."""
+        return laid_out(figure_axes(fig))
+
+    def close(self, fig) -> None:
+        from matplotlib import pyplot as plt
+
+        plt.close(fig)
 
 
 def check_clickable(play, make) -> int:
@@ -239,10 +266,10 @@ def check_clickable(play, make) -> int:
     return sealed_check(lambda guard: click_games(play, make, guard))
 
 
-def click_games(play, make, guard: Guard) -> int:
+def click_games(play, make, guard: Guard, reach: Figures | None = None) -> int:
     from matplotlib import pyplot as plt
-    from matplotlib.figure import Figure
 
+    reach = reach or Figures()
     n, figures, fig = 0, [], None
     try:
         with plt.ioff():
@@ -251,39 +278,55 @@ def click_games(play, make, guard: Guard) -> int:
                 if fig is None or point is None:  # a new game
                     with students(guard, f"play(your model on {size})", done):
                         fig = play(model)
-                    if not isinstance(fig, Figure) or not fig.axes:
+                        is_figure = reach.is_figure(fig)
+                    if not is_figure:
                         raise ExerciseFailed(
                             "play(model) should return the matplotlib Figure it drew on; got"
                             f" {short_repr(fig)}."
                         )
                     figures.append(fig)
-                if point is not None:
+                if point == UNDO:  # the figure has no Undo button: the board's controller's
+                    with students(guard, f"Undo on your model on {size}", done):
+                        Controller(model).undo()
+                elif point is not None:
                     click = f"The click on {point} on your figure on {size}"
                     with students(guard, f"{click} {after(done[:-1], FIRST)}", done):
-                        click_at(fig, fig.axes[0], point)
+                        reach.click(fig, point)
                 n += compare(
                     read_state(model, board, done, guard), board, done, "Clicks on your figure"
                 )
-                with students(guard, f"Drawing your figure {after(done)}", done):
-                    laid_out(fig.axes[0])
-                    drawn = drawn_stones(board, fig.axes[0])
-                shows_right_stones(board, drawn, done)
+                if point != UNDO:
+                    with students(guard, f"Drawing your figure {after(done)}", done):
+                        shot = reach.look(fig)
+                    shows_right_stones(board, shot, done)
     finally:
         for figure in figures:
-            plt.close(figure)
+            reach.close(figure)
     return n
 
 
-def shows_right_stones(board: Board, drawn: dict, done: list) -> None:
-    """Fail with a sentence unless the stones ``drawn`` are the board's."""
+def shows_right_stones(board: Board, shot: dict, done: list) -> None:
+    """Fail with a sentence unless the stones of the picture ``shot`` (``readback.laid_out``'s
+    answer) are the board's."""
+    picture = shot.get("picture")
+    if not isinstance(picture, dict):
+        raise ExerciseFailed(
+            cut(
+                f"After the clicks {clicks_text(done[-3:])} your figure cannot be drawn by"
+                f" matplotlib: {shot.get('unlaid')}",
+                600,
+            )
+        )
+    drawn = drawn_stones(board, picture)
     expected = {p: str(s) for p in board.points if (s := board.stone_at(p)) is not None}
     if drawn == expected:
         return
-    missing = {p for p in expected if drawn.get(p) != expected[p]}
+    wrong = {p for p in expected if drawn.get(p) != expected[p]}
     extra = {p for p in drawn if p not in expected}
+    named = [f"missing or wrong {fmt(wrong)}"] * bool(wrong) + [f"extra {fmt(extra)}"] * bool(extra)
     show(board, f"The position after the clicks {clicks_text(done)}")
     raise ExerciseFailed(
-        f"After the clicks {clicks_text(done[-3:])} the figure shows the wrong stones: missing or"
-        f" wrong {fmt(missing)}, extra {fmt(extra)}. Redraw the position (ax.clear(), then"
-        " draw_position) after every click."
+        f"After the clicks {clicks_text(done[-3:])} the figure shows the wrong stones:"
+        f" {', '.join(named)}. Redraw the position (ax.clear(), then draw_position) after every"
+        " click."
     )

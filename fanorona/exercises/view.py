@@ -2,35 +2,27 @@
 the position.
 
 The student draws on a given Axes in data coordinates (column, row) from 0, as ``draw_board``
-does: stones as filled markers (``scatter``, ``plot`` markers or ``Circle`` patches), light for
-White and dark for Black, and the grid lines as lines (``plot`` or a ``LineCollection``).  The
-checker lays the figure out (so colours mapped through a colour map are known), collects every
-filled marker on a point that is big enough to be a stone (small dots on points are not stones)
-and every line segment (NaN-separated pieces apart, infinite ends ignored), cut into the unit
-edges between neighbouring points, and compares them with the board's stones and graph.
+does: stones as filled markers (``scatter``, ``plot`` markers, ``Circle`` patches or a
+``PatchCollection`` of them), light for White and dark for Black, and the grid lines as lines
+(``plot`` or a ``LineCollection``).  The figure is laid out (so colours mapped through a colour
+map are known) and read back as plain data (``fanorona.readback``), in the kernel or in the
+grader's sandbox; the checker keeps every filled marker on a point that is big enough to be a
+stone (small dots on points are not stones) and every line segment (NaN-separated pieces apart,
+infinite ends ignored), cut into the unit edges between neighbouring points, and compares them
+with the board's stones and graph.  ``view_cases`` judges each board; ``check_view`` stops at the
+first that differs, the grader counts those that agree.
 """
 
 from __future__ import annotations
 
 import io
 import math
-import sys
-
-import numpy as np
+from collections.abc import Callable, Iterator
 
 from ..board import Board
+from ..readback import take
 from ..rules import Rules
-from .checking import (
-    ExerciseFailed,
-    Guard,
-    board_code,
-    board_state,
-    checked,
-    cut,
-    fmt,
-    in_notebook,
-    unchanged,
-)
+from .checking import ExerciseFailed, Guard, board_code, board_state, checked, cut, fmt, in_notebook
 from .samples import sample_boards
 
 #: A filled marker lighter than this is a white stone, darker than DARK a black one; between the
@@ -73,71 +65,30 @@ def _on_point(board: Board, x, y) -> str | None:
     return board.geometry.names[r * board.size[0] + c]
 
 
-def _unit_in_points(ax) -> float:
-    """The distance between neighbouring points, in typographic points, as laid out."""
-    origin, right, up = ax.transData.transform([(0, 0), (1, 0), (0, 1)])
-    pixels = min(abs(right[0] - origin[0]), abs(up[1] - origin[1]))
-    return pixels * 72 / ax.figure.dpi if math.isfinite(pixels) and pixels > 0 else 0.0
+def _number(value) -> float:
+    return float(value) if isinstance(value, (int, float)) else math.nan
 
 
-def _marks(board: Board, ax):
-    """(zorder, order, point, colour, width in points) of every marker drawn on a point."""
-    from matplotlib.collections import PathCollection
-    from matplotlib.colors import to_rgba
-    from matplotlib.patches import Circle, Ellipse
-
-    unit = _unit_in_points(ax)
-    for n, artist in enumerate(ax.get_children()):
-        if isinstance(artist, PathCollection):
-            faces, sizes = artist.get_facecolor(), artist.get_sizes()
-            for i, (x, y) in enumerate(
-                np.ma.filled(np.ma.asarray(artist.get_offsets(), dtype=float), np.nan)
-            ):
-                if len(faces):
-                    width = math.sqrt(sizes[i % len(sizes)]) if len(sizes) else 6.0
-                    yield (
-                        artist.get_zorder(),
-                        n,
-                        _on_point(board, x, y),
-                        stone_color(faces[i % len(faces)]),
-                        width,
-                    )
-        elif isinstance(artist, (Circle, Ellipse)):
-            x, y = artist.center
-            width = (
-                2 * artist.radius * unit
-                if isinstance(artist, Circle)
-                else min(artist.width, artist.height) * unit
-            )
-            yield (
-                artist.get_zorder(),
-                n,
-                _on_point(board, x, y),
-                stone_color(artist.get_facecolor()) if artist.get_fill() else None,
-                width,
-            )
-        elif (
-            hasattr(artist, "get_marker")
-            and hasattr(artist, "get_xydata")
-            and artist.get_marker() not in (None, "None", "", " ")
-        ):
-            face = artist.get_markerfacecolor()
-            rgba = None if face in ("none", "None") else to_rgba(face, artist.get_alpha())
-            for x, y in artist.get_xydata():
-                yield (
-                    artist.get_zorder(),
-                    n,
-                    _on_point(board, x, y),
-                    stone_color(rgba),
-                    artist.get_markersize(),
-                )
+def _marks(board: Board, picture: dict) -> Iterator[tuple]:
+    """(zorder, order, point or None, colour or None, width) of each mark of a picture
+    (``readback.describe``'s plain data, read strictly: it may come from the student's side)."""
+    for mark in picture.get("marks", []):
+        if not (isinstance(mark, list) and len(mark) == 6):
+            continue
+        z, n, x, y, face, width = mark
+        face = [_number(c) for c in face] if isinstance(face, list) else None
+        yield _number(z), _number(n), _on_point(board, _number(x), _number(y)), face, _number(width)
 
 
-def drawn_stones(board: Board, ax) -> dict:
+def drawn_stones(board: Board, picture: dict) -> dict:
     """{point: colour} of the filled markers drawn on points that are big enough to be stones; a
-    later marker covers an earlier one.  Lay the figure out first (``laid_out``)."""
-    marks = [m for m in _marks(board, ax) if m[2] is not None and m[3] is not None]
-    unit = _unit_in_points(ax)
+    later marker covers an earlier one."""
+    marks = [
+        (z, n, point, colour, width)
+        for z, n, point, face, width in _marks(board, picture)
+        if point is not None and (colour := stone_color(face)) is not None
+    ]
+    unit = _number(picture.get("unit", 0.0))
     widest = max((m[4] for m in marks), default=0.0)
     return {
         point: color
@@ -146,27 +97,31 @@ def drawn_stones(board: Board, ax) -> dict:
     }
 
 
-def laid_out(ax) -> None:
-    """Lay the figure out as drawing would (limits, colours through a colour map), without
-    pixels."""
-    ax.figure.draw_without_rendering()
+def grey_marks(board: Board, picture: dict) -> list[str]:
+    """The points that hold a filled mark big enough to be a stone whose colour is neither light
+    nor dark (a stone drawn grey)."""
+    unit = _number(picture.get("unit", 0.0))
+    return sorted(
+        {
+            point
+            for _z, _n, point, face, width in _marks(board, picture)
+            if point is not None
+            and face is not None
+            and len(face) >= 3
+            and (len(face) < 4 or face[3] >= 0.5)
+            and stone_color(face) is None
+            and width >= SMALLEST_STONE * unit
+        },
+        key=lambda p: (p[0], int(p[1:])),
+    )
 
 
-def _segments(ax):
-    """Every straight piece of line drawn, as ((x1, y1), (x2, y2)); NaN ends a piece."""
-    from matplotlib.collections import LineCollection
-    from matplotlib.lines import Line2D
-
-    pieces: list[np.ndarray] = []
-    for artist in ax.get_children():
-        if isinstance(artist, Line2D) and artist.get_linestyle() not in ("None", "", " ", "none"):
-            pieces.append(np.asarray(artist.get_xydata()))  # an array already; typed ArrayLike
-        elif isinstance(artist, LineCollection):
-            pieces += list(artist.get_segments())
-    for path in pieces:
-        for (x1, y1), (x2, y2) in zip(map(tuple, path), map(tuple, path[1:])):
+def _segments(picture: dict):
+    for piece in picture.get("segments", []):
+        if isinstance(piece, list) and len(piece) == 4:
+            x1, y1, x2, y2 = (_number(v) for v in piece)
             if all(math.isfinite(v) for v in (x1, y1, x2, y2)):
-                yield (float(x1), float(y1)), (float(x2), float(y2))
+                yield (x1, y1), (x2, y2)
 
 
 def _grid_direction(dx: float, dy: float):
@@ -183,13 +138,13 @@ def _grid_direction(dx: float, dy: float):
     return None
 
 
-def drawn_edges(board: Board, ax) -> tuple[set, list]:
+def drawn_edges(board: Board, picture: dict) -> tuple[set, list]:
     """The unit edges between points that the drawn lines cover, as frozensets of two point names
     (a line through points that are not neighbours on the board shows up as a pair of them too),
     and the pieces of grid line drawn outside the board, as ((x1, y1), (x2, y2))."""
     width, height = board.size
     edges, outside = set(), []
-    for (x1, y1), (x2, y2) in _segments(ax):
+    for (x1, y1), (x2, y2) in _segments(picture):
         direction = _grid_direction(x2 - x1, y2 - y1)
         if direction is None:
             continue
@@ -224,7 +179,7 @@ def board_edges(board: Board) -> set:
     return {frozenset((g.names[p], g.names[q])) for p, q in g.edges()}
 
 
-def _view_boards() -> list[Board]:
+def view_boards() -> list[Board]:
     """A few boards of every sample size, start and middle game, both colours to move, and one
     empty."""
     chosen: list[Board] = []
@@ -237,17 +192,14 @@ def _view_boards() -> list[Board]:
     return chosen
 
 
-def _figure(board: Board):
-    from matplotlib.figure import Figure
-
-    from ..ui.draw import figure_size
-
-    return Figure(figsize=figure_size(board)).add_subplot()
+def draw_call(board: Board) -> str:
+    return f"draw_position({board_code(board)}, ax)"
 
 
-def _show_difference(fn, board: Board, wrong_points, title: str) -> None:
-    """Your drawing beside the rules' board with the points that differ ringed."""
-    if not in_notebook():
+def _show_difference(redraw, board: Board, wrong_points, title: str) -> None:
+    """Your drawing beside the rules' board with the points that differ ringed (``redraw(board,
+    ax)`` draws yours again; None where the student's code is not here to call)."""
+    if not in_notebook() or redraw is None:
         print(title)
         print(board)
         return
@@ -261,7 +213,7 @@ def _show_difference(fn, board: Board, wrong_points, title: str) -> None:
     yours, rules = fig.subplots(1, 2)
     try:
         with Guard(VIEW_CALL_LIMIT, VIEW_CALL_LIMIT).running("your drawing"):
-            fn(board.copy(), yours)
+            redraw(board.copy(), yours)
     except Exception:  # the first call already showed how it failed
         pass
     yours.set_title("your drawing")
@@ -282,42 +234,68 @@ def _show_difference(fn, board: Board, wrong_points, title: str) -> None:
     )
 
 
-def _pyplot_marks() -> dict:
-    """{Axes: number of artists} of pyplot's figures, if pyplot is in use (a drawing that went to
-    ``plt.gca()`` instead of ``ax`` shows up there)."""
-    if "matplotlib.pyplot" not in sys.modules:
-        return {}
-    from matplotlib._pylab_helpers import Gcf  # pyplot's figures, without making one current
-
-    return {
-        ax: len(ax.get_children())
-        for manager in Gcf.get_all_fig_managers()
-        for ax in manager.canvas.figure.axes
-    }
+def view_cases(shoot: Callable[[Board, str], dict], redraw=None) -> Iterator[str | None]:
+    """For each board of ``view_boards``, None when the drawing ``shoot(board, call)`` took of it
+    (``readback.take``'s answer, with ``changed``: whether the drawing changed the board) shows
+    it, else the sentence saying what differs (after printing the difference)."""
+    for board in view_boards():
+        call = draw_call(board)
+        yield judge_view(board, call, shoot(board, call), redraw)
 
 
-def _drawn_on(ax) -> bool:
-    return bool(ax.lines or ax.collections or ax.patches or ax.images)
-
-
-def _elsewhere(before: dict, ax) -> str:
-    """Close the pyplot figures the call made; say so when it drew there and not on ``ax``."""
-    plt = sys.modules.get("matplotlib.pyplot")
-    if plt is None:
-        return ""
-    from matplotlib._pylab_helpers import Gcf
-
-    after = _pyplot_marks()
-    grew = [a for a, n in after.items() if n > before.get(a, 0)]
-    for manager in Gcf.get_all_fig_managers():
-        if all(a not in before for a in manager.canvas.figure.axes):
-            plt.close(manager.canvas.figure)
-    if grew and not _drawn_on(ax):
+def judge_view(board: Board, call: str, shot: dict, redraw=None) -> str | None:
+    """None when ``shot`` shows ``board``, else the sentence (the difference printed first)."""
+    if shot.get("changed"):
         return (
-            "drew nothing on `ax`, but something on another Axes (pyplot's current one, from"
-            " plt.plot or plt.scatter): draw with ax.plot, ax.scatter, ax.add_patch."
+            f"{call} changed the board it was given: leave the board as it was and only draw it"
+            " (draw from the board's stone_at and size)."
         )
-    return ""
+    if shot.get("elsewhere"):
+        print(f"Input: {call}")
+        return (
+            f"{call} drew nothing on `ax`, but something on another Axes (pyplot's current one,"
+            " from plt.plot or plt.scatter): draw with ax.plot, ax.scatter, ax.add_patch."
+        )
+    picture = shot.get("picture")
+    if not isinstance(picture, dict):
+        print(f"Input: {call}")
+        return cut(
+            f"Your drawing for {call} cannot be drawn by matplotlib: {shot.get('unlaid')}", 600
+        )
+    expected = {p: c.value for p in board.points if (c := board.stone_at(p))}
+    actual = drawn_stones(board, picture)
+    if actual != expected:
+        wrong = {p for p in set(expected) | set(actual) if expected.get(p) != actual.get(p)}
+        _show_difference(redraw, board, wrong, "The stones differ")
+        shown = sorted(wrong, key=lambda p: (p[0], int(p[1:])))[:10]
+        more = " ..." if len(wrong) > len(shown) else ""
+        print(f"Input:       {call}")
+        print(f"Expected:    {fmt({p: expected.get(p) for p in shown})}{more}")
+        print(f"Your answer: {fmt({p: actual.get(p) for p in shown})}{more}")
+        hint = _stones_hint(board, expected, actual, grey_marks(board, picture))
+        return f"The stones drawn for {call} differ from the position. {hint}"
+    lines, (drawn, outside) = board_edges(board), drawn_edges(board, picture)
+    if drawn != lines or outside:
+        missing, extra = lines - drawn, drawn - lines
+        points = set().union(*missing, *extra)
+        _show_difference(redraw, board, points, "The lines differ")
+        should = [f"lines {_edge_text(missing)}"] * bool(missing) + [
+            f"no lines {_edge_text(extra)}"
+        ] * bool(extra)
+        drew = [f"no lines {_edge_text(missing)}"] * bool(missing) + [
+            f"lines {_edge_text(extra)}"
+        ] * bool(extra)
+        if outside:
+            should.append("no line outside the board")
+            drew.append(f"a line from {_xy(outside[0][0])} to {_xy(outside[0][1])}")
+        print(f"Input:       {call}")
+        print(f"Expected:    {'; '.join(should)}")
+        print(f"Your answer: {'; '.join(drew)}")
+        return (
+            f"The lines drawn for {call} differ from the board's graph. "
+            f"{_lines_hint(board, missing, extra, outside)}"
+        )
+    return None
 
 
 @checked
@@ -325,68 +303,22 @@ def check_view(fn, guard: Guard) -> int:
     """Check ``fn(board, ax)``, which draws the board on a matplotlib Axes in data coordinates
     (column, row) from 0: a filled marker on every stone, light for White and dark for Black,
     and every line of the board's graph, no more.  Tried on boards of every sample size."""
-    n, guard.call_limit = 0, VIEW_CALL_LIMIT
-    for board in _view_boards():
-        call = f"draw_position({board_code(board)}, ax)"
-        ax = _figure(board)
+    from ..ui.draw import figure_size
+
+    guard.call_limit = VIEW_CALL_LIMIT
+
+    def shoot(board: Board, call: str) -> dict:
         given = board.copy()
-        before, plotted = [board_state(given), None], _pyplot_marks()
-        with guard.running(call, lambda: print(f"Input: {call}")):  # noqa: B023
-            fn(given, ax)
-        unchanged((given, ax), before, call)
-        elsewhere = _elsewhere(plotted, ax)
-        if elsewhere:
-            print(f"Input: {call}")
-            raise ExerciseFailed(f"{call} {elsewhere}")
-        try:
-            laid_out(ax)
-        except Exception as e:
-            print(f"Input: {call}")
-            raise ExerciseFailed(
-                cut(
-                    f"Your drawing for {call} cannot be drawn by matplotlib:"
-                    f" {type(e).__name__}: {e}",
-                    600,
-                )
-            ) from None
+        before = board_state(given)
+        with guard.running(call, lambda: print(f"Input: {call}")):
+            shot = take(lambda ax: fn(given, ax), figure_size(board))
+        return {**shot, "changed": board_state(given) != before}
+
+    n = 0
+    for sentence in view_cases(shoot, fn):
+        if sentence is not None:
+            raise ExerciseFailed(sentence)
         n += 1
-        expected, actual = (
-            {p: c.value for p in board.points if (c := board.stone_at(p))},
-            drawn_stones(board, ax),
-        )
-        if actual != expected:
-            wrong = {p for p in set(expected) | set(actual) if expected.get(p) != actual.get(p)}
-            _show_difference(fn, board, wrong, "The stones differ")
-            shown = sorted(wrong, key=lambda p: (p[0], int(p[1:])))[:10]
-            more = " ..." if len(wrong) > len(shown) else ""
-            print(f"Input:       {call}")
-            print(f"Expected:    {fmt({p: expected.get(p) for p in shown})}{more}")
-            print(f"Your answer: {fmt({p: actual.get(p) for p in shown})}{more}")
-            raise ExerciseFailed(
-                f"The stones drawn for {call} differ from the position."
-                f" {_stones_hint(board, expected, actual)}"
-            )
-        lines, (drawn, outside) = board_edges(board), drawn_edges(board, ax)
-        if drawn != lines or outside:
-            missing, extra = lines - drawn, drawn - lines
-            points = set().union(*missing, *extra)
-            _show_difference(fn, board, points, "The lines differ")
-            should = [f"lines {_edge_text(missing)}"] * bool(missing) + [
-                f"no lines {_edge_text(extra)}"
-            ] * bool(extra)
-            drew = [f"no lines {_edge_text(missing)}"] * bool(missing) + [
-                f"lines {_edge_text(extra)}"
-            ] * bool(extra)
-            if outside:
-                should.append("no line outside the board")
-                drew.append(f"a line from {_xy(outside[0][0])} to {_xy(outside[0][1])}")
-            print(f"Input:       {call}")
-            print(f"Expected:    {'; '.join(should)}")
-            print(f"Your answer: {'; '.join(drew)}")
-            raise ExerciseFailed(
-                f"The lines drawn for {call} differ from the board's graph. "
-                f"{_lines_hint(board, missing, extra, outside)}"
-            )
     return n
 
 
@@ -400,10 +332,17 @@ def _edge_text(edges) -> str:
     ) + (" ..." if len(edges) > 8 else "")
 
 
-def _stones_hint(board: Board, expected: dict, actual: dict) -> str:
+def _stones_hint(board: Board, expected: dict, actual: dict, grey: list) -> str:
+    """The sentence naming the mistake: the colours, the rows, grey stones, or the places."""
     swap = {"white": "black", "black": "white"}
     if actual and actual == {p: swap[c] for p, c in expected.items()}:
         return "White and Black are swapped: draw White's stones light and Black's dark."
+    grey_missing = [p for p in grey if p in expected and p not in actual]
+    if grey_missing:
+        return (
+            f"The stone on {grey_missing[0]} is drawn grey, neither light nor dark: draw White's"
+            " stones light (such as 'white') and Black's dark (such as 'black')."
+        )
     _, h = board.size
     flipped = {f"{p[0]}{h + 1 - int(p[1:])}": c for p, c in expected.items()}
     if actual == flipped and flipped != expected:
@@ -411,13 +350,26 @@ def _stones_hint(board: Board, expected: dict, actual: dict) -> str:
             "The board is upside down: row 1 is at the bottom, at y = 0, and row numbers grow"
             " upwards."
         )
+    recoloured = sorted(
+        (p for p in expected if p in actual and actual[p] != expected[p]),
+        key=lambda p: (p[0], int(p[1:])),
+    )
+    if recoloured and set(actual) == set(expected):
+        p = recoloured[0]
+        return (
+            f"The stones are on the right points, but the one on {p} is drawn"
+            f" {'light' if actual[p] == 'white' else 'dark'}: draw White's stones light (such as"
+            " 'white') and Black's dark (such as 'black')."
+        )
     missing = sorted(set(expected) - set(actual))
     if missing and not (set(actual) - set(expected)):
         return (
             f"No stone found on {', '.join(missing[:5])}: draw each stone as a filled marker at "
             "(column, row), light for White and dark for Black."
         )
-    return "Each stone is a filled marker at (column, row) from 0, so a1 is at (0, 0)."
+    extra = sorted(set(actual) - set(expected), key=lambda p: (p[0], int(p[1:])))
+    where = f"A stone is drawn on {extra[0]}, which is empty" if extra else "Stones are misplaced"
+    return f"{where}: each stone is a filled marker at (column, row) from 0, so a1 is at (0, 0)."
 
 
 def _lines_hint(board: Board, missing: set, extra: set, outside: list) -> str:
@@ -436,7 +388,7 @@ def _lines_hint(board: Board, missing: set, extra: set, outside: list) -> str:
             f"There is a diagonal through {weak[0]}, a weak point: diagonals join strong points"
             " only (column + row even)."
             if weak
-            else "A drawn diagonal is not a line of the board."
+            else f"The diagonal {_edge_text(diagonal[:1])} is not a line of the board."
         )
     if missing and all(
         len({p[0] for p in e}) == 2 and len({p[1:] for p in e}) == 2 for e in missing
@@ -444,4 +396,14 @@ def _lines_hint(board: Board, missing: set, extra: set, outside: list) -> str:
         return (
             "The diagonals are missing: every strong point (column + row even) has its diagonals."
         )
-    return "Draw every line of the board's graph between neighbouring points, and nothing else."
+    first_missing = sorted(_edge_text([e]) for e in missing)[:1]
+    first_extra = sorted(_edge_text([e]) for e in extra)[:1]
+    named = [f"the line {e} is missing" for e in first_missing] + [
+        f"the line {e} is not on the board" for e in first_extra
+    ]
+    if outside:
+        named.append(f"the line from {_xy(outside[0][0])} to {_xy(outside[0][1])} is outside it")
+    return (
+        f"{'; '.join(named).capitalize()}: draw every line of the board's graph between"
+        " neighbouring points, and nothing else."
+    )

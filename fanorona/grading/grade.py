@@ -14,16 +14,29 @@ from __future__ import annotations
 import ast
 import io
 import math
+from collections.abc import Callable
 from contextlib import redirect_stdout
 from dataclasses import dataclass, field
 
 from .. import exercises
 from ..exercises import Case, Checker, ExerciseFailed, Guard
 from ..exercises.guard import UNFINISHED, _Unfinished
+from . import special
+from .package import PACKAGE
 from .remote import BoardChanged, CallTimedOut, Refused, Remote, Session, StudentError
 
 #: Modules graded code cannot import, and the sentence for trying.
 HIDDEN_MODULES = ("fanorona.exercises", "fanorona.grading", "fanorona.tournament")
+#: Checks the grader runs its own way (``special``), on the student's objects; the counted ones
+#: give the share of their cases that agree.
+COUNTED: dict[str, Callable[..., special.Counted]] = {
+    "check_view": special.view,
+    "check_subtraction": special.subtraction,
+    "check_tournament_player": special.tournament,
+}
+WHOLE: dict[str, Callable[..., int]] = {"check_clickable": special.clickable}
+#: Check cells that call no checker on the notebook's names, by grade id: the checker and names.
+UNCALLED = {"check_subtraction": ("check_subtraction", ["Subtraction"])}
 APART = (
     "Your code ran in a sandbox apart from the grader: what it changes in Python, the package or"
     " the checkers does not reach the grade."
@@ -86,6 +99,43 @@ def check_call(source: str) -> tuple[str, list[str]] | None:
     return None
 
 
+def file_call(source: str) -> tuple[str, str, dict] | None:
+    """The checker, the file name and the literal options of a check cell that calls a checker on
+    a file the notebook writes, as in ``check_tournament_player(folder / "my_player.py",
+    games=4)``; None when it calls none that way."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return None
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id in COUNTED
+            and node.args
+        ):
+            names = [
+                n.value
+                for n in ast.walk(node.args[0])
+                if isinstance(n, ast.Constant) and isinstance(n.value, str)
+            ]
+            try:
+                options = {str(k.arg): ast.literal_eval(k.value) for k in node.keywords}
+            except ValueError:
+                return None
+            if names:
+                return node.func.id, names[-1].rsplit("/", 1)[-1], options
+    return None
+
+
+def written_file(source: str) -> tuple[str, str] | None:
+    """(file name, text) of a ``%%writefile`` cell (the worker runs no IPython magics)."""
+    first, _, body = source.lstrip().partition("\n")
+    if not first.startswith("%%writefile"):
+        return None
+    return first.split()[-1].rsplit("/", 1)[-1], body
+
+
 def refusal_of(error: StudentError) -> str | None:
     """The sentence for an exception that means the sandbox refused something, else None."""
     if error.kind in ("ModuleNotFoundError", "ImportError") and any(
@@ -102,6 +152,12 @@ def refusal_of(error: StudentError) -> str | None:
         return (
             f"Your code tried to change a file the sandbox keeps read-only ({error.text}): graded"
             " code cannot change the package or anything outside its own /tmp."
+        )
+    if error.kind == "FileNotFoundError" and str(PACKAGE) in error.text:
+        return (
+            f"Your code tried to reach a file of the installed package ({error.text}): the"
+            " sandbox hides the package from graded code and keeps it read-only, so nothing"
+            " there can be read or changed."
         )
     return None
 
@@ -154,24 +210,30 @@ def count_agreeing(checker: Checker, fn) -> tuple[int, int, str | None]:
     return agreed, len(cases), first
 
 
-def run_check(name: str, args: list, points: float) -> Result:
+def shared(printed: str, agreed: int, total: int, first: str | None, points: float) -> Result:
+    """Full points when every case agrees, else the share that does, with the first difference."""
+    if agreed == total:
+        return Result(printed + f"All {total} cases agree.\n")
+    score = math.floor(points * agreed / max(total, 1) * 100) / 100
+    sentence = f"{first or ''} {agreed} of {total} cases agree: {score:g} of {points:g} points."
+    return Result(printed, sentence.strip(), score)
+
+
+def run_check(name: str, args: list, points: float, options: dict | None = None) -> Result:
     """One check, run here on the stand-ins ``args``: its printed lines, sentence and score."""
     checker = getattr(exercises, name)
     printed = io.StringIO()
     try:
         with redirect_stdout(printed):
-            if isinstance(checker, Checker) and len(args) == 1 and isinstance(args[0], Remote):
-                agreed, total, first = count_agreeing(checker, args[0])
-                if agreed == total:
-                    print(f"All {total} cases agree.")
-                    return Result(printed.getvalue())
-                score = math.floor(points * agreed / max(total, 1) * 100) / 100
-                sentence = (
-                    f"{first} {agreed} of {total} cases agree: {score:g} of {points:g} points."
-                )
-                return Result(printed.getvalue(), sentence.strip(), score)
-            checker(*args)
-            return Result(printed.getvalue())
+            if name in COUNTED:
+                counted = COUNTED[name](*args, **(options or {}))
+            elif isinstance(checker, Checker) and len(args) == 1 and isinstance(args[0], Remote):
+                counted = count_agreeing(checker, args[0])
+            else:
+                WHOLE.get(name, checker)(*args)
+                return Result(printed.getvalue())
+        agreed, total, first = counted
+        return shared(printed.getvalue(), agreed, total, first, points)
     except Refused as e:
         return Result(printed.getvalue(), str(e), 0, refused=True)
     except BoardChanged:
@@ -206,6 +268,7 @@ class Notebook:
     sources: list[str] = field(default_factory=list)
     session: Session | None = None
     refusals: list[str] = field(default_factory=list)
+    files: dict[str, str] = field(default_factory=dict)  # written by %%writefile cells
     cpu: float = 0.0  # CPU seconds of the workers, once ended
 
     def worker(self) -> Session:
@@ -218,6 +281,10 @@ class Notebook:
         return self.session
 
     def run(self, source: str) -> tuple[str, StudentError | None]:
+        written = written_file(source)
+        if written is not None:
+            self.files[written[0]] = written[1]
+            return "", None
         self.sources.append(source)
         printed = io.StringIO()
         with redirect_stdout(printed):
@@ -230,8 +297,19 @@ class Notebook:
             self.refusals.append(why)
         return printed.getvalue(), error
 
-    def check(self, source: str, points: float) -> Result:
-        call = check_call(source)
+    def check(self, source: str, points: float, grade_id: str = "") -> Result:
+        call = check_call(source) or UNCALLED.get(grade_id)
+        on_file = file_call(source) if call is None else None
+        if on_file is not None:
+            name, filename, options = on_file
+            if filename not in self.files:
+                return Result(
+                    "",
+                    f"The check needs the file {filename}, which a %%writefile cell of the"
+                    " notebook writes: no cell of yours wrote it, so it gives no points.",
+                    0,
+                )
+            return self.finish(run_check(name, [self.files[filename]], points, options), points)
         if call is None:
             return Result(
                 "",
@@ -252,7 +330,10 @@ class Notebook:
                 f"The check needs {', '.join(names)}, which your notebook does not define ({e}).",
                 0,
             )
-        result = run_check(name, args, points)
+        return self.finish(run_check(name, args, points), points)
+
+    def finish(self, result: Result, points: float) -> Result:
+        """A result short of full points says what the sandbox refused, and that it stood apart."""
         if result.sentence is not None and (result.score or 0) < points:
             extra = " ".join(dict.fromkeys(self.refusals))
             result.text += (extra + " " if extra else "") + APART + "\n"
@@ -275,7 +356,7 @@ def grade_notebook(nb, state: Notebook | None = None) -> dict[str, Result]:
             meta = cell.metadata.get("nbgrader", {})
             if meta.get("grade") and not meta.get("solution"):
                 points = float(meta.get("points", 0))
-                result = state.check(cell.source, points)
+                result = state.check(cell.source, points, meta.get("grade_id", ""))
                 cell.outputs = [_node(o) for o in result.outputs(points)]
                 results[meta.get("grade_id", "")] = result
                 continue

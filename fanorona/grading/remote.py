@@ -280,6 +280,12 @@ class Remote:
                 session.close()
         session.value(reply)  # the student's error, if the request itself failed
 
+    def ask_worker(self, op: str, *args, **fields):
+        """A request of the worker's own about this object (``worker.Worker.FIGURES``), its
+        ``args`` sent as plain data."""
+        session = object.__getattribute__(self, "_session")
+        return self._ask(op=op, args=[session.send(a) for a in args], **fields)
+
     def __getattr__(self, name: str):
         if name.startswith("__") and name.endswith("__"):
             raise AttributeError(name)

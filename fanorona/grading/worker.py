@@ -152,7 +152,30 @@ class Worker:
             return {
                 "value": self.value(self.special(target, request["name"], request.get("args", [])))
             }
+        if op in self.FIGURES:
+            args = [self.argument(a) for a in request.get("args", [])]
+            return {"value": self.value(self.figure(op, target, args, request))}
         raise ValueError(f"no such request {op!r}")
+
+    #: Requests about drawings (``fanorona.readback``): the picture crosses as plain data.
+    FIGURES = ("draw", "is_figure", "click", "look")
+
+    def figure(self, op: str, target, args: list, request: dict):
+        """``draw``: the picture ``target(board, ax)`` draws on a new Axes of ``figsize``, and
+        whether it changed the board; ``is_figure``, ``click`` (at a point) and ``look`` (the
+        picture) on a figure the student's code returned."""
+        from fanorona import readback
+
+        if op == "draw":
+            board = args[0]
+            before = (board.key(), len(board._history))
+            shot = readback.take(lambda ax: target(board, ax), request["figsize"])
+            return {**shot, "changed": (board.key(), len(board._history)) != before}
+        if op == "is_figure":
+            return readback.figure_axes(target) is not None
+        if op == "click":
+            return readback.click_at(target, str(args[0]))
+        return readback.laid_out(readback.figure_axes(target))
 
     def map(self, target, calls: list, limit: float) -> int:
         """Call ``target`` on each argument list, each call under ``limit`` seconds, and send each

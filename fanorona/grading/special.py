@@ -1,0 +1,106 @@
+"""The checks whose student code cannot simply be called from here with plain data, each run in
+the grader's process with the student's side in the sandboxed worker.
+
+A drawing (``check_view``): the worker draws on an Axes of its own and reads the picture back as
+plain data (``fanorona.readback``); a clickable figure (``check_clickable``): the worker clicks it
+and reads it back; the Subtraction game (``check_subtraction``): asked pile by pile; a tournament
+player (``check_tournament_player``): the file the notebook writes is played by the tournament's
+own sandbox.  The references, the cases, the comparison and the points stay here.  The counted
+ones answer (cases that agree, cases, the first difference's sentence), for partial credit.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+from ..exercises import ExerciseFailed, Guard
+from ..exercises.clickable import Figures, click_games
+from ..exercises.guard import UNFINISHED, _Unfinished
+from ..exercises.player import verdict
+from ..exercises.subtraction import subtraction_cases
+from ..exercises.view import VIEW_CALL_LIMIT, view_cases
+from ..ui.draw import figure_size
+from .remote import Remote, StudentError
+
+Counted = tuple[int, int, str | None]
+
+
+def _count(sentences, guard: Guard) -> Counted:
+    """Count the cases whose sentence is None; the first other sentence."""
+    agreed = total = 0
+    first: str | None = None
+    try:
+        for sentence in sentences:
+            total += 1
+            if sentence is None:
+                agreed += 1
+            elif first is None:
+                first = sentence
+    except _Unfinished:
+        raise ExerciseFailed(UNFINISHED) from None
+    finally:
+        guard.report_output()
+    return agreed, total, first
+
+
+def view(fn: Remote) -> Counted:
+    """``check_view``'s boards, each drawn in the worker: the share that shows the position."""
+    guard = Guard(VIEW_CALL_LIMIT)
+
+    def shoot(board, call: str) -> dict:
+        try:
+            with guard.running(call):
+                shot = fn.ask_worker("draw", board, figsize=list(figure_size(board)))
+        except StudentError as e:
+            return {"raised": str(e)}
+        return shot if isinstance(shot, dict) else {"unlaid": "the worker's answer was no picture"}
+
+    return _count(view_cases(shoot), guard)
+
+
+def subtraction(make: Remote) -> Counted:
+    """``check_subtraction``'s piles, each asked of the student's game in the worker."""
+    guard = Guard()
+    return _count((sentence for _pile, _value, sentence in subtraction_cases(make, guard)), guard)
+
+
+class InTheWorker(Figures):
+    """The student's figure, reached in the sandboxed worker: clicks sent, the picture read
+    back."""
+
+    def is_figure(self, fig) -> bool:
+        return isinstance(fig, Remote) and fig.ask_worker("is_figure") is True
+
+    def click(self, fig, point: str) -> None:
+        fig.ask_worker("click", point)
+
+    def look(self, fig) -> dict:
+        shot = fig.ask_worker("look")
+        return shot if isinstance(shot, dict) else {}
+
+    def close(self, fig) -> None:
+        """The worker's figures end with the worker."""
+
+
+def clickable(play: Remote, make: Remote) -> int:
+    """``check_clickable`` with the figure in the worker: full points or none."""
+    from ..exercises.checking import sealed_check
+
+    return sealed_check(lambda guard: click_games(play, make, guard, InTheWorker()))
+
+
+def tournament(source: str, games: int = 4, max_turns: int = 60, wins: int = 3) -> Counted:
+    """``check_tournament_player`` on the player the notebook writes to its file, played in the
+    tournament's sandbox: the games won, up to the ``wins`` needed; nothing for a forfeit."""
+    from ..tournament.check import check_player
+
+    with tempfile.TemporaryDirectory(prefix="fanorona-graded-player-") as folder:
+        path = Path(folder) / "my_player.py"
+        path.write_text(source, encoding="utf-8")
+        report = check_player(path, games=games, max_turns=max_turns)
+    print(report)
+    sentence = verdict(report, games, wins)
+    if report.forfeits:
+        raise ExerciseFailed(sentence)
+    return min(report.wins, wins), wins, sentence
