@@ -9,17 +9,8 @@ import pytest
 from fanorona.ui.labels import LABELS, LANGUAGES, labels, say
 
 PACKAGE = Path(__file__).resolve().parent.parent / "fanorona" / "ui"
-USERS = (
-    "controller.py",
-    "computer.py",
-    "widget.py",
-    "panel.py",
-    "draw.py",
-    "scene.py",
-    "adapter.py",
-    "settings.py",
-    "setup.py",
-)
+#: Every module of the board that asks for a sentence by its key (all of them but the sentences').
+USERS = tuple(sorted(p.name for p in PACKAGE.glob("*.py") if p.name != "labels.py"))
 
 
 def fields(template):

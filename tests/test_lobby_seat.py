@@ -20,6 +20,10 @@ pytestmark = pytest.mark.filterwarnings(
 )
 
 
+#: Seconds a test's client waits for the lobby: a suite on two loaded cores can hold a reply long.
+LOADED = 60.0
+
+
 def until(condition, timeout=20.0):
     deadline = time.monotonic() + timeout
     while not condition():
@@ -48,8 +52,8 @@ def test_a_student_plays_a_whole_lobby_game_on_the_kits_board():
     tokens = {n: store.add_player(n) for n in ("ann", "bot")}
     with (
         Background(store) as lobby,
-        LobbyClient(lobby.url, tokens["ann"]) as ann,
-        LobbyClient(lobby.url, tokens["bot"]) as bot,
+        LobbyClient(lobby.url, tokens["ann"], timeout=LOADED) as ann,
+        LobbyClient(lobby.url, tokens["bot"], timeout=LOADED) as bot,
     ):
         mark = len(bot.messages)
         code = ann.invite(to="bot", size="3x3", clock="10+0", ranked=True)
@@ -99,8 +103,8 @@ def test_the_students_turn_that_ends_the_game_reaches_the_lobby():
     tokens = {n: store.add_player(n) for n in ("ann", "bot")}
     with (
         Background(store) as lobby,
-        LobbyClient(lobby.url, tokens["ann"]) as ann,
-        LobbyClient(lobby.url, tokens["bot"]) as bot,
+        LobbyClient(lobby.url, tokens["ann"], timeout=LOADED) as ann,
+        LobbyClient(lobby.url, tokens["bot"], timeout=LOADED) as bot,
     ):
         lobby.lobby.coin = lambda n: 1  # the host, ann, plays Black
         mark = len(bot.messages)

@@ -45,7 +45,8 @@ def environment_requirements():
 
 def test_both_files_list_the_same_packages_and_versions():
     ours, conda = pyproject_requirements(), environment_requirements()
-    assert len(ours) == len(set(ours)) and len(conda) == len(set(conda))
+    assert len(dict(ours)) == len(set(ours)), "a package in two extras has one version range"
+    assert len(conda) == len(set(conda))
     assert dict(conda) == dict(ours)
 
 
