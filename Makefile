@@ -30,7 +30,7 @@ $(VENV)/.installed-play: pyproject.toml | $(BIN)/python
 	@$(BIN)/pip install --quiet -e '.[fast,tournament]' >/dev/null 2>&1 || { \
 	    echo "numba does not install here: the computer uses the pure-Python search (weaker levels 4 and 5)"; \
 	    $(BIN)/pip install --quiet -e '.[tournament]'; }
-	$(BIN)/python -c "from fanorona import compiled; compiled.warm_up()"
+	$(BIN)/python -c "from fanorona.engine import compiled; compiled.warm_up()"
 	touch $(VENV)/.installed $@
 
 lab: $(VENV)/.installed-play     ## JupyterLab on the notebooks: open the address it prints
