@@ -364,6 +364,20 @@ def test_g_while_animating_the_status_says_playing_not_thinking(made):
     assert seen[-1][0].startswith("Scripted played c1c2Ad2A")
 
 
+def test_no_change_shows_the_computers_finished_turn_as_still_being_played(made):
+    """The last step ends the computer's turn: the change that draws it already says the turn was
+    played, never "is playing" beside the other side to move."""
+    c = made(fa.Board.from_diagram(CHAIN), opponent=Scripted("c1c2Ad2A"))
+    seen = []
+    c.observe(lambda: seen.append((c.status, c.model.to_move, len(c.model.turns))))
+    c.set_computer("white")
+    c.runner.wait()
+    over = [status for status, side, turns in seen if turns == 1]
+    assert over and [str(t) for t in c.model.turns] == ["c1c2Ad2A"]
+    assert all(side == "black" for _status, side, turns in seen if turns == 1)
+    assert all(s.startswith("Scripted played c1c2Ad2A. Black to move") for s in over), over
+
+
 def test_clicks_are_refused_while_the_computer_thinks_and_undo_drops_its_answer(made):
     player = Gate()
     c = made(opponent=player)
