@@ -35,3 +35,32 @@ def test_computer_move_is_off_once_the_game_is_over():
         assert not enabled(w, "computer_move"), "no move to ask for once the game is over"
     finally:
         w.close()
+
+
+def test_the_status_line_never_says_the_computer_is_playing_a_turn_it_has_finished():
+    class Chain:
+        name = "chain"
+
+        def choose_turn(self, board):
+            return board.parse_turn("c1c2Ad2A")
+
+    w = fa.BoardWidget(size=(5, 5), opponent=Chain())
+    try:
+        w.delay = 0
+        w.load_position(
+            fa.Board.from_diagram("W....\n.....\n..W..\n....W\n..B..", to_move="black").fen()
+        )
+        shown = []
+        w.controls["status"].observe(
+            lambda change: shown.append((change["new"], len(w.board.turns), len(w.board.chain))),
+            names="value",
+        )
+        w.computer_move()
+        w.wait()
+        assert [str(t) for t in w.board.turns] == ["c1c2Ad2A"]
+        mid = [text for text, turns, chain in shown if chain]
+        over = [text for text, turns, _chain in shown if turns == 1]
+        assert mid and all("Chain is playing c1c2A." in text for text in mid), mid
+        assert over and all("Chain played c1c2Ad2A. White to move." in text for text in over), over
+    finally:
+        w.close()

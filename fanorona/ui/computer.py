@@ -229,10 +229,12 @@ class ComputerRunner:
 
     def _animate(self, generation, stop, board, steps, name, notes, search) -> bool:
         """Play the steps one at a time with the settings' pause between them; False if
-        cancelled."""
+        cancelled.  The last step and the turn's end are one change: no frame shows the finished
+        turn as still being played, and no click comes between them (the other side is to move
+        once the last step is on the board)."""
         seat = self.seat
         played = list(board.chain)
-        for step in steps:
+        for n, step in enumerate(steps, 1):
             delay = seat.settings.delay
             if delay and stop.wait(delay):
                 return False
@@ -240,8 +242,11 @@ class ComputerRunner:
             with self.lock:
                 if generation != self.generation:
                     return False
+                if n == len(steps):
+                    seat.computer_done(notes, search, last=step)
+                    return True
                 seat.computer_step(step, str(Turn(tuple(played))), name)
-        with self.lock:
+        with self.lock:  # no step to play: a chain someone else began, stopped where it stands
             if generation != self.generation:
                 return False
             seat.computer_done(notes, search)
@@ -350,13 +355,17 @@ class ComputerSeat:
     # -- what the runner does, with the lock held ------------------------------------------------
 
     def computer_step(self, step, turn: str, name: str) -> None:
-        """The runner plays one step of the computer's turn."""
+        """The runner plays a step of the computer's turn that is not its last."""
         self.board.game.push(step)
         self.board.history.forget()
         self._tell((("playing", {"name": name, "move": turn}),))
 
-    def computer_done(self, said: tuple, searched: tuple = ()) -> None:
-        """The runner has finished the computer's turn."""
+    def computer_done(self, said: tuple, searched: tuple = (), last=None) -> None:
+        """The runner plays the last step of the computer's turn (``last``, if any) and ends the
+        turn, in one change: what is said then is what the turn did, never that it is playing."""
+        if last is not None:
+            self.board.game.push(last)
+            self.board.history.forget()
         if self.board.game.chain:
             self.board.game.end_turn()
         self.searched = searched
