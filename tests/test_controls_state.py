@@ -64,3 +64,26 @@ def test_the_status_line_never_says_the_computer_is_playing_a_turn_it_has_finish
         assert over and all("Chain played c1c2Ad2A. White to move." in text for text in over), over
     finally:
         w.close()
+
+
+def test_the_search_line_under_the_board_says_a_table_answered_as_the_controller_does():
+    from fanorona.engine.ai import SearchInfo
+
+    class Tabled:
+        name = "tabled"
+        last_search = SearchInfo(99, 1234, 0.01, 0.0, ["a1b1"])
+
+        def choose_turn(self, board):
+            return board.legal_turns()[0]
+
+    w = fa.BoardWidget(size=(5, 5), opponent=Tabled())
+    try:
+        w.delay = 0
+        w.click("c2")
+        w.click("c3")
+        w.wait()
+        line = w.controller.shows.search_line
+        assert line.startswith("Looked up in the endgame table: 1,234 nodes")
+        assert w.controls["search"].value == f'<div class="fanorona-search">{line}</div>'
+    finally:
+        w.close()

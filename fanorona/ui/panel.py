@@ -175,8 +175,7 @@ class Panel:
         w[
             "details"
         ].value = f'<div class="fanorona-details fanorona-text">{html.escape(c.details)}</div>'
-        search = c.sentence("search", info=c.search) if c.search else ""
-        w["search"].value = f'<div class="fanorona-search">{html.escape(search)}</div>'
+        w["search"].value = f'<div class="fanorona-search">{html.escape(c.search_line)}</div>'
         self.moves.update(c.model, c.shown)
         w["legend"].value = (
             '<div class="fanorona-legend fanorona-text">'
