@@ -28,7 +28,7 @@ from benchmarks.servers import (  # noqa: E402  (the checkout's benchmarks, besi
 
 OUT = ROOT / "docs" / "board.png"
 #: The notebook's one cell: the board as the page shows it, shown once the computer has answered,
-#: so the page's first state is already the one photographed (one run of ten without the wait
+#: so the page's first state is already the one photographed (one run of five without the wait
 #: timed out waiting for the answer's status line).
 CELL = """\
 import fanorona as fa
