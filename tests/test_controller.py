@@ -785,6 +785,23 @@ def test_a_pop_that_takes_back_nothing_at_all_is_named():
     assert lock_is_free(c)
 
 
+def test_undo_and_redo_against_the_computer_name_every_turn_they_take_back_or_play_again(made):
+    """Against the computer, Undo takes back its answer and your turn, Redo plays both again: each
+    sentence names both turns, in the game's order, as the move list loses or gains them."""
+    c = made(opponent=Scripted("g4g5Wf4Ag3A", "g4g5Wf4Ag3A"))
+    clicks(c, "d2", "e3")
+    c.runner.wait()
+    assert [str(t) for t in c.model.turns] == ["d2e3A", "g4g5Wf4Ag3A"]
+    undone = c.undo()
+    assert c.model.turns == [] and undone.message == "Took back d2e3A, g4g5Wf4Ag3A"
+    assert c.status == "Took back d2e3A, g4g5Wf4Ag3A. White to move."
+    redone = c.redo()
+    assert [str(t) for t in c.model.turns] == ["d2e3A", "g4g5Wf4Ag3A"]
+    assert redone.message == "Replayed d2e3A, g4g5Wf4Ag3A"
+    c.set_language("de")
+    assert c.status == "Wiederholt: d2e3A, g4g5Wf4Ag3A. Weiß ist am Zug."
+
+
 def test_undo_turn_with_the_replay_moved_back_does_not_wedge_the_board(made):
     c = made()
     clicks(c, "d2", "e3")
