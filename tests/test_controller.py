@@ -378,6 +378,23 @@ def test_no_change_shows_the_computers_finished_turn_as_still_being_played(made)
     assert all(s.startswith("Scripted played c1c2Ad2A. Black to move") for s in over), over
 
 
+def test_the_computers_level_is_named_in_the_boards_language(made):
+    c = made(opponent=1)
+    clicks(c, "d2", "e3")
+    c.runner.wait()
+    reply = str(c.model.turns[-1])
+    expected = {
+        "en": f"Level 1 played {reply}. White to move.",
+        "da": f"Niveau 1 spillede {reply}. Hvid er i trækket.",
+        "de": f"Stufe 1 spielte {reply}. Weiß ist am Zug.",
+        "cs": f"Počítač (úroveň 1) zahrál {reply}. Na tahu je bílý.",
+    }
+    for language, status in expected.items():
+        c.set_language(language)
+        assert c.status == status
+    assert '"black": "level 1"' in c.export_game(), "the game record keeps the English name"
+
+
 def test_clicks_are_refused_while_the_computer_thinks_and_undo_drops_its_answer(made):
     player = Gate()
     c = made(opponent=player)
