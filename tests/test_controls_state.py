@@ -87,3 +87,17 @@ def test_the_search_line_under_the_board_says_a_table_answered_as_the_controller
         assert w.controls["search"].value == f'<div class="fanorona-search">{line}</div>'
     finally:
         w.close()
+
+
+def test_the_typed_turn_box_is_off_once_the_game_is_over():
+    w = fa.BoardWidget(size=(5, 5))
+    try:
+        assert enabled(w, "typed")
+        over = fa.Board.from_diagram("W....\n.....\n.....\n.....\n.....", to_move="black")
+        assert over.outcome() is not None
+        w.load_position(over.fen())
+        assert not enabled(w, "typed"), "no turn to type once the game is over"
+        w.new_game()
+        assert enabled(w, "typed")
+    finally:
+        w.close()

@@ -238,7 +238,9 @@ class Panel:
         }
         for name in CHOOSERS:
             settings[name]["description"] = t[name]
-        settings["typed"] = dict(description=t["typed"], disabled=not live_person)
+        settings["typed"] = dict(
+            description=t["typed"], disabled=not live_person or finished(board)
+        )
         settings["end_turn"]["disabled"] = not (live_person and board.chain)
         settings["approach"]["disabled"] = settings["withdrawal"]["disabled"] = not (
             live_person and c.pending
