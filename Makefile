@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: lab test test-quick test-fast play student course grade-demo bench bench-browser bench-hub lint coverage tournament-demo lobby lobby-demo site rules-sheet hub clean
+.PHONY: lab test test-quick test-fast play student course grade-demo bench bench-browser bench-hub lint coverage tournament-demo lobby lobby-demo site screenshot rules-sheet hub clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -134,6 +134,9 @@ $(VENV)/.installed-site: pyproject.toml $(VENV)/.installed-test
 
 site: $(VENV)/.installed-site   ## the course as a static website in build/site/ (notebooks executed, cached)
 	$(BIN)/python docs/build_site.py
+
+screenshot: $(VENV)/.installed-test   ## docs/board.png, the README's picture, taken again from today's board in Voila and headless Chromium
+	$(BIN)/python docs/screenshot.py
 
 rules-sheet: $(VENV)/.installed-test   ## the one-page rules sheet in four languages, diagrams drawn by the kit: build/rules-sheet.pdf
 	$(BIN)/python docs/rules_sheet.py

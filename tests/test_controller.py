@@ -364,6 +364,37 @@ def test_g_while_animating_the_status_says_playing_not_thinking(made):
     assert seen[-1][0].startswith("Scripted played c1c2Ad2A")
 
 
+def test_no_change_shows_the_computers_finished_turn_as_still_being_played(made):
+    """The last step ends the computer's turn: the change that draws it already says the turn was
+    played, never "is playing" beside the other side to move."""
+    c = made(fa.Board.from_diagram(CHAIN), opponent=Scripted("c1c2Ad2A"))
+    seen = []
+    c.observe(lambda: seen.append((c.status, c.model.to_move, len(c.model.turns))))
+    c.set_computer("white")
+    c.runner.wait()
+    over = [status for status, side, turns in seen if turns == 1]
+    assert over and [str(t) for t in c.model.turns] == ["c1c2Ad2A"]
+    assert all(side == "black" for _status, side, turns in seen if turns == 1)
+    assert all(s.startswith("Scripted played c1c2Ad2A. Black to move") for s in over), over
+
+
+def test_the_computers_level_is_named_in_the_boards_language(made):
+    c = made(opponent=1)
+    clicks(c, "d2", "e3")
+    c.runner.wait()
+    reply = str(c.model.turns[-1])
+    expected = {
+        "en": f"Level 1 played {reply}. White to move.",
+        "da": f"Niveau 1 spillede {reply}. Hvid er i trækket.",
+        "de": f"Stufe 1 spielte {reply}. Weiß ist am Zug.",
+        "cs": f"Počítač (úroveň 1) zahrál {reply}. Na tahu je bílý.",
+    }
+    for language, status in expected.items():
+        c.set_language(language)
+        assert c.status == status
+    assert '"black": "level 1"' in c.export_game(), "the game record keeps the English name"
+
+
 def test_clicks_are_refused_while_the_computer_thinks_and_undo_drops_its_answer(made):
     player = Gate()
     c = made(opponent=player)
@@ -769,6 +800,23 @@ def test_a_pop_that_takes_back_nothing_at_all_is_named():
         "error", "The model's pop() failed: returned a1b1 but neither turns nor chain got shorter"
     )
     assert lock_is_free(c)
+
+
+def test_undo_and_redo_against_the_computer_name_every_turn_they_take_back_or_play_again(made):
+    """Against the computer, Undo takes back its answer and your turn, Redo plays both again: each
+    sentence names both turns, in the game's order, as the move list loses or gains them."""
+    c = made(opponent=Scripted("g4g5Wf4Ag3A", "g4g5Wf4Ag3A"))
+    clicks(c, "d2", "e3")
+    c.runner.wait()
+    assert [str(t) for t in c.model.turns] == ["d2e3A", "g4g5Wf4Ag3A"]
+    undone = c.undo()
+    assert c.model.turns == [] and undone.message == "Took back d2e3A, g4g5Wf4Ag3A"
+    assert c.status == "Took back d2e3A, g4g5Wf4Ag3A. White to move."
+    redone = c.redo()
+    assert [str(t) for t in c.model.turns] == ["d2e3A", "g4g5Wf4Ag3A"]
+    assert redone.message == "Replayed d2e3A, g4g5Wf4Ag3A"
+    c.set_language("de")
+    assert c.status == "Wiederholt: d2e3A, g4g5Wf4Ag3A. Weiß ist am Zug."
 
 
 def test_undo_turn_with_the_replay_moved_back_does_not_wedge_the_board(made):

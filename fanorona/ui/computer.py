@@ -152,7 +152,7 @@ class ComputerRunner:
         if previous is not None and previous.is_alive():  # a cancelled search ends first: the two
             with self.lock:  # never share a player; meanwhile the board says the computer is at it
                 if generation == self.generation and seat.computer_should_move():
-                    seat.board.report("thinking", name=seat.player_name(seat.board.model.to_move))
+                    seat.board.report("thinking", name=seat.player_words(seat.board.model.to_move))
             previous.join()
         try:
             while True:
@@ -160,7 +160,7 @@ class ComputerRunner:
                     if generation != self.generation or not seat.computer_should_move():
                         return
                     board, level = seat.board.model.copy(), seat.settings.level
-                    name = seat.player_name(board.to_move)
+                    name = seat.player_words(board.to_move)
                     seat.board.report("thinking", name=name)
                 steps, notes, search = self._decide(board, level, name, stop, generation)
                 if not self._animate(generation, stop, board, steps, name, notes, search):
@@ -205,7 +205,7 @@ class ComputerRunner:
                 raise
             notes.append(("perfect_fallback", {"level": FALLBACK_LEVEL}))
             player = self.player(FALLBACK_LEVEL, board)
-            name = f"level {FALLBACK_LEVEL}"
+            name = ("computer_level", {"level": FALLBACK_LEVEL})
             turn = ask(player, board, stop)
         notes.append(("computer_played", {"name": name, "move": str(turn)}))
         info = getattr(player, "last_search", None)
@@ -229,10 +229,12 @@ class ComputerRunner:
 
     def _animate(self, generation, stop, board, steps, name, notes, search) -> bool:
         """Play the steps one at a time with the settings' pause between them; False if
-        cancelled."""
+        cancelled.  The last step and the turn's end are one change: no frame shows the finished
+        turn as still being played, and no click comes between them (the other side is to move
+        once the last step is on the board)."""
         seat = self.seat
         played = list(board.chain)
-        for step in steps:
+        for n, step in enumerate(steps, 1):
             delay = seat.settings.delay
             if delay and stop.wait(delay):
                 return False
@@ -240,8 +242,11 @@ class ComputerRunner:
             with self.lock:
                 if generation != self.generation:
                     return False
+                if n == len(steps):
+                    seat.computer_done(notes, search, last=step)
+                    return True
                 seat.computer_step(step, str(Turn(tuple(played))), name)
-        with self.lock:
+        with self.lock:  # no step to play: a chain someone else began, stopped where it stands
             if generation != self.generation:
                 return False
             seat.computer_done(notes, search)
@@ -273,7 +278,12 @@ class ComputerSeat:
         return self.computer_to_move() and not self.settings.paused
 
     def player_name(self, side: str) -> str:
+        """Who plays ``side``, in English (a game record's names)."""
         return self.settings.player_name(side, self.board.game.size)
+
+    def player_words(self, side: str) -> str | tuple[str, dict]:
+        """Who plays ``side``, as a sentence's ``name`` (said in the board's language)."""
+        return self.settings.player_words(side, self.board.game.size)
 
     def levels(self) -> list:
         """The levels offered for this board: 1-5, 'perfect' where the solver answers, 'custom' if
@@ -349,14 +359,18 @@ class ComputerSeat:
 
     # -- what the runner does, with the lock held ------------------------------------------------
 
-    def computer_step(self, step, turn: str, name: str) -> None:
-        """The runner plays one step of the computer's turn."""
+    def computer_step(self, step, turn: str, name: str | tuple[str, dict]) -> None:
+        """The runner plays a step of the computer's turn that is not its last."""
         self.board.game.push(step)
         self.board.history.forget()
         self._tell((("playing", {"name": name, "move": turn}),))
 
-    def computer_done(self, said: tuple, searched: tuple = ()) -> None:
-        """The runner has finished the computer's turn."""
+    def computer_done(self, said: tuple, searched: tuple = (), last=None) -> None:
+        """The runner plays the last step of the computer's turn (``last``, if any) and ends the
+        turn, in one change: what is said then is what the turn did, never that it is playing."""
+        if last is not None:
+            self.board.game.push(last)
+            self.board.history.forget()
         if self.board.game.chain:
             self.board.game.end_turn()
         self.searched = searched

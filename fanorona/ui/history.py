@@ -61,15 +61,15 @@ class History:
             if not self.can_undo():
                 return self._say(Action.REFUSED, "nothing_to_undo")
             board.runner.cancel()
-            taken = self._undo_turn()
+            taken = [self._undo_turn()]
             seat = board.seat
             while (
                 seat.settings.against_person()
                 and seat.computer_to_move(live_only=False)
                 and board.game.turns
             ):
-                taken = self._undo_turn()
-            return self._say(Action.UNDONE, "undone", move=taken)
+                taken.append(self._undo_turn())  # and the computer's answer before it
+            return self._say(Action.UNDONE, "undone", move=", ".join(reversed(taken)))
 
         return board.act(undo)
 
@@ -131,6 +131,7 @@ class History:
                 return self._say(Action.REFUSED, "nothing_to_redo")
             board.runner.cancel()
             reply, answers = self._redo_turn(), board.seat.settings.against_person()
+            replayed = [reply]
             while (
                 reply.action == Action.REDONE
                 and answers
@@ -138,7 +139,11 @@ class History:
                 and board.seat.computer_to_move()
             ):
                 reply = self._redo_turn()  # and the computer's answer
-            return reply
+                replayed.append(reply)
+            if reply.action != Action.REDONE or len(replayed) == 1:
+                return reply
+            moves = ", ".join(r.said[0][1]["move"] for r in replayed)
+            return self._say(Action.REDONE, "redone", move=moves)
 
         return board.act(redo)
 

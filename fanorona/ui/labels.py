@@ -86,6 +86,8 @@ LABELS = {
         ),
         "chain": "{point} may capture again: click a teal dot, or End turn",
         "played": "played {move}",
+        "computer_level": "level {level}",
+        "computer_perfect": "perfect {size}",
         "thinking": "{name} is thinking",
         "preparing": "{name} is getting ready (the first time only)",
         "playing": "{name} is playing {move}",
@@ -203,6 +205,8 @@ LABELS = {
         ),
         "chain": "{point} kan slå igen: klik på en turkis prik, eller Afslut træk",
         "played": "spillede {move}",
+        "computer_level": "niveau {level}",
+        "computer_perfect": "perfekt {size}",
         "thinking": "{name} tænker",
         "preparing": "{name} gør sig klar (kun første gang)",
         "playing": "{name} spiller {move}",
@@ -324,6 +328,8 @@ LABELS = {
             "{point} kann erneut schlagen: klicke auf einen türkisen Punkt oder auf Zug beenden"
         ),
         "played": "gespielt: {move}",
+        "computer_level": "Stufe {level}",
+        "computer_perfect": "perfekt {size}",
         "thinking": "{name} denkt nach",
         "preparing": "{name} macht sich bereit (nur beim ersten Mal)",
         "playing": "{name} spielt {move}",
@@ -442,6 +448,8 @@ LABELS = {
         ),
         "chain": "{point} může brát znovu: klikněte na tyrkysovou tečku, nebo Ukončit tah",
         "played": "zahráno {move}",
+        "computer_level": "počítač (úroveň {level})",
+        "computer_perfect": "dokonalý hráč {size}",
         "thinking": "{name} přemýšlí",
         "preparing": "{name} se připravuje (jen poprvé)",
         "playing": "{name} hraje {move}",
@@ -500,10 +508,14 @@ def labels(language: str) -> dict:
 
 def say(language: str, key: str, **values) -> str:
     """A sentence in a language, capitalised unless a point name leads; a side's colour is
-    translated too."""
+    translated too, and so is a value given as words of its own, ``(key, values)`` (the
+    computer's name: ``("computer_level", {"level": 3})``)."""
     text = labels(language)
     if "side" in values:
         values["side"] = text[values["side"]]
+    for name, value in values.items():
+        if isinstance(value, tuple) and len(value) == 2 and isinstance(value[1], dict):
+            values[name] = text[value[0]].format(**value[1])
     sentence = text[key].format(**values)
     if text[key].startswith(("{point}", "{step}")):  # a point name leads: "d3 selected", never "D3"
         return sentence

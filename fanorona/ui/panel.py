@@ -175,8 +175,7 @@ class Panel:
         w[
             "details"
         ].value = f'<div class="fanorona-details fanorona-text">{html.escape(c.details)}</div>'
-        search = c.sentence("search", info=c.search) if c.search else ""
-        w["search"].value = f'<div class="fanorona-search">{html.escape(search)}</div>'
+        w["search"].value = f'<div class="fanorona-search">{html.escape(c.search_line)}</div>'
         self.moves.update(c.model, c.shown)
         w["legend"].value = (
             '<div class="fanorona-legend fanorona-text">'
@@ -239,7 +238,9 @@ class Panel:
         }
         for name in CHOOSERS:
             settings[name]["description"] = t[name]
-        settings["typed"] = dict(description=t["typed"], disabled=not live_person)
+        settings["typed"] = dict(
+            description=t["typed"], disabled=not live_person or finished(board)
+        )
         settings["end_turn"]["disabled"] = not (live_person and board.chain)
         settings["approach"]["disabled"] = settings["withdrawal"]["disabled"] = not (
             live_person and c.pending

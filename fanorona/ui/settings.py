@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from ..rules import Rules
+from .labels import LABELS
 
 #: Who the computer plays.
 COMPUTER_SIDES = ("nobody", "white", "black", "both")
@@ -58,13 +59,20 @@ class ComputerSettings:
         return (["custom"] if self.custom is not None else []) + offered
 
     def player_name(self, side: str, size) -> str:
+        """Who plays ``side``, in English, as a game record names the player."""
+        words = self.player_words(side, size)
+        return words if isinstance(words, str) else LABELS["en"][words[0]].format(**words[1])
+
+    def player_words(self, side: str, size) -> str | tuple[str, dict]:
+        """Who plays ``side``, as a sentence's ``name`` (``fanorona.ui.labels.say`` says a level in
+        the board's language; a side or a custom player's name stays as it is)."""
         if side not in self.sides():
             return side
         if self.level == "custom":
             return getattr(self.custom, "name", "computer")
-        return (
-            f"level {self.level}" if isinstance(self.level, int) else f"perfect {size[0]}x{size[1]}"
-        )
+        if isinstance(self.level, int):
+            return "computer_level", {"level": self.level}
+        return "computer_perfect", {"size": f"{size[0]}x{size[1]}"}
 
     def with_side(self, side: str) -> ComputerSettings:
         if side not in COMPUTER_SIDES:
