@@ -140,3 +140,59 @@ def test_no_module_of_the_package_holds_benchmark_code():
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
         }
         assert not {n for n in names if n.lstrip("_").startswith("bench")}, path.name
+
+
+GROUPED = """
+import os
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.xdist_group("one-course")
+
+
+@pytest.mark.parametrize("n", range(6))
+def test_grouped(n):
+    Path(f"grouped-{n}").write_text(os.environ["PYTEST_XDIST_WORKER"])
+"""
+LOOSE = """
+import pytest
+
+
+@pytest.mark.parametrize("n", range(12))
+def test_loose(n):
+    pass
+"""
+
+
+@pytest.mark.slow
+def test_an_xdist_group_runs_on_one_worker_with_the_installed_pytest(tmp_path):
+    """The suite's shared servers and built courses are started once because ``--dist loadgroup``
+    keeps a group on one worker; a pytest that drops the group from the test ids (9.2 with
+    xdist 3.8) spreads it over both workers and starts each server twice, silently."""
+    import subprocess
+    import sys
+
+    (tmp_path / "test_grouped.py").write_text(GROUPED)
+    (tmp_path / "test_loose.py").write_text(LOOSE)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-n",
+            "2",
+            "--dist",
+            "loadgroup",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout[-2000:]
+    workers = {(tmp_path / f"grouped-{n}").read_text() for n in range(6)}
+    assert len(workers) == 1, f"the group ran on {sorted(workers)}"
