@@ -1,8 +1,9 @@
 """The student's own program with the extensions (notebook 10b), clicked in a real browser:
 JupyterLab runs the reference solutions of notebooks 3, 4, 9, 10 and 10b and shows
-``play(MyFullGame(5, 5))`` as an ipympl canvas; Chromium clicks a game on it at the points' pixels (a two-way choice settled by clicking
-a stone of the string, a capture chain, a chain ended by clicking its stone), and after each
-click the kernel's model must match the package's board given the same clicks.
+``play(MyFullGame(5, 5))`` as an ipympl canvas; Chromium clicks a game on it at the points' pixels
+(a two-way choice settled by clicking a stone of the string, a capture chain, a chain ended by
+clicking its stone), and after each click the kernel's model must match the package's board given
+the same clicks.
 """
 
 import json

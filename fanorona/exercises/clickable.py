@@ -1,17 +1,18 @@
 """Checkers for the student's own program: ``check_simple_clickable(play, MyGame)`` (notebook 10,
 the assignment's core) clicks a figure made by ``play(model)`` with synthetic mouse events, as a
 player would, on the simplified game (``Rules.simple()``), and compares the model and the picture
-with the package after each click; with the extensions (notebook 10b), ``check_full_game(MyFullGame)``
-plays a model with both extensions (``Rules.danish()``) beside the package's board, and
-``check_clickable(play, MyFullGame)`` clicks the figure as the simplified check does, on that game.
+with the package after each click. With the extensions (notebook 10b),
+``check_full_game(MyFullGame)`` plays a model with both extensions (``Rules.danish()``) beside the
+package's board, and ``check_clickable(play, MyFullGame)`` clicks the figure on that game.
 
 They play seeded games through the board's own controller, preferring steps that capture both ways
 and chains that go on, so every game asks for the two-way choice and, with the extensions, plays
-chains; a click on the capturing stone ends its chain, and each game ends with two turns taken back (the Undo button, so
-the model's ``pop`` is tried).  The student's code runs as in the other checkers: each call under
-``Guard``'s time limit with its prints captured, the package verified unchanged before and after
-(``sealed_check``).  The figure is reached through ``Figures``: here in the kernel, or in the
-grader's sandboxed worker, which sends the clicks and reads the picture back as plain data.
+chains; a click on the capturing stone ends its chain, and each game ends with two turns taken
+back (the Undo button, so the model's ``pop`` is tried).  The student's code runs as in the other
+checkers: each call under ``Guard``'s time limit with its prints captured, the package verified
+unchanged before and after (``sealed_check``).  The figure is reached through ``Figures``: here in
+the kernel, or in the grader's sandboxed worker, which sends the clicks and reads the picture back
+as plain data.
 """
 
 from __future__ import annotations

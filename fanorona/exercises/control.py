@@ -60,12 +60,8 @@ def _simple_starts() -> list[Board]:
     captures and plain steps, one step a turn."""
     boards = [Board.from_fen(positions.load(name).fen(), Rules.simple()) for name in TEACHING]
     boards += [Board(size, Rules.simple()) for size in ((9, 5), (5, 5), (3, 3))]
-    boards += [
-        Board.from_fen(fen, Rules.simple()) for fen in random_game_fens((9, 5), 11)[2:12:3]
-    ]
-    boards += [
-        Board.from_fen(fen, Rules.simple()) for fen in random_game_fens((5, 11), 12)[1:8:3]
-    ]
+    boards += [Board.from_fen(fen, Rules.simple()) for fen in random_game_fens((9, 5), 11)[2:12:3]]
+    boards += [Board.from_fen(fen, Rules.simple()) for fen in random_game_fens((5, 11), 12)[1:8:3]]
     return boards
 
 

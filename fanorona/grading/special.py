@@ -3,9 +3,10 @@ the grader's process with the student's side in the sandboxed worker.
 
 A drawing (``check_view``): the worker draws on an Axes of its own and reads the picture back as
 plain data (``fanorona.readback``); a clickable figure (``check_clickable``, and
-``check_simple_clickable`` on the simplified game): the worker clicks it and reads it back; the Subtraction game (``check_subtraction``): asked pile by pile; a tournament
-player (``check_tournament_player``): the file the notebook writes is played by the tournament's
-own sandbox.  The references, the cases, the comparison and the points stay here.  The counted
+``check_simple_clickable`` on the simplified game): the worker clicks it and reads it back; the
+Subtraction game (``check_subtraction``): asked pile by pile; a tournament player
+(``check_tournament_player``): the file the notebook writes is played by the tournament's own
+sandbox.  The references, the cases, the comparison and the points stay here.  The counted
 ones answer (cases that agree, cases, the first difference's sentence), for partial credit.
 """
 
