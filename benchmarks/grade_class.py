@@ -53,8 +53,16 @@ EARLIER = {
         ("04_simple_game.ipynb", "simple_steps"),
         ("09_assignment_model.ipynb", "apply_step"),
         ("09_assignment_model.ipynb", "winner"),
+        ("09_assignment_model.ipynb", "my_game"),
+    ],
+    "10b_assignment_extensions.ipynb": [
+        ("03_moves_and_captures.ipynb", "captures"),
+        ("04_simple_game.ipynb", "simple_steps"),
+        ("09_assignment_model.ipynb", "apply_step"),
+        ("09_assignment_model.ipynb", "winner"),
         ("09_assignment_model.ipynb", "compulsory_steps"),
         ("09_assignment_model.ipynb", "turns"),
+        ("10_assignment_view_and_control.ipynb", "draw_position"),
     ],
 }
 # : One plausible mistake a week: (notebook, grade id) -> (text in the teacher's answer, its wrong
