@@ -14,13 +14,8 @@ from test_clickable_browser import reference_program
 from test_student_copies import EARLIER, answer
 
 import fanorona as fa
-from fanorona.exercises import (
-    ExerciseFailed,
-    check_clickable,
-    check_control,
-    check_simple_clickable,
-    check_simple_control,
-)
+from fanorona import exercises
+from fanorona.exercises import ExerciseFailed, check_clickable, check_control
 from fanorona.exercises.__main__ import WEEKS
 from fanorona.grading.grade import grade_notebook
 
@@ -57,8 +52,8 @@ def test_week4_asks_for_no_extension_and_the_extensions_are_an_optional_assignme
 
 
 def test_the_simplified_control_passes_and_so_does_a_control_with_chains(simple, full):
-    assert check_simple_control(simple["Clicks"]) > 500
-    assert check_simple_control(full["Clicks"]) > 500
+    assert exercises.check_simple_control(simple["Clicks"]) > 500
+    assert exercises.check_simple_control(full["Clicks"]) > 500
 
 
 def test_the_simplified_control_refuses_a_two_way_step_played_at_once(simple):
@@ -76,7 +71,7 @@ def test_the_simplified_control_refuses_a_two_way_step_played_at_once(simple):
                 super().click(point)
 
     with pytest.raises(ExerciseFailed, match="captures both ways: keep the step waiting"):
-        check_simple_control(AtOnce)
+        exercises.check_simple_control(AtOnce)
 
 
 def test_the_bonus_control_check_still_needs_chains(simple):
@@ -85,7 +80,7 @@ def test_the_bonus_control_check_still_needs_chains(simple):
 
 
 def test_the_simplified_program_is_clicked_on_the_students_mygame(simple):
-    assert check_simple_clickable(simple["play"], simple["MyGame"]) > 10
+    assert exercises.check_simple_clickable(simple["play"], simple["MyGame"]) > 10
 
 
 def test_the_simplified_program_refuses_a_model_that_forces_captures(simple, full):
@@ -96,7 +91,7 @@ def test_the_simplified_program_refuses_a_model_that_forces_captures(simple, ful
             return [fa.Step(*step) for step in sorted(compulsory(self), key=str)]
 
     with pytest.raises(ExerciseFailed, match="Every step of the simplified game is one turn"):
-        check_simple_clickable(simple["play"], Forcing)
+        exercises.check_simple_clickable(simple["play"], Forcing)
 
 
 def test_the_simplified_program_refuses_a_model_that_takes_both_strings(simple):
@@ -110,7 +105,7 @@ def test_the_simplified_program_refuses_a_model_that_takes_both_strings(simple):
                 }
 
     with pytest.raises(ExerciseFailed, match="your model differs in"):
-        check_simple_clickable(simple["play"], BothStrings)
+        exercises.check_simple_clickable(simple["play"], BothStrings)
 
 
 def test_the_bonus_program_check_refuses_the_simplified_game(simple):
@@ -168,3 +163,16 @@ def test_a_full_game_submission_still_gets_the_bonus_under_the_grader():
     graded = scores(submission(EXTENSIONS, everything))
     assert set(graded) == {"check_control", "check_full_game", "check_clickable"}
     assert all(score == points for score, points in graded.values()), graded
+
+
+@pytest.mark.slow
+def test_a_simplified_control_that_skips_the_two_way_choice_scores_nothing_under_the_grader():
+    nb = submission(CORE, {"earlier_functions", "draw_position", "clicks", "play"})
+    clicks = next(c for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade_id") == "clicks")
+    choice = (
+        "if len(options) == 2:\n            self.pending = (self.selected, point)\n        elif"
+    )
+    assert choice in clicks.source
+    clicks.source = clicks.source.replace(choice, "if")
+    graded = scores(nb)
+    assert graded["check_simple_control"] == (0, 5) and graded["check_view"] == (3, 3), graded
