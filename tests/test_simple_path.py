@@ -158,6 +158,15 @@ def test_a_simplified_only_submission_gets_every_point_of_week4_under_the_grader
 
 
 @pytest.mark.slow
+def test_a_simplified_only_submission_gets_every_core_point_of_week3_under_the_grader():
+    simplified = {"earlier_functions", "apply_step", "winner", "my_game"}
+    (notebook,) = WEEKS["week3"][1]
+    graded = scores(submission(notebook, simplified))
+    assert graded and all(score == points for score, points in graded.values()), graded
+    assert set(graded) == {"check_apply_step", "check_winner", "check_model"}, graded
+
+
+@pytest.mark.slow
 def test_a_full_game_submission_still_gets_the_bonus_under_the_grader():
     everything = {"earlier_functions", "clicks", "my_full_game", "play"}
     graded = scores(submission(EXTENSIONS, everything))
