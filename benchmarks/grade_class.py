@@ -9,7 +9,7 @@ submission per student of five kinds, in turn:
 - partly wrong: correct but for one plausible mistake a week (the answers in WRONG);
 - unfinished: the released copies as they are;
 - slow: correct, with each week's main function three times slower than the reference;
-- tampering: correct, but the ``turns`` of notebook 9 is wrong and its cell replaces the checker.
+- tampering: correct, but the ``turns`` of notebook 10b is wrong and its cell replaces the checker.
 
 Then it runs ``nbgrader autograde`` on each assignment (with the course's nbgrader_config.py, so
 the points come from the sandboxed grader, fanorona.grading), times it, and prints each student's
@@ -60,8 +60,6 @@ EARLIER = {
         ("04_simple_game.ipynb", "simple_steps"),
         ("09_assignment_model.ipynb", "apply_step"),
         ("09_assignment_model.ipynb", "winner"),
-        ("09_assignment_model.ipynb", "compulsory_steps"),
-        ("09_assignment_model.ipynb", "turns"),
         ("10_assignment_view_and_control.ipynb", "draw_position"),
     ],
 }
@@ -106,8 +104,9 @@ SLOW = {
     "02_strings.ipynb": "strings_through",
     "03_moves_and_captures.ipynb": "captures",
     "04_simple_game.ipynb": "simple_steps",
-    "09_assignment_model.ipynb": "turns",
+    "09_assignment_model.ipynb": "apply_step",
     "10_assignment_view_and_control.ipynb": "draw_position",
+    "10b_assignment_extensions.ipynb": "turns",
 }
 SLOWLY = '''
 
@@ -158,7 +157,7 @@ def solved(notebook, grade_id, kind):
         source = source.replace(right, wrong)
     if kind == "slow" and SLOW.get(notebook) == grade_id:
         source += SLOWLY.format(name=grade_id)
-    if kind == "tampering" and (notebook, grade_id) == ("09_assignment_model.ipynb", "turns"):
+    if kind == "tampering" and (notebook, grade_id) == ("10b_assignment_extensions.ipynb", "turns"):
         source += TAMPER
     return source
 

@@ -1,9 +1,10 @@
-"""The graded path for the simplified game alone: notebook 10 (``week4``) checks the view, the
-control and the program on the student's simplified ``MyGame``; the extensions (chains in the
-control, ``MyFullGame``, the clickable full game) are notebook 10b, the optional ``extensions``
-assignment, whose points are a bonus.  The simplified checks accept a correct simplified program
-and a control with chains, and still refuse a wrong one; the sandboxed grader gives a
-simplified-only submission every point of ``week4`` and a full-game submission the bonus too."""
+"""The graded path for the simplified game alone: notebook 9 (``week3``) checks the simplified
+model, notebook 10 (``week4``) the view, the control and the program on the student's simplified
+``MyGame``; the extensions (``compulsory_steps``, ``turns``, chains in the control, ``MyFullGame``,
+the clickable full game) are notebook 10b, the optional ``extensions`` assignment, whose points
+are a bonus.  The simplified checks accept a correct simplified program and a control with
+chains, and still refuse a wrong one; the sandboxed grader gives a simplified-only submission
+every point of ``week3`` and ``week4`` and a full-game submission the bonus too."""
 
 from pathlib import Path
 
@@ -23,6 +24,7 @@ matplotlib.use("Agg")
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 CORE, EXTENSIONS = "10_assignment_view_and_control.ipynb", "10b_assignment_extensions.ipynb"
+MODEL = "09_assignment_model.ipynb"
 
 
 @pytest.fixture(scope="module")
@@ -49,6 +51,26 @@ def test_week4_asks_for_no_extension_and_the_extensions_are_an_optional_assignme
     )
     assert WEEKS["week4"][1] == [CORE] and WEEKS["extensions"][1] == [EXTENSIONS]
     assert WEEKS["extensions"][0].startswith("optional")
+
+
+def grade_ids(notebook: str) -> list:
+    return [
+        c.metadata["nbgrader"]["grade_id"]
+        for c in nbformat.read(NOTEBOOKS / notebook, as_version=4).cells
+        if "nbgrader" in c.metadata
+    ]
+
+
+def test_week3_asks_for_no_extension_and_10b_grades_them_in_the_order_taught():
+    model = nbformat.read(NOTEBOOKS / MODEL, as_version=4)
+    code = "\n".join(c.source for c in model.cells if c.cell_type == "code")
+    assert "def turns" not in code and "def compulsory_steps" not in code
+    assert "check_turns" not in code and "check_compulsory_steps" not in code
+    assert WEEKS["week3"][1] == [MODEL]
+    in_10b = grade_ids(EXTENSIONS)
+    taught = ["compulsory_steps", "check_compulsory_steps", "turns", "check_turns", "clicks"]
+    assert [gid for gid in in_10b if gid in taught] == taught
+    assert in_10b.index("earlier_functions") < in_10b.index("compulsory_steps")
 
 
 def test_the_simplified_control_passes_and_so_does_a_control_with_chains(simple, full):
@@ -168,9 +190,22 @@ def test_a_simplified_only_submission_gets_every_core_point_of_week3_under_the_g
 
 @pytest.mark.slow
 def test_a_full_game_submission_still_gets_the_bonus_under_the_grader():
-    everything = {"earlier_functions", "clicks", "my_full_game", "play"}
+    everything = {
+        "earlier_functions",
+        "compulsory_steps",
+        "turns",
+        "clicks",
+        "my_full_game",
+        "play",
+    }
     graded = scores(submission(EXTENSIONS, everything))
-    assert set(graded) == {"check_control", "check_full_game", "check_clickable"}
+    assert set(graded) == {
+        "check_compulsory_steps",
+        "check_turns",
+        "check_control",
+        "check_full_game",
+        "check_clickable",
+    }
     assert all(score == points for score, points in graded.values()), graded
 
 

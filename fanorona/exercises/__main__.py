@@ -24,7 +24,7 @@ from .student import ReleaseError, make_student_copies
 WEEKS = {
     "week1": ("the board and strings", ["01_board_graph.ipynb", "02_strings.ipynb"]),
     "week2": ("steps and captures", ["03_moves_and_captures.ipynb", "04_simple_game.ipynb"]),
-    "week3": ("the model", ["09_assignment_model.ipynb"]),
+    "week3": ("the model of the simplified game", ["09_assignment_model.ipynb"]),
     "week4": ("view and control: your own program", ["10_assignment_view_and_control.ipynb"]),
     "extensions": ("optional: the extensions, bonus points", ["10b_assignment_extensions.ipynb"]),
     "search": ("optional: search", ["07_computer_opponent.ipynb"]),
