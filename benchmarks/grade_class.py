@@ -98,6 +98,9 @@ WRONG_FAILS = {
     "check_view",
     "check_subtraction",
 }
+#: The checker cells the tampering student's wrong ``turns`` fails: its own, and MyFullGame's and
+#: the clickable full game's, whose model takes its turns from ``turns``.
+TAMPERING_FAILS = {"check_turns", "check_full_game", "check_clickable"}
 #: The main function of each notebook that the slow student computes three times over.
 SLOW = {
     "01_board_graph.ipynb": "neighbours",
@@ -183,12 +186,13 @@ NOT_SANDBOXED = {"check_game_tree"}
 def expected_score(kind, checks):
     """(lowest, highest) points a kind of student should get from an assignment's ``checks``.  A
     partly wrong answer gets the share of its cases that agree, so anything below full points;
-    the tampering student's change reaches nothing, so only its wrong ``turns`` costs points."""
+    the tampering student's change reaches nothing, so only its wrong ``turns`` costs points: its
+    own check's and those of notebook 10b's model and program, which play by that ``turns``."""
     if kind == "unfinished":
         return 0, 0
     failed = WRONG_FAILS if kind == "partly-wrong" else set()
     if kind == "tampering":
-        failed = {"check_turns"}
+        failed = TAMPERING_FAILS
     sure = sum(p for g, p in checks.items() if g not in failed and g not in NOT_SANDBOXED)
     share = sum(p for g, p in checks.items() if g in failed and g not in NOT_SANDBOXED)
     return sure, sure + share - (0.01 if share else 0)
