@@ -36,10 +36,14 @@ CHECKS = [
 
 
 def reference_solutions() -> dict:
-    """The namespace of notebooks 09 and 10 run without their checker cells (the solutions as
+    """The namespace of notebooks 09, 10 and 10b run without their checker cells (the solutions as
     written)."""
     namespace = {}
-    for name in ("09_assignment_model", "10_assignment_view_and_control"):
+    for name in (
+        "09_assignment_model",
+        "10_assignment_view_and_control",
+        "10b_assignment_extensions",
+    ):
         for cell in nbformat.read(ROOT / "notebooks" / f"{name}.ipynb", as_version=4).cells:
             if cell.cell_type != "code" or "check_" in cell.source or "BoardWidget" in cell.source:
                 continue

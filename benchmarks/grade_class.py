@@ -9,7 +9,7 @@ submission per student of five kinds, in turn:
 - partly wrong: correct but for one plausible mistake a week (the answers in WRONG);
 - unfinished: the released copies as they are;
 - slow: correct, with each week's main function three times slower than the reference;
-- tampering: correct, but the ``turns`` of notebook 9 is wrong and its cell replaces the checker.
+- tampering: correct, but the ``turns`` of notebook 10b is wrong and its cell replaces the checker.
 
 Then it runs ``nbgrader autograde`` on each assignment (with the course's nbgrader_config.py, so
 the points come from the sandboxed grader, fanorona.grading), times it, and prints each student's
@@ -53,8 +53,14 @@ EARLIER = {
         ("04_simple_game.ipynb", "simple_steps"),
         ("09_assignment_model.ipynb", "apply_step"),
         ("09_assignment_model.ipynb", "winner"),
-        ("09_assignment_model.ipynb", "compulsory_steps"),
-        ("09_assignment_model.ipynb", "turns"),
+        ("09_assignment_model.ipynb", "my_game"),
+    ],
+    "10b_assignment_extensions.ipynb": [
+        ("03_moves_and_captures.ipynb", "captures"),
+        ("04_simple_game.ipynb", "simple_steps"),
+        ("09_assignment_model.ipynb", "apply_step"),
+        ("09_assignment_model.ipynb", "winner"),
+        ("10_assignment_view_and_control.ipynb", "draw_position"),
     ],
 }
 # : One plausible mistake a week: (notebook, grade id) -> (text in the teacher's answer, its wrong
@@ -92,14 +98,18 @@ WRONG_FAILS = {
     "check_view",
     "check_subtraction",
 }
+#: The checker cells the tampering student's wrong ``turns`` fails: its own, and MyFullGame's and
+#: the clickable full game's, whose model takes its turns from ``turns``.
+TAMPERING_FAILS = {"check_turns", "check_full_game", "check_clickable"}
 #: The main function of each notebook that the slow student computes three times over.
 SLOW = {
     "01_board_graph.ipynb": "neighbours",
     "02_strings.ipynb": "strings_through",
     "03_moves_and_captures.ipynb": "captures",
     "04_simple_game.ipynb": "simple_steps",
-    "09_assignment_model.ipynb": "turns",
+    "09_assignment_model.ipynb": "apply_step",
     "10_assignment_view_and_control.ipynb": "draw_position",
+    "10b_assignment_extensions.ipynb": "turns",
 }
 SLOWLY = '''
 
@@ -150,7 +160,7 @@ def solved(notebook, grade_id, kind):
         source = source.replace(right, wrong)
     if kind == "slow" and SLOW.get(notebook) == grade_id:
         source += SLOWLY.format(name=grade_id)
-    if kind == "tampering" and (notebook, grade_id) == ("09_assignment_model.ipynb", "turns"):
+    if kind == "tampering" and (notebook, grade_id) == ("10b_assignment_extensions.ipynb", "turns"):
         source += TAMPER
     return source
 
@@ -176,12 +186,13 @@ NOT_SANDBOXED = {"check_game_tree"}
 def expected_score(kind, checks):
     """(lowest, highest) points a kind of student should get from an assignment's ``checks``.  A
     partly wrong answer gets the share of its cases that agree, so anything below full points;
-    the tampering student's change reaches nothing, so only its wrong ``turns`` costs points."""
+    the tampering student's change reaches nothing, so only its wrong ``turns`` costs points: its
+    own check's and those of notebook 10b's model and program, which play by that ``turns``."""
     if kind == "unfinished":
         return 0, 0
     failed = WRONG_FAILS if kind == "partly-wrong" else set()
     if kind == "tampering":
-        failed = {"check_turns"}
+        failed = TAMPERING_FAILS
     sure = sum(p for g, p in checks.items() if g not in failed and g not in NOT_SANDBOXED)
     share = sum(p for g, p in checks.items() if g in failed and g not in NOT_SANDBOXED)
     return sure, sure + share - (0.01 if share else 0)

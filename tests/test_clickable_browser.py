@@ -1,8 +1,9 @@
-"""The student's own program of notebook 10, clicked in a real browser: JupyterLab runs the
-reference solutions of notebooks 3, 4, 9 and 10 and shows ``play(MyFullGame(5, 5))`` as an ipympl
-canvas; Chromium clicks a game on it at the points' pixels (a two-way choice settled by clicking
-a stone of the string, a capture chain, a chain ended by clicking its stone), and after each
-click the kernel's model must match the package's board given the same clicks.
+"""The student's own program with the extensions (notebook 10b), clicked in a real browser:
+JupyterLab runs the reference solutions of notebooks 3, 4, 9, 10 and 10b and shows
+``play(MyFullGame(5, 5))`` as an ipympl canvas; Chromium clicks a game on it at the points' pixels
+(a two-way choice settled by clicking a stone of the string, a capture chain, a chain ended by
+clicking its stone), and after each click the kernel's model must match the package's board given
+the same clicks.
 """
 
 import json
@@ -24,7 +25,7 @@ from fanorona.ui.controller import Controller
 
 pytestmark = pytest.mark.browser
 
-NOTEBOOK = "10_assignment_view_and_control.ipynb"
+NOTEBOOK = "10b_assignment_extensions.ipynb"
 ANSWER = 20  # seconds for the picture to answer a click
 SEED, TURNS = (
     1,
@@ -47,18 +48,18 @@ STATE = (
 )
 
 
-def reference_program() -> str:
-    """Notebook 10's given cells and the reference solutions, as one program (its checks left
-    out)."""
+def reference_program(notebook: str = NOTEBOOK) -> str:
+    """The given cells of ``notebook`` (10b, or 10) and the reference solutions, as one program (its
+    checks left out)."""
     parts = []
-    for cell in nbformat.read(NOTEBOOKS / NOTEBOOK, as_version=4).cells:
+    for cell in nbformat.read(NOTEBOOKS / notebook, as_version=4).cells:
         meta = cell.metadata.get("nbgrader", {})
         if cell.cell_type != "code" or meta.get("grade") or "try:" in cell.source:
             continue
         if meta.get("grade_id") == "earlier_functions":
-            parts.append("\n\n\n".join(answer(*where) for where in EARLIER[NOTEBOOK]))
+            parts.append("\n\n\n".join(answer(*where) for where in EARLIER[notebook]))
         elif meta.get("solution"):
-            parts.append(answer(NOTEBOOK, meta["grade_id"]))
+            parts.append(answer(notebook, meta["grade_id"]))
         else:
             parts.append(cell.source)
     return "\n\n\n".join(parts)

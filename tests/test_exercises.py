@@ -684,6 +684,7 @@ SOLUTIONS = {
     "check_turns": turns,
     "check_view": draw_position,
     "check_control": Clicks,
+    "check_simple_control": Clicks,
     "check_model": MyGame,
     "check_single_winning_turn": single_winning_turn,
 }

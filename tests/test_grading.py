@@ -128,7 +128,7 @@ NOTEBOOK_10 = "10_assignment_view_and_control.ipynb"
 
 
 def test_a_drawing_is_graded_in_the_sandbox_with_the_share_of_boards_drawn_right():
-    program = reference_program()
+    program = reference_program(NOTEBOOK_10)
     right = graded([program], NOTEBOOK_10, "check_view", 3)
     assert right.score is None and "All 25 cases agree." in right.text
     no_black = program.replace('for color in ("white", "black"):', 'for color in ("white",):')
@@ -136,12 +136,15 @@ def test_a_drawing_is_graded_in_the_sandbox_with_the_share_of_boards_drawn_right
     assert 0 < (wrong.score or 0) < 3 and "No stone found on" in (wrong.sentence or "")
 
 
+NOTEBOOK_10B = "10b_assignment_extensions.ipynb"
+
+
 def test_a_clickable_figure_is_clicked_in_the_sandbox_and_a_broken_undo_scores_nothing():
-    program = reference_program()
-    right = graded([program], NOTEBOOK_10, "check_clickable", 3)
+    program = reference_program(NOTEBOOK_10B)
+    right = graded([program], NOTEBOOK_10B, "check_clickable", 3)
     assert right.score is None and "cases agree." in right.text
     stuck = program + "\n\nMyFullGame.pop = lambda self: None\n"
-    wrong = graded([stuck], NOTEBOOK_10, "check_clickable", 3)
+    wrong = graded([stuck], NOTEBOOK_10B, "check_clickable", 3)
     assert wrong.score == 0 and "Undo" in (wrong.sentence or "")
 
 

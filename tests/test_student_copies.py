@@ -2,7 +2,7 @@
 ``python -m fanorona.exercises``, as ``make student`` does), each copy runs in a fresh kernel
 
 - unfilled: the only errors are at graded checker cells, each the checker's one sentence;
-- with the reference solutions pasted the way the text tells the student (in 09 and 10 their
+- with the reference solutions pasted the way the text tells the student (in 09, 10 and 10b their
   earlier functions into the "your functions so far" cell): no error at all.
 """
 
@@ -36,8 +36,14 @@ EARLIER = {
         ("04_simple_game.ipynb", "simple_steps"),
         ("09_assignment_model.ipynb", "apply_step"),
         ("09_assignment_model.ipynb", "winner"),
-        ("09_assignment_model.ipynb", "compulsory_steps"),
-        ("09_assignment_model.ipynb", "turns"),
+        ("09_assignment_model.ipynb", "my_game"),
+    ],
+    "10b_assignment_extensions.ipynb": [
+        ("03_moves_and_captures.ipynb", "captures"),
+        ("04_simple_game.ipynb", "simple_steps"),
+        ("09_assignment_model.ipynb", "apply_step"),
+        ("09_assignment_model.ipynb", "winner"),
+        ("10_assignment_view_and_control.ipynb", "draw_position"),
     ],
 }
 

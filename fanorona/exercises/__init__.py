@@ -22,7 +22,8 @@ fanorona.exercises SRC_DIR OUT_DIR`` writes student copies through nbgrader.
 from .checking import Case, Checker
 from .clickable import check_clickable as check_clickable  # notebook 10, not in __all__:
 from .clickable import check_full_game as check_full_game  # they take more than one argument
-from .control import check_control, check_model
+from .clickable import check_simple_clickable as check_simple_clickable
+from .control import check_control, check_model, check_simple_control
 from .guard import CALL_LIMIT, CHECK_LIMIT, UNFINISHED, ExerciseFailed, Guard
 from .model import (
     check_apply_step,
@@ -59,6 +60,7 @@ __all__ = [
     "check_control",
     "check_model",
     "check_neighbours",
+    "check_simple_control",
     "check_simple_steps",
     "check_single_winning_turn",
     "check_strings_through",

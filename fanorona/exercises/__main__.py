@@ -18,12 +18,15 @@ from .student import ReleaseError, make_student_copies
 
 #: The course week by week: assignment name -> (title, notebooks). Notebooks without an exercise are
 #: reading, outside every assignment (00, 05, 06, 07b, 08, play): nbgrader runs every notebook of an
-#: assignment for every student, so they would only cost grading time.
+#: assignment for every student, so they would only cost grading time. The optional assignments
+#: give bonus points: nbgrader scores each assignment on its own, so points in one of them never
+#: lower the score of a week (its autograder has no extra credit: only the formgrader sets that).
 WEEKS = {
     "week1": ("the board and strings", ["01_board_graph.ipynb", "02_strings.ipynb"]),
     "week2": ("steps and captures", ["03_moves_and_captures.ipynb", "04_simple_game.ipynb"]),
-    "week3": ("the model", ["09_assignment_model.ipynb"]),
+    "week3": ("the model of the simplified game", ["09_assignment_model.ipynb"]),
     "week4": ("view and control: your own program", ["10_assignment_view_and_control.ipynb"]),
+    "extensions": ("optional: the extensions, bonus points", ["10b_assignment_extensions.ipynb"]),
     "search": ("optional: search", ["07_computer_opponent.ipynb"]),
     "tournament": ("optional: tournament night", ["11_tournament.ipynb"]),
     "puzzles": ("optional: puzzles", ["13_puzzles.ipynb"]),

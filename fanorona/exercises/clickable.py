@@ -1,15 +1,18 @@
-"""Checkers for the student's own program in notebook 10: ``check_full_game(MyFullGame)`` plays a
-model with both extensions (``Rules.danish()``) beside the package's board, and
-``check_clickable(play, MyFullGame)`` clicks a figure made by ``play(model)`` with synthetic mouse
-events, as a player would, and compares the model and the picture with the package after each click.
+"""Checkers for the student's own program: ``check_simple_clickable(play, MyGame)`` (notebook 10,
+the assignment's core) clicks a figure made by ``play(model)`` with synthetic mouse events, as a
+player would, on the simplified game (``Rules.simple()``), and compares the model and the picture
+with the package after each click. With the extensions (notebook 10b),
+``check_full_game(MyFullGame)`` plays a model with both extensions (``Rules.danish()``) beside the
+package's board, and ``check_clickable(play, MyFullGame)`` clicks the figure on that game.
 
-Both play seeded games through the board's own controller, preferring steps that capture both ways
-and chains that go on, so every game asks for the two-way choice and plays chains; a click on the
-capturing stone ends its chain, and each game ends with two turns taken back (the Undo button, so
-the model's ``pop`` is tried).  The student's code runs as in the other checkers: each call under
-``Guard``'s time limit with its prints captured, the package verified unchanged before and after
-(``sealed_check``).  The figure is reached through ``Figures``: here in the kernel, or in the
-grader's sandboxed worker, which sends the clicks and reads the picture back as plain data.
+They play seeded games through the board's own controller, preferring steps that capture both ways
+and chains that go on, so every game asks for the two-way choice and, with the extensions, plays
+chains; a click on the capturing stone ends its chain, and each game ends with two turns taken
+back (the Undo button, so the model's ``pop`` is tried).  The student's code runs as in the other
+checkers: each call under ``Guard``'s time limit with its prints captured, the package verified
+unchanged before and after (``sealed_check``).  The figure is reached through ``Figures``: here in
+the kernel, or in the grader's sandboxed worker, which sends the clicks and reads the picture back
+as plain data.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 
 from ..board import Board
 from ..readback import click_at, figure_axes, laid_out
@@ -35,6 +39,35 @@ FIGURE_GAMES = ((5, 5, 1, 8),)
 UNDO = "Undo"
 #: Turns taken back at the end of each game.
 UNDONE = 2
+
+
+@dataclass(frozen=True)
+class Variant:
+    """The game a check plays: its rules, the seeded games clicked on the figure, the usual name of
+    the student's model class, and the rules recalled in the sentence for a difference."""
+
+    rules: Rules
+    figure_games: tuple
+    model_name: str
+    recalled: str
+
+
+#: The game with both extensions (notebook 10b).
+FULL = Variant(
+    Rules.danish(),
+    FIGURE_GAMES,
+    "MyFullGame",
+    "Capture is compulsory, a chain goes on only by capturing and never returns to a point, and a"
+    " turn ends when the stone cannot capture again or its chain is ended.",
+)
+#: The simplified game (notebook 10): a longer game, as each turn is one step.
+SIMPLE = Variant(
+    Rules.simple(),
+    ((5, 5, 1, 14),),
+    "MyGame",
+    "Every step of the simplified game is one turn: no capture is compulsory and no chain follows;"
+    " the player who cannot move loses.",
+)
 
 
 def state(model) -> dict:
@@ -109,14 +142,14 @@ def students(guard: Guard, call: str | Callable[[], str], done: list) -> Iterato
 
 
 def games(
-    start: Callable[[int, int], object], played=GAMES
+    start: Callable[[int, int], object], played=GAMES, rules: Rules = FULL.rules
 ) -> Iterator[tuple[object, Board, list[str], str | None]]:
-    """Yield (model, board, clicks so far, the next click) for each click of the seeded games, after
-    playing it on the reference board; the caller plays it on the student's side first.
-    ``start(width, height)`` makes the student's model of each game."""
+    """Yield (model, board, clicks so far, the next click) for each click of the seeded games under
+    ``rules``, after playing it on the reference board; the caller plays it on the student's side
+    first. ``start(width, height)`` makes the student's model of each game."""
     for width, height, seed, most in played:
         rng = random.Random(seed)
-        board = Board((width, height), Rules.danish())
+        board = Board((width, height), rules)
         reference = Controller(board)
         model = start(width, height)
         done: list[str] = []
@@ -132,13 +165,13 @@ def games(
             yield model, board, done, UNDO
 
 
-def starter(make, guard: Guard) -> Callable[[int, int], object]:
+def starter(make, guard: Guard, variant: Variant = FULL) -> Callable[[int, int], object]:
     """``start(width, height)`` for ``games``: the student's model, made under the guard and
     checked to have the board's size and points."""
-    name = getattr(make, "__name__", "MyFullGame")
+    name = getattr(make, "__name__", variant.model_name)
 
     def start(width: int, height: int):
-        points = Board((width, height), Rules.danish()).points
+        points = Board((width, height), variant.rules).points
         with students(guard, lambda: f"{name}({width}, {height})", []):
             model = make(width, height)
             shape = (tuple(model.size), tuple(model.points))
@@ -153,9 +186,9 @@ def starter(make, guard: Guard) -> Callable[[int, int], object]:
     return start
 
 
-def compare(actual: dict, board: Board, done: list, how: str) -> int:
+def compare(actual: dict, board: Board, done: list, how: str, recalled: str = FULL.recalled) -> int:
     """1 when the student's model (``actual``, its ``state``) shows what the rules' board shows;
-    else the difference shown and a sentence."""
+    else the difference shown and a sentence that ends with ``recalled``, the rules."""
     expected = state(board)
     if actual == expected:
         return 1
@@ -168,10 +201,8 @@ def compare(actual: dict, board: Board, done: list, how: str) -> int:
     print(f"Expected:    {cut(fmt({k: expected[k] for k in keys}))}")
     print(f"Your answer: {cut(fmt({k: actual.get(k) for k in keys}))}")
     raise ExerciseFailed(
-        f"After the clicks {clicks_text(done[-3:])} your model differs in"
-        f" {', '.join(keys)}. Capture is compulsory, a chain goes on only by capturing and never"
-        " returns to a point, and a turn ends when the stone cannot capture again or its chain is"
-        " ended."
+        f"After the clicks {clicks_text(done[-3:])} your model differs in {', '.join(keys)}."
+        f" {recalled}"
     )
 
 
@@ -260,20 +291,30 @@ class Figures:
 
 
 def check_clickable(play, make) -> int:
-    """Check ``play(model)``: a matplotlib figure whose clicks play ``model`` (your control acts
-    on the point clicked, your view redraws). Synthetic clicks at the points' places on the figure's
-    first Axes; after each one the model and the stones drawn must match the package's board."""
+    """Check ``play(model)`` on a model ``make(width, height)`` of the game with both extensions: a
+    matplotlib figure whose clicks play ``model`` (your control acts on the point clicked, your view
+    redraws). Synthetic clicks at the points' places on the figure's first Axes; after each one the
+    model and the stones drawn must match the package's board."""
     return sealed_check(lambda guard: click_games(play, make, guard))
 
 
-def click_games(play, make, guard: Guard, reach: Figures | None = None) -> int:
+def check_simple_clickable(play, make) -> int:
+    """Check ``play(model)`` as ``check_clickable`` does, on a model ``make(width, height)`` of the
+    simplified game (your ``MyGame``): one step a turn, no chains."""
+    return sealed_check(lambda guard: click_games(play, make, guard, variant=SIMPLE))
+
+
+def click_games(
+    play, make, guard: Guard, reach: Figures | None = None, variant: Variant = FULL
+) -> int:
     from matplotlib import pyplot as plt
 
     reach = reach or Figures()
     n, figures, fig = 0, [], None
     try:
         with plt.ioff():
-            for model, board, done, point in games(starter(make, guard), FIGURE_GAMES):
+            start = starter(make, guard, variant)
+            for model, board, done, point in games(start, variant.figure_games, variant.rules):
                 size = f"{board.size[0]}x{board.size[1]}"
                 if fig is None or point is None:  # a new game
                     with students(guard, f"play(your model on {size})", done):
@@ -293,7 +334,11 @@ def click_games(play, make, guard: Guard, reach: Figures | None = None) -> int:
                     with students(guard, f"{click} {after(done[:-1], FIRST)}", done):
                         reach.click(fig, point)
                 n += compare(
-                    read_state(model, board, done, guard), board, done, "Clicks on your figure"
+                    read_state(model, board, done, guard),
+                    board,
+                    done,
+                    "Clicks on your figure",
+                    variant.recalled,
                 )
                 if point != UNDO:
                     with students(guard, f"Drawing your figure {after(done)}", done):

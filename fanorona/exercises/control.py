@@ -1,9 +1,12 @@
-"""The control checker and the model checker.
+"""The control checkers and the model checker.
 
 ``check_control(Clicks)`` drives a student's click logic and the board's own ``Controller`` with
 the same scripted actions (select, step, the two-way choice by clicking a stone of a string or by
 ``choose``, a chain continued or stopped with ``end_turn``, also while a choice waits, refusals)
 and compares the position, the turns, ``selected`` and ``pending`` after every action.
+``check_simple_control(Clicks)`` does the same on the simplified game alone (one step a turn, no
+chains, so no ``end_turn``): the control of the assignment's core, which a control with chains
+passes too.
 
 ``check_model(MyGame)`` first checks the members and their types (a sentence names a missing or
 wrong one), then plays seeded random games of the simplified rules on a student's model class and
@@ -52,7 +55,26 @@ def _control_starts() -> list[Board]:
     return boards
 
 
-def _next_action(c: Controller, rng: random.Random):
+def _simple_starts() -> list[Board]:
+    """The positions of ``_control_starts`` that need no chain, under the simplified rules: two-way
+    captures and plain steps, one step a turn."""
+    boards = [Board.from_fen(positions.load(name).fen(), Rules.simple()) for name in TEACHING]
+    boards += [Board(size, Rules.simple()) for size in ((9, 5), (5, 5), (3, 3))]
+    boards += [Board.from_fen(fen, Rules.simple()) for fen in random_game_fens((9, 5), 11)[2:12:3]]
+    boards += [Board.from_fen(fen, Rules.simple()) for fen in random_game_fens((5, 11), 12)[1:8:3]]
+    return boards
+
+
+def _next_action(c: Controller, rng: random.Random, chains: bool = True):
+    """An action a player might take now (``_any_action``); without ``chains`` a click anywhere
+    stands in for ``end_turn``, which the simplified game's control does not have."""
+    action = _any_action(c, rng)
+    if action == ("end_turn",) and not chains:
+        return ("click", rng.choice(c.model.points))
+    return action
+
+
+def _any_action(c: Controller, rng: random.Random):
     """An action a player might take now, read off the reference controller's state: mostly sensible
     (a stone that can move, a destination, a string to choose, with steps that capture both ways
     preferred), sometimes anything at all."""
@@ -177,6 +199,8 @@ def _control_hint(before: dict, action, expected: dict, actual: dict) -> str:
 
 
 CLICKS_MEMBERS = ("model", "selected", "pending", "click", "choose", "end_turn")
+#: What the simplified game's control needs: no ``end_turn``, as there are no chains to stop.
+SIMPLE_CLICKS_MEMBERS = CLICKS_MEMBERS[:-1]
 
 
 def _missing(obj, members, kind: str) -> None:
@@ -199,8 +223,23 @@ def check_control(make, guard: Guard) -> int:
     """Check a click-logic class ``make(model)`` with ``click(point)``, ``choose(kind)`` and
     ``end_turn()`` and the attributes ``model``, ``selected`` and ``pending`` against the board's
     own controller, on seeded scripts of actions from positions with two-way captures and chains."""
+    return _scripts(make, guard, _control_starts(), CLICKS_MEMBERS, chains=True)
+
+
+@checked
+def check_simple_control(make, guard: Guard) -> int:
+    """Check a click-logic class ``make(model)`` of the simplified game, with ``click(point)`` and
+    ``choose(kind)`` and the attributes ``model``, ``selected`` and ``pending``, against the board's
+    own controller, on seeded scripts of actions from positions with two-way captures under the
+    simplified rules (one step a turn)."""
+    return _scripts(make, guard, _simple_starts(), SIMPLE_CLICKS_MEMBERS, chains=False)
+
+
+def _scripts(make, guard: Guard, starts: list[Board], members: tuple, chains: bool) -> int:
+    """Play seeded scripts of actions from each of ``starts`` on the student's class and on the
+    board's controller, comparing after every action; the class must have ``members``."""
     n = 0
-    for number, start in enumerate(_control_starts() * SCRIPTS_PER_START):
+    for number, start in enumerate(starts * SCRIPTS_PER_START):
         rng = random.Random(number)
         reference = Controller(start.copy())
         try:
@@ -208,11 +247,11 @@ def check_control(make, guard: Guard) -> int:
             script = lambda: _script_code(start, actions)  # noqa: B023, E731
             with guard.running(lambda: f"Clicks({board_code(start)})"):  # noqa: B023
                 student = make(start.copy())
-                _missing(student, CLICKS_MEMBERS, "a click-logic class")
+                _missing(student, members, "a click-logic class")
             for _ in range(ACTIONS_PER_SCRIPT):
                 if reference.model.outcome() is not None:
                     break
-                action = _next_action(reference, rng)
+                action = _next_action(reference, rng, chains)
                 before, picture = _state(reference), reference.model.copy()
                 actions.append(action)
                 _act(reference, action)

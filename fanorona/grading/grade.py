@@ -34,7 +34,10 @@ COUNTED: dict[str, Callable[..., special.Counted]] = {
     "check_subtraction": special.subtraction,
     "check_tournament_player": special.tournament,
 }
-WHOLE: dict[str, Callable[..., int]] = {"check_clickable": special.clickable}
+WHOLE: dict[str, Callable[..., int]] = {
+    "check_clickable": special.clickable,
+    "check_simple_clickable": special.simple_clickable,
+}
 #: Check cells that call no checker on the notebook's names, by grade id: the checker and names.
 UNCALLED = {"check_subtraction": ("check_subtraction", ["Subtraction"])}
 APART = (

@@ -2,10 +2,11 @@
 the grader's process with the student's side in the sandboxed worker.
 
 A drawing (``check_view``): the worker draws on an Axes of its own and reads the picture back as
-plain data (``fanorona.readback``); a clickable figure (``check_clickable``): the worker clicks it
-and reads it back; the Subtraction game (``check_subtraction``): asked pile by pile; a tournament
-player (``check_tournament_player``): the file the notebook writes is played by the tournament's
-own sandbox.  The references, the cases, the comparison and the points stay here.  The counted
+plain data (``fanorona.readback``); a clickable figure (``check_clickable``, and
+``check_simple_clickable`` on the simplified game): the worker clicks it and reads it back; the
+Subtraction game (``check_subtraction``): asked pile by pile; a tournament player
+(``check_tournament_player``): the file the notebook writes is played by the tournament's own
+sandbox.  The references, the cases, the comparison and the points stay here.  The counted
 ones answer (cases that agree, cases, the first difference's sentence), for partial credit.
 """
 
@@ -15,7 +16,7 @@ import tempfile
 from pathlib import Path
 
 from ..exercises import ExerciseFailed, Guard
-from ..exercises.clickable import Figures, click_games
+from ..exercises.clickable import FULL, SIMPLE, Figures, Variant, click_games
 from ..exercises.guard import UNFINISHED, _Unfinished
 from ..exercises.player import verdict
 from ..exercises.subtraction import subtraction_cases
@@ -83,11 +84,16 @@ class InTheWorker(Figures):
         """The worker's figures end with the worker."""
 
 
-def clickable(play: Remote, make: Remote) -> int:
+def clickable(play: Remote, make: Remote, variant: Variant = FULL) -> int:
     """``check_clickable`` with the figure in the worker: full points or none."""
     from ..exercises.checking import sealed_check
 
-    return sealed_check(lambda guard: click_games(play, make, guard, InTheWorker()))
+    return sealed_check(lambda guard: click_games(play, make, guard, InTheWorker(), variant))
+
+
+def simple_clickable(play: Remote, make: Remote) -> int:
+    """``check_simple_clickable`` with the figure in the worker: the simplified game's clicks."""
+    return clickable(play, make, SIMPLE)
 
 
 def tournament(source: str, games: int = 4, max_turns: int = 60, wins: int = 3) -> Counted:
