@@ -194,3 +194,41 @@ def test_the_preprocessor_checks_the_package_before_each_student(tmp_path, monke
     refused = student()
     assert [o.get("ename") for o in refused] == ["PackageChanged"]
     assert "exercises/model.py" in refused[0]["evalue"]
+
+
+HOSTILE_SEARCH = '''
+
+def tree_alphabeta(tree, node, maximizing, alpha, beta):
+    """The grader's own reference, if graded code could reach it."""
+    from fanorona.exercises.search import reference_alphabeta
+    return reference_alphabeta(tree, node, maximizing, alpha, beta)
+'''
+
+
+def test_the_game_tree_searches_run_in_the_sandbox_and_a_correct_one_gets_full_points():
+    searches = answer(NOTEBOOK_07, "game_tree")
+    right = graded([searches], NOTEBOOK_07, "check_game_tree", 3)
+    assert right.score is None and "All 14 cases agree." in right.text
+
+
+@pytest.mark.parametrize(
+    ("mistake", "said"),
+    [
+        (("if alpha >= beta:", "if alpha > beta:"), "You prune only when alpha > beta"),
+        (("for child in seen]", "for child in reversed(seen)]"), "your search looked at"),
+    ],
+)
+def test_a_game_tree_search_that_looks_at_other_nodes_gets_the_share_of_trees_it_gets_right(
+    mistake, said
+):
+    searches = answer(NOTEBOOK_07, "game_tree")
+    assert mistake[0] in searches
+    wrong = graded([searches.replace(*mistake)], NOTEBOOK_07, "check_game_tree", 3)
+    assert 0 < (wrong.score or 0) < 3 and said in (wrong.sentence or "")
+
+
+def test_a_game_tree_search_that_reaches_for_the_graders_reference_gets_nothing_for_it():
+    searches = answer(NOTEBOOK_07, "game_tree") + HOSTILE_SEARCH
+    hostile = graded([searches], NOTEBOOK_07, "check_game_tree", 3)
+    assert "No module named 'fanorona.exercises'" in (hostile.sentence or "")
+    assert hostile.score == 1.5  # minimax's seven trees, none of alpha-beta's

@@ -18,6 +18,7 @@ from ..exercises import ExerciseFailed, Guard
 from ..exercises.clickable import Figures, click_games
 from ..exercises.guard import UNFINISHED, _Unfinished
 from ..exercises.player import verdict
+from ..exercises.search import LOOKS, TREES, judge, search_call, tree_text
 from ..exercises.subtraction import subtraction_cases
 from ..exercises.view import VIEW_CALL_LIMIT, view_cases
 from ..ui.draw import figure_size
@@ -63,6 +64,34 @@ def subtraction(make: Remote) -> Counted:
     """``check_subtraction``'s piles, each asked of the student's game in the worker."""
     guard = Guard()
     return _count((sentence for _pile, _value, sentence in subtraction_cases(make, guard)), guard)
+
+
+def game_tree(minimax: Remote, alphabeta: Remote) -> Counted:
+    """``check_game_tree``: the student's minimax, then alpha-beta, each run in the worker on
+    every tree of ``TREES``; the value and the nodes looked at come back as plain data and are
+    judged here against the reference, each search on each tree a case."""
+    guard = Guard()
+
+    def sentences():
+        for search, pruning in ((minimax, False), (alphabeta, True)):
+            name = "alpha-beta" if pruning else "minimax"
+            for number, nodes in enumerate(TREES, 1):
+                try:
+                    with guard.running(search_call(pruning)):
+                        ran = search.ask_worker("search", nodes, alphabeta=pruning, limit=LOOKS)
+                except StudentError as e:
+                    yield f"On {tree_text(number, nodes)} your {name} raised {e}."
+                    continue
+                looked = ran.get("looked") if isinstance(ran, dict) else None
+                if not (isinstance(looked, list) and all(isinstance(n, str) for n in looked)):
+                    yield (
+                        f"On {tree_text(number, nodes)} the nodes your {name} looked at did not"
+                        " come back as a list of names: leave the tree's record alone."
+                    )
+                    continue
+                yield judge(nodes, number, ran.get("value"), looked, pruning)
+
+    return _count(sentences(), guard)
 
 
 class InTheWorker(Figures):
