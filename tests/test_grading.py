@@ -136,13 +136,28 @@ def test_a_drawing_is_graded_in_the_sandbox_with_the_share_of_boards_drawn_right
     assert 0 < (wrong.score or 0) < 3 and "No stone found on" in (wrong.sentence or "")
 
 
-def test_a_clickable_figure_is_clicked_in_the_sandbox_and_a_broken_undo_scores_nothing():
+def test_a_clickable_figure_is_clicked_in_the_sandbox_and_a_broken_undo_costs_the_undone_states():
     program = reference_program()
     right = graded([program], NOTEBOOK_10, "check_clickable", 3)
     assert right.score is None and "cases agree." in right.text
+    total = int(right.text.split("All ")[1].split()[0])
     stuck = program + "\n\nMyFullGame.pop = lambda self: None\n"
     wrong = graded([stuck], NOTEBOOK_10, "check_clickable", 3)
-    assert wrong.score == 0 and "Undo" in (wrong.sentence or "")
+    assert "Undo" in (wrong.sentence or "")
+    assert f"{total - 2} of {total} cases agree" in (wrong.sentence or "")  # two turns undone
+
+
+def test_a_clickable_figure_that_never_redraws_gets_the_states_its_model_and_picture_agree_on():
+    """Its model follows every click, its picture only the start: the game goes on after a
+    wrong picture, and only the states drawn right count."""
+    program = reference_program()
+    clicked = "        redraw()\n\n    fig.canvas.mpl_connect"
+    assert clicked in program
+    frozen = program.replace(clicked, "        pass\n\n    fig.canvas.mpl_connect")
+    wrong = graded([frozen], NOTEBOOK_10, "check_clickable", 3)
+    assert 0 < (wrong.score or 0) < 3 and "the figure shows the wrong stones" in (
+        wrong.sentence or ""
+    )
 
 
 NOTEBOOK_07 = "07_computer_opponent.ipynb"

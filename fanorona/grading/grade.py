@@ -27,15 +27,15 @@ from .remote import BoardChanged, CallTimedOut, Refused, Remote, Session, Studen
 
 #: Modules graded code cannot import, and the sentence for trying.
 HIDDEN_MODULES = ("fanorona.exercises", "fanorona.grading", "fanorona.tournament")
-#: Checks the grader runs its own way (``special``), on the student's objects; the counted ones
-#: give the share of their cases that agree.
+#: Checks the grader runs its own way (``special``), on the student's objects: each gives the
+#: share of its cases that agree.
 COUNTED: dict[str, Callable[..., special.Counted]] = {
     "check_view": special.view,
     "check_subtraction": special.subtraction,
     "check_game_tree": special.game_tree,
+    "check_clickable": special.clickable,
     "check_tournament_player": special.tournament,
 }
-WHOLE: dict[str, Callable[..., int]] = {"check_clickable": special.clickable}
 #: Check cells that call no checker on the notebook's names, by grade id: the checker and names.
 UNCALLED = {
     "check_subtraction": ("check_subtraction", ["Subtraction"]),
@@ -237,7 +237,7 @@ def run_check(name: str, args: list, points: float, options: dict | None = None)
             ):
                 counted = count_agreeing(checker, args[0])
             else:
-                WHOLE.get(name, checker)(*args)
+                checker(*args)
                 return Result(printed.getvalue())
         agreed, total, first = counted
         return shared(printed.getvalue(), agreed, total, first, points)

@@ -3,10 +3,12 @@ the grader's process with the student's side in the sandboxed worker.
 
 A drawing (``check_view``): the worker draws on an Axes of its own and reads the picture back as
 plain data (``fanorona.readback``); a clickable figure (``check_clickable``): the worker clicks it
-and reads it back; the Subtraction game (``check_subtraction``): asked pile by pile; a tournament
-player (``check_tournament_player``): the file the notebook writes is played by the tournament's
-own sandbox.  The references, the cases, the comparison and the points stay here.  The counted
-ones answer (cases that agree, cases, the first difference's sentence), for partial credit.
+and reads it back, each state of the game a case; the Subtraction game (``check_subtraction``):
+asked pile by pile; the game-tree searches (``check_game_tree``): run in the worker on a tree of
+its own, each tree a case; a tournament player (``check_tournament_player``): the file the
+notebook writes is played by the tournament's own sandbox.  The references, the cases, the
+comparison and the points stay here.  Each answers (cases that agree, cases, the first
+difference's sentence), for partial credit.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import tempfile
 from pathlib import Path
 
 from ..exercises import ExerciseFailed, Guard
-from ..exercises.clickable import Figures, click_games
+from ..exercises.clickable import Figures, click_cases
 from ..exercises.guard import UNFINISHED, _Unfinished
 from ..exercises.player import verdict
 from ..exercises.search import LOOKS, TREES, judge, search_call, tree_text
@@ -112,11 +114,11 @@ class InTheWorker(Figures):
         """The worker's figures end with the worker."""
 
 
-def clickable(play: Remote, make: Remote) -> int:
-    """``check_clickable`` with the figure in the worker: full points or none."""
-    from ..exercises.checking import sealed_check
-
-    return sealed_check(lambda guard: click_games(play, make, guard, InTheWorker()))
+def clickable(play: Remote, make: Remote) -> Counted:
+    """``check_clickable`` with the figure in the worker: the share of the game's states (its
+    start, then each click) after which the model and the figure show the rules' board."""
+    guard = Guard()
+    return _count(click_cases(play, make, guard, InTheWorker()), guard)
 
 
 def tournament(source: str, games: int = 4, max_turns: int = 60, wins: int = 3) -> Counted:
