@@ -30,10 +30,11 @@ from ..sandbox.command import PACKAGE
 MB = 1024 * 1024
 ANSWER_BYTES = 4096  # an answer longer than this is not a turn
 OUTPUT_CAP = MB  # printing more than this in one game is a forfeit; the record keeps less
-#: How a player's process starts: the package's folder first on the path, as the sandbox shows it
-#: (an editable install's finder names the host's place, which the sandbox may show elsewhere).
+#: How a player's process starts: the folder holding the package (its one argument) first on the
+#: path, as the sandbox shows it (an editable install's finder names the host's place, which the
+#: sandbox may show elsewhere).
 BOOT = (
-    "import runpy, sys; sys.path.insert(0, sys.argv.pop(1));"
+    "import os, runpy, sys; sys.path.insert(0, os.path.dirname(sys.argv.pop(1)));"
     " runpy.run_module('fanorona.tournament.host', run_name='__main__', alter_sys=True)"
 )
 
@@ -104,7 +105,7 @@ class Player:
             env["FANORONA_CACHE_DIR"] = str(cache_dir())
             readable = [cache_dir()] if cache_dir().exists() else []
         self.process = self.box.start(
-            [sys.executable, "-I", "-c", BOOT, str(PACKAGE.parent)],
+            [sys.executable, "-I", "-c", BOOT, str(PACKAGE)],
             readable=readable,
             env=env,
         )
