@@ -23,6 +23,7 @@ from ..readback import click_at, figure_axes, laid_out
 from ..rules import Rules
 from ..ui.controller import Controller
 from .checking import ExerciseFailed, Guard, cut, fmt, sealed_check, short_repr, show
+from .control import model_stones
 from .guard import _Unfinished
 from .view import drawn_stones
 
@@ -41,7 +42,7 @@ def state(model) -> dict:
     """What a player can see of a game, in comparable form."""
     outcome = model.outcome()
     return {
-        "stones": {p: str(s) for p in model.points if (s := model.stone_at(p)) is not None},
+        "stones": model_stones(model),
         "to_move": str(model.to_move),
         "turns": [str(t) for t in model.turns],
         "chain": [str(s) for s in model.chain],
