@@ -178,11 +178,6 @@ def points_table():
     }
 
 
-#: Checks the sandboxed grader cannot run yet (the game tree's checker is handed a tree object of
-#: the grader's, which cannot cross to the worker): they give no points to anyone.
-NOT_SANDBOXED = {"check_game_tree"}
-
-
 def expected_score(kind, checks):
     """(lowest, highest) points a kind of student should get from an assignment's ``checks``.  A
     partly wrong answer gets the share of its cases that agree, so anything below full points;
@@ -193,8 +188,8 @@ def expected_score(kind, checks):
     failed = WRONG_FAILS if kind == "partly-wrong" else set()
     if kind == "tampering":
         failed = TAMPERING_FAILS
-    sure = sum(p for g, p in checks.items() if g not in failed and g not in NOT_SANDBOXED)
-    share = sum(p for g, p in checks.items() if g in failed and g not in NOT_SANDBOXED)
+    sure = sum(p for g, p in checks.items() if g not in failed)
+    share = sum(p for g, p in checks.items() if g in failed)
     return sure, sure + share - (0.01 if share else 0)
 
 
@@ -310,9 +305,6 @@ def main(argv=None):
     print(
         "CPU time of nbgrader, the grader and its sandboxed workers:"
         f" {cpu / 60 / len(students):.2f} CPU minutes per student"
-    )
-    print(
-        f"not graded in the sandbox yet (no points for anyone): {', '.join(sorted(NOT_SANDBOXED))}"
     )
     print(
         "every score as the points table predicts"

@@ -11,6 +11,7 @@ import fanorona as fa
 from fanorona.grading import package, plain
 from fanorona.grading.grade import Notebook
 from fanorona.grading.remote import Session
+from fanorona.sandbox.command import inside
 
 CHECK = "from fanorona.exercises import check_neighbours\ncases = check_neighbours(neighbours)"
 
@@ -68,7 +69,8 @@ def test_a_package_edited_after_its_hashes_were_recorded_is_refused(tmp_path, mo
 def test_graded_code_sees_neither_the_checkers_nor_a_writable_package():
     with Session() as session:
         assert "fanorona.exercises" in str(session.run("import fanorona.exercises"))
-        error = session.run(f"open({str(package.PACKAGE / 'board.py')!r}, 'a').write('# changed')")
+        shown = inside(package.PACKAGE) / "board.py"  # where the sandbox shows the package
+        error = session.run(f"open({str(shown)!r}, 'a').write('# changed')")
         assert error is not None and error.kind in ("OSError", "PermissionError")
 
 
@@ -139,13 +141,28 @@ def test_a_drawing_is_graded_in_the_sandbox_with_the_share_of_boards_drawn_right
 NOTEBOOK_10B = "10b_assignment_extensions.ipynb"
 
 
-def test_a_clickable_figure_is_clicked_in_the_sandbox_and_a_broken_undo_scores_nothing():
+def test_a_clickable_figure_is_clicked_in_the_sandbox_and_a_broken_undo_costs_the_undone_states():
     program = reference_program(NOTEBOOK_10B)
     right = graded([program], NOTEBOOK_10B, "check_clickable", 3)
     assert right.score is None and "cases agree." in right.text
+    total = int(right.text.split("All ")[1].split()[0])
     stuck = program + "\n\nMyFullGame.pop = lambda self: None\n"
     wrong = graded([stuck], NOTEBOOK_10B, "check_clickable", 3)
-    assert wrong.score == 0 and "Undo" in (wrong.sentence or "")
+    assert "Undo" in (wrong.sentence or "")
+    assert f"{total - 2} of {total} cases agree" in (wrong.sentence or "")  # two turns undone
+
+
+def test_a_clickable_figure_that_never_redraws_gets_the_states_its_model_and_picture_agree_on():
+    """Its model follows every click, its picture only the start: the game goes on after a
+    wrong picture, and only the states drawn right count."""
+    program = reference_program(NOTEBOOK_10B)
+    clicked = "        redraw()\n\n    fig.canvas.mpl_connect"
+    assert clicked in program
+    frozen = program.replace(clicked, "        pass\n\n    fig.canvas.mpl_connect")
+    wrong = graded([frozen], NOTEBOOK_10B, "check_clickable", 3)
+    assert 0 < (wrong.score or 0) < 3 and "the figure shows the wrong stones" in (
+        wrong.sentence or ""
+    )
 
 
 NOTEBOOK_07 = "07_computer_opponent.ipynb"
@@ -197,3 +214,41 @@ def test_the_preprocessor_checks_the_package_before_each_student(tmp_path, monke
     refused = student()
     assert [o.get("ename") for o in refused] == ["PackageChanged"]
     assert "exercises/model.py" in refused[0]["evalue"]
+
+
+HOSTILE_SEARCH = '''
+
+def tree_alphabeta(tree, node, maximizing, alpha, beta):
+    """The grader's own reference, if graded code could reach it."""
+    from fanorona.exercises.search import reference_alphabeta
+    return reference_alphabeta(tree, node, maximizing, alpha, beta)
+'''
+
+
+def test_the_game_tree_searches_run_in_the_sandbox_and_a_correct_one_gets_full_points():
+    searches = answer(NOTEBOOK_07, "game_tree")
+    right = graded([searches], NOTEBOOK_07, "check_game_tree", 3)
+    assert right.score is None and "All 14 cases agree." in right.text
+
+
+@pytest.mark.parametrize(
+    ("mistake", "said"),
+    [
+        (("if alpha >= beta:", "if alpha > beta:"), "You prune only when alpha > beta"),
+        (("for child in seen]", "for child in reversed(seen)]"), "your search looked at"),
+    ],
+)
+def test_a_game_tree_search_that_looks_at_other_nodes_gets_the_share_of_trees_it_gets_right(
+    mistake, said
+):
+    searches = answer(NOTEBOOK_07, "game_tree")
+    assert mistake[0] in searches
+    wrong = graded([searches.replace(*mistake)], NOTEBOOK_07, "check_game_tree", 3)
+    assert 0 < (wrong.score or 0) < 3 and said in (wrong.sentence or "")
+
+
+def test_a_game_tree_search_that_reaches_for_the_graders_reference_gets_nothing_for_it():
+    searches = answer(NOTEBOOK_07, "game_tree") + HOSTILE_SEARCH
+    hostile = graded([searches], NOTEBOOK_07, "check_game_tree", 3)
+    assert "No module named 'fanorona.exercises'" in (hostile.sentence or "")
+    assert hostile.score == 1.5  # minimax's seven trees, none of alpha-beta's

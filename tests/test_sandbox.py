@@ -4,8 +4,10 @@ that could not see a breach, would fail here)."""
 
 import json
 import os
+import shutil
 import socket
 import sys
+import tempfile
 import textwrap
 import time
 import uuid
@@ -87,7 +89,7 @@ def test_the_host_files_are_out_of_sight_but_readable_ones(tmp_path):
                 print("READ", open(path).read() if os.path.isfile(path) else os.listdir(path))
             except OSError as e:
                 print("refused", type(e).__name__)
-        print(json.dumps([os.listdir("/root"), os.listdir({str(ROOT.parent)!r})]))
+        print(json.dumps([os.listdir("/root"), os.listdir({str(iso.inside(ROOT).parent)!r})]))
         """,
         readable=[shown],
     )
@@ -103,13 +105,16 @@ def test_the_host_files_are_out_of_sight_but_readable_ones(tmp_path):
 
 @BOTH
 def test_the_package_on_disk_cannot_be_changed(namespaces):
+    """Tried where the sandbox shows the package (``iso.inside``: not in its place when that is in
+    /tmp, which is private inside)."""
     if not namespaces and iso.new_uid(False) is None:
         pytest.skip("without namespaces, a run as the package's owner could change its files")
     target = PACKAGE / f"planted_{uuid.uuid4().hex}.py"
+    shown = iso.inside(PACKAGE) if namespaces else PACKAGE
     done = python(
         f"""
         import os
-        for path in [{str(target)!r}, {str(PACKAGE / "rules.py")!r}]:
+        for path in [{str(shown / target.name)!r}, {str(shown / "rules.py")!r}]:
             try:
                 os.close(os.open(path, os.O_WRONLY | os.O_CREAT))  # opened for writing, unchanged
                 print("could write", path)
@@ -310,21 +315,22 @@ def test_without_namespaces_the_private_folder_is_removed():
 def test_the_package_can_be_hidden_from_graded_code(package):
     """The grader hands its worker a copy of the package without the checkers: the installed one,
     with the reference answers, is then not there to be found (by path, mountinfo or import)."""
+    shown = iso.inside(PACKAGE)
     code = f"""
         import os, sys
-        sys.path[:0] = [{str(PACKAGE.parent)!r}]
+        sys.path[:0] = [{str(shown.parent)!r}]
         try:
             import fanorona.exercises.checking
             found = "imported"
         except ImportError:
             found = "not importable"
         try:
-            with open({str(PACKAGE / "planted.py")!r}, "w") as f:
+            with open({str(shown / "planted.py")!r}, "w") as f:
                 f.write("NEIGHBOUR_SIZES = ()")
             wrote = "wrote"
         except OSError as e:
             wrote = e.strerror
-        print(found, sorted(os.listdir({str(PACKAGE)!r})) != [], wrote)
+        print(found, sorted(os.listdir({str(shown)!r})) != [], wrote)
     """
     done = Sandbox(QUICK, package=package).run([sys.executable, "-c", textwrap.dedent(code)])
     assert done.returncode == 0, done.stderr
@@ -332,3 +338,33 @@ def test_the_package_can_be_hidden_from_graded_code(package):
     assert done.stdout.decode().strip() == expected + " Read-only file system", (
         "the package's place is read-only, hidden or not"
     )
+
+
+@needs_namespaces
+def test_a_package_in_tmp_is_shown_read_only_and_the_private_tmp_stays_empty(monkeypatch):
+    """A clone in /tmp: the package and Python are shown elsewhere, so the sandbox's own /tmp
+    holds nothing of the host's, and the package still imports and cannot be changed."""
+    clone = Path(tempfile.mkdtemp(prefix="fanorona-clone-", dir="/tmp"))
+    try:
+        clone.chmod(0o755)
+        package = clone / "fanorona"
+        package.mkdir(mode=0o755)
+        (package / "__init__.py").write_text("FROM_THE_CLONE = True\n")
+        monkeypatch.setattr(iso, "PACKAGE", package)
+        code = """
+            import json, os, sys
+            sys.path.insert(0, os.path.dirname(sys.argv[1]))
+            import fanorona
+            try:
+                open(os.path.join(sys.argv[1], "planted.py"), "w")
+                wrote = "wrote"
+            except OSError as e:
+                wrote = e.strerror
+            print(json.dumps([os.listdir("/tmp"), os.listdir("/dev/shm"), os.listdir("."),
+                              fanorona.FROM_THE_CLONE, wrote]))
+        """
+        done = Sandbox(QUICK).run([sys.executable, "-c", textwrap.dedent(code), str(package)])
+    finally:
+        shutil.rmtree(clone)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == [[], [], [], True, "Read-only file system"]

@@ -27,6 +27,7 @@ from ..readback import click_at, figure_axes, laid_out
 from ..rules import Rules
 from ..ui.controller import Controller
 from .checking import ExerciseFailed, Guard, cut, fmt, sealed_check, short_repr, show
+from .control import model_stones
 from .guard import _Unfinished
 from .view import drawn_stones
 
@@ -74,7 +75,7 @@ def state(model) -> dict:
     """What a player can see of a game, in comparable form."""
     outcome = model.outcome()
     return {
-        "stones": {p: str(s) for p in model.points if (s := model.stone_at(p)) is not None},
+        "stones": model_stones(model),
         "to_move": str(model.to_move),
         "turns": [str(t) for t in model.turns],
         "chain": [str(s) for s in model.chain],
@@ -307,47 +308,95 @@ def check_simple_clickable(play, make) -> int:
 def click_games(
     play, make, guard: Guard, reach: Figures | None = None, variant: Variant = FULL
 ) -> int:
+    """The states of the variant's games played on the figure, stopping at the first that differs
+    (its sentence); the number of states when all agree."""
+    n = 0
+    for sentence in click_cases(play, make, guard, reach or Figures(), variant):
+        if sentence is not None:
+            raise ExerciseFailed(sentence)
+        n += 1
+    return n
+
+
+def click_cases(
+    play, make, guard: Guard, reach: Figures, variant: Variant = FULL
+) -> Iterator[str | None]:
+    """For each state of each of the variant's games clicked on the figure (its start, then after
+    each click): None when the model and the stones the figure shows are the rules' board's, else
+    the sentence.  Once the model differs, or the student's code fails, the rest of that game
+    cannot be compared: each of its states left is counted as differing, with the same sentence,
+    and the next game starts afresh."""
     from matplotlib import pyplot as plt
 
-    reach = reach or Figures()
-    n, figures, fig = 0, [], None
+    figures, fig, lost = [], None, None
     try:
         with plt.ioff():
             start = starter(make, guard, variant)
             for model, board, done, point in games(start, variant.figure_games, variant.rules):
-                size = f"{board.size[0]}x{board.size[1]}"
-                if fig is None or point is None:  # a new game
-                    with students(guard, f"play(your model on {size})", done):
-                        fig = play(model)
-                        is_figure = reach.is_figure(fig)
-                    if not is_figure:
-                        raise ExerciseFailed(
-                            "play(model) should return the matplotlib Figure it drew on; got"
-                            f" {short_repr(fig)}."
-                        )
-                    figures.append(fig)
-                if point == UNDO:  # the figure has no Undo button: the board's controller's
-                    with students(guard, f"Undo on your model on {size}", done):
-                        Controller(model).undo()
-                elif point is not None:
-                    click = f"The click on {point} on your figure on {size}"
-                    with students(guard, f"{click} {after(done[:-1], FIRST)}", done):
-                        reach.click(fig, point)
-                n += compare(
-                    read_state(model, board, done, guard),
-                    board,
-                    done,
-                    "Clicks on your figure",
-                    variant.recalled,
-                )
-                if point != UNDO:
-                    with students(guard, f"Drawing your figure {after(done)}", done):
-                        shot = reach.look(fig)
-                    shows_right_stones(board, shot, done)
+                if point is None:  # a new game
+                    lost = None
+                if lost is None:
+                    try:
+                        fig = _clicked(play, model, board, done, point, fig, guard, reach, variant)
+                    except ExerciseFailed as e:
+                        lost = str(e)
+                    if fig is not None and fig not in figures:
+                        figures.append(fig)
+                if lost is not None:
+                    yield lost
+                    continue
+                try:
+                    if point != UNDO:
+                        with students(guard, f"Drawing your figure {after(done)}", done):
+                            shot = reach.look(fig)
+                        shows_right_stones(board, shot, done)
+                except ExerciseFailed as e:
+                    yield str(e)  # the picture alone: the game goes on
+                    continue
+                yield None
     finally:
         for figure in figures:
             reach.close(figure)
-    return n
+
+
+def _clicked(
+    play,
+    model,
+    board: Board,
+    done: list,
+    point,
+    fig,
+    guard: Guard,
+    reach: Figures,
+    variant: Variant,
+):
+    """Play one state of the game on the student's side (a new figure, a click or Undo) and
+    compare the model with the board; the figure."""
+    size = f"{board.size[0]}x{board.size[1]}"
+    if fig is None or point is None:  # a new game
+        with students(guard, f"play(your model on {size})", done):
+            fig = play(model)
+            is_figure = reach.is_figure(fig)
+        if not is_figure:
+            raise ExerciseFailed(
+                "play(model) should return the matplotlib Figure it drew on; got"
+                f" {short_repr(fig)}."
+            )
+    if point == UNDO:  # the figure has no Undo button: the board's controller's
+        with students(guard, f"Undo on your model on {size}", done):
+            Controller(model).undo()
+    elif point is not None:
+        click = f"The click on {point} on your figure on {size}"
+        with students(guard, f"{click} {after(done[:-1], FIRST)}", done):
+            reach.click(fig, point)
+    compare(
+        read_state(model, board, done, guard),
+        board,
+        done,
+        "Clicks on your figure",
+        variant.recalled,
+    )
+    return fig
 
 
 def shows_right_stones(board: Board, shot: dict, done: list) -> None:

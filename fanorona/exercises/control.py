@@ -359,6 +359,13 @@ def _turn_texts(model, call: str) -> list:
     return [str(t) for t in model.turns]
 
 
+def model_stones(model) -> dict:
+    """The stones a model shows, by point, its ``stone_at`` looked up once (in the grader each
+    lookup is a question to the sandboxed worker)."""
+    stone_at = model.stone_at
+    return {p: str(s) for p in model.points if (s := stone_at(p)) is not None}
+
+
 def _model_state(model, call: str, run=lambda what, f: f()) -> dict:
     """What the board reads off a model; ``run(what, f)`` runs each part (the student's code) as
     ``what``."""
@@ -367,7 +374,7 @@ def _model_state(model, call: str, run=lambda what, f: f()) -> dict:
         "to_move": run("to_move", lambda: str(model.to_move)),
         "stones": run(
             "stone_at(point) for each point",
-            lambda: {p: str(s) for p in model.points if (s := model.stone_at(p)) is not None},
+            lambda: model_stones(model),
         ),
         "legal_steps": run(
             "legal_steps()",

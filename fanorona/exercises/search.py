@@ -8,6 +8,10 @@ A tree is a dict: an inner node's name maps to its children's names (left to rig
 to its value for the maximizing side.  The root is ``"A"`` and the maximizing side moves there.
 The reference alpha-beta stops looking at a node's children once ``alpha >= beta`` (equality
 prunes too, as notebook 7's ``alphabeta`` does).
+
+The grader (``fanorona.grading``) runs the student's search in its sandboxed worker, on a tree of
+the worker's own built from the same dict, and judges the value and the nodes looked at that come
+back with ``judge``, here, one tree at a time.
 """
 
 from __future__ import annotations
@@ -34,10 +38,14 @@ HAND_TREE = {
 }
 
 
+#: Nodes a search may look at on one tree before it is stopped (the largest tree has 59).
+LOOKS = 1000
+
+
 class Tree:
     """A game tree that remembers which nodes were looked at, in order."""
 
-    def __init__(self, nodes: dict, limit: int = 1000):
+    def __init__(self, nodes: dict, limit: int = LOOKS):
         self.nodes, self.limit = nodes, limit
         self.looked: list[str] = []
 
@@ -110,11 +118,10 @@ def _names():
 TREES = [HAND_TREE] + [random_tree(seed, depth) for seed, depth in enumerate((2, 3, 3, 4, 4, 3))]
 
 
-def _run(search, nodes: dict, alphabeta: bool):
+def _run(search, nodes: dict, alphabeta: bool) -> tuple[object, list[str]]:
     """The student's search on one tree, under the checkers' time limit, its prints captured."""
     tree, unfinished, value = Tree(nodes), False, None
-    call = "search(tree, 'A', True" + (", -inf, inf)" if alphabeta else ")")
-    with Guard().running(call):
+    with Guard().running(search_call(alphabeta)):
         try:
             if alphabeta:
                 value = search(tree, "A", True, -math.inf, math.inf)
@@ -125,6 +132,16 @@ def _run(search, nodes: dict, alphabeta: bool):
     if unfinished:
         raise ExerciseFailed(UNFINISHED)
     return value, tree.looked
+
+
+def tree_text(number: int, nodes: dict) -> str:
+    """How a sentence names tree ``number`` of ``TREES``."""
+    return "the hand tree" if number == 1 else f"tree {number} ({_sketch(nodes)})"
+
+
+def search_call(alphabeta: bool) -> str:
+    """The call of the student's search on a tree, as a sentence names it."""
+    return "search(tree, 'A', True" + (", -inf, inf)" if alphabeta else ")")
 
 
 def _difference(mine: list, reference: list) -> str:
@@ -138,33 +155,42 @@ def _difference(mine: list, reference: list) -> str:
     return f"after {before} your search looked at {mine[n]}; the reference looks at {reference[n]}"
 
 
+def judge(nodes: dict, number: int, value, looked: list, alphabeta: bool) -> str | None:
+    """None when a search (minimax, or alpha-beta if ``alphabeta``) that returned ``value`` and
+    looked at ``looked`` on tree ``number`` of ``TREES`` (``nodes``) agrees with the reference;
+    else the sentence saying where it differs."""
+    reference = Tree(nodes)
+    if alphabeta:
+        expected = reference_alphabeta(reference, "A", True)
+    else:
+        expected = reference_minimax(reference, "A", True)
+    where = tree_text(number, nodes)
+    if looked != reference.looked:
+        hint = ""
+        if alphabeta:
+            strict = Tree(nodes)
+            reference_alphabeta(strict, "A", True, strict=True)
+            if looked == strict.looked:
+                hint = " You prune only when alpha > beta; prune when alpha >= beta too."
+            elif looked == _all_nodes(nodes):
+                hint = " Your search looks at every node: it never prunes."
+        return f"On {where} {_difference(looked, reference.looked)}.{hint}"
+    if value != expected:
+        name = "alpha-beta" if alphabeta else "minimax"
+        return (
+            f"On {where} your {name} visits the right nodes but returns {value!r};"
+            f" the value is {expected}."
+        )
+    return None
+
+
 def check_search(search, alphabeta: bool = False) -> int:
     """Compare ``search`` (minimax, or alpha-beta if ``alphabeta``) with the reference on every
     tree of ``TREES``: the value and the nodes looked at, in order.  Returns the number of trees."""
-    name = "alpha-beta" if alphabeta else "minimax"
     for number, nodes in enumerate(TREES, 1):
-        value, looked = _run(search, nodes, alphabeta)
-        reference = Tree(nodes)
-        if alphabeta:
-            expected = reference_alphabeta(reference, "A", True)
-        else:
-            expected = reference_minimax(reference, "A", True)
-        where = "the hand tree" if number == 1 else f"tree {number} ({_sketch(nodes)})"
-        if looked != reference.looked:
-            hint = ""
-            if alphabeta:
-                strict = Tree(nodes)
-                reference_alphabeta(strict, "A", True, strict=True)
-                if looked == strict.looked:
-                    hint = " You prune only when alpha > beta; prune when alpha >= beta too."
-                elif looked == _all_nodes(nodes):
-                    hint = " Your search looks at every node: it never prunes."
-            raise ExerciseFailed(f"On {where} {_difference(looked, reference.looked)}.{hint}")
-        if value != expected:
-            raise ExerciseFailed(
-                f"On {where} your {name} visits the right nodes but returns {value!r};"
-                f" the value is {expected}."
-            )
+        sentence = judge(nodes, number, *_run(search, nodes, alphabeta), alphabeta)
+        if sentence is not None:
+            raise ExerciseFailed(sentence)
     print(f"All {len(TREES)} trees agree: the same values and the same nodes, in order.")
     return len(TREES)
 

@@ -27,19 +27,21 @@ from .remote import BoardChanged, CallTimedOut, Refused, Remote, Session, Studen
 
 #: Modules graded code cannot import, and the sentence for trying.
 HIDDEN_MODULES = ("fanorona.exercises", "fanorona.grading", "fanorona.tournament")
-#: Checks the grader runs its own way (``special``), on the student's objects; the counted ones
-#: give the share of their cases that agree.
+#: Checks the grader runs its own way (``special``), on the student's objects: each gives the
+#: share of its cases that agree.
 COUNTED: dict[str, Callable[..., special.Counted]] = {
     "check_view": special.view,
     "check_subtraction": special.subtraction,
-    "check_tournament_player": special.tournament,
-}
-WHOLE: dict[str, Callable[..., int]] = {
+    "check_game_tree": special.game_tree,
     "check_clickable": special.clickable,
     "check_simple_clickable": special.simple_clickable,
+    "check_tournament_player": special.tournament,
 }
 #: Check cells that call no checker on the notebook's names, by grade id: the checker and names.
-UNCALLED = {"check_subtraction": ("check_subtraction", ["Subtraction"])}
+UNCALLED = {
+    "check_subtraction": ("check_subtraction", ["Subtraction"]),
+    "check_game_tree": ("check_game_tree", ["tree_minimax", "tree_alphabeta"]),
+}
 APART = (
     "Your code ran in a sandbox apart from the grader: what it changes in Python, the package or"
     " the checkers does not reach the grade."
@@ -224,16 +226,19 @@ def shared(printed: str, agreed: int, total: int, first: str | None, points: flo
 
 def run_check(name: str, args: list, points: float, options: dict | None = None) -> Result:
     """One check, run here on the stand-ins ``args``: its printed lines, sentence and score."""
-    checker = getattr(exercises, name)
     printed = io.StringIO()
     try:
         with redirect_stdout(printed):
-            if name in COUNTED:
+            if name in COUNTED:  # the grader's own, not necessarily in fanorona.exercises
                 counted = COUNTED[name](*args, **(options or {}))
-            elif isinstance(checker, Checker) and len(args) == 1 and isinstance(args[0], Remote):
+            elif (
+                isinstance(checker := getattr(exercises, name), Checker)
+                and len(args) == 1
+                and isinstance(args[0], Remote)
+            ):
                 counted = count_agreeing(checker, args[0])
             else:
-                WHOLE.get(name, checker)(*args)
+                checker(*args)
                 return Result(printed.getvalue())
         agreed, total, first = counted
         return shared(printed.getvalue(), agreed, total, first, points)

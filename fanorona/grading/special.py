@@ -3,11 +3,13 @@ the grader's process with the student's side in the sandboxed worker.
 
 A drawing (``check_view``): the worker draws on an Axes of its own and reads the picture back as
 plain data (``fanorona.readback``); a clickable figure (``check_clickable``, and
-``check_simple_clickable`` on the simplified game): the worker clicks it and reads it back; the
-Subtraction game (``check_subtraction``): asked pile by pile; a tournament player
-(``check_tournament_player``): the file the notebook writes is played by the tournament's own
-sandbox.  The references, the cases, the comparison and the points stay here.  The counted
-ones answer (cases that agree, cases, the first difference's sentence), for partial credit.
+``check_simple_clickable`` on the simplified game): the worker clicks it and reads it back,
+each state of the game a case; the Subtraction game (``check_subtraction``): asked pile by
+pile; the game-tree searches (``check_game_tree``): run in the worker on a tree of its own,
+each tree a case; a tournament player (``check_tournament_player``): the file the notebook
+writes is played by the tournament's own sandbox.  The references, the cases, the comparison
+and the points stay here.  Each answers (cases that agree, cases, the first difference's
+sentence), for partial credit.
 """
 
 from __future__ import annotations
@@ -16,9 +18,10 @@ import tempfile
 from pathlib import Path
 
 from ..exercises import ExerciseFailed, Guard
-from ..exercises.clickable import FULL, SIMPLE, Figures, Variant, click_games
+from ..exercises.clickable import FULL, SIMPLE, Figures, Variant, click_cases
 from ..exercises.guard import UNFINISHED, _Unfinished
 from ..exercises.player import verdict
+from ..exercises.search import LOOKS, TREES, judge, search_call, tree_text
 from ..exercises.subtraction import subtraction_cases
 from ..exercises.view import VIEW_CALL_LIMIT, view_cases
 from ..ui.draw import figure_size
@@ -66,6 +69,34 @@ def subtraction(make: Remote) -> Counted:
     return _count((sentence for _pile, _value, sentence in subtraction_cases(make, guard)), guard)
 
 
+def game_tree(minimax: Remote, alphabeta: Remote) -> Counted:
+    """``check_game_tree``: the student's minimax, then alpha-beta, each run in the worker on
+    every tree of ``TREES``; the value and the nodes looked at come back as plain data and are
+    judged here against the reference, each search on each tree a case."""
+    guard = Guard()
+
+    def sentences():
+        for search, pruning in ((minimax, False), (alphabeta, True)):
+            name = "alpha-beta" if pruning else "minimax"
+            for number, nodes in enumerate(TREES, 1):
+                try:
+                    with guard.running(search_call(pruning)):
+                        ran = search.ask_worker("search", nodes, alphabeta=pruning, limit=LOOKS)
+                except StudentError as e:
+                    yield f"On {tree_text(number, nodes)} your {name} raised {e}."
+                    continue
+                looked = ran.get("looked") if isinstance(ran, dict) else None
+                if not (isinstance(looked, list) and all(isinstance(n, str) for n in looked)):
+                    yield (
+                        f"On {tree_text(number, nodes)} the nodes your {name} looked at did not"
+                        " come back as a list of names: leave the tree's record alone."
+                    )
+                    continue
+                yield judge(nodes, number, ran.get("value"), looked, pruning)
+
+    return _count(sentences(), guard)
+
+
 class InTheWorker(Figures):
     """The student's figure, reached in the sandboxed worker: clicks sent, the picture read
     back."""
@@ -84,14 +115,14 @@ class InTheWorker(Figures):
         """The worker's figures end with the worker."""
 
 
-def clickable(play: Remote, make: Remote, variant: Variant = FULL) -> int:
-    """``check_clickable`` with the figure in the worker: full points or none."""
-    from ..exercises.checking import sealed_check
+def clickable(play: Remote, make: Remote, variant: Variant = FULL) -> Counted:
+    """``check_clickable`` with the figure in the worker: the share of the game's states (its
+    start, then each click) after which the model and the figure show the rules' board."""
+    guard = Guard()
+    return _count(click_cases(play, make, guard, InTheWorker(), variant), guard)
 
-    return sealed_check(lambda guard: click_games(play, make, guard, InTheWorker(), variant))
 
-
-def simple_clickable(play: Remote, make: Remote) -> int:
+def simple_clickable(play: Remote, make: Remote) -> Counted:
     """``check_simple_clickable`` with the figure in the worker: the simplified game's clicks."""
     return clickable(play, make, SIMPLE)
 

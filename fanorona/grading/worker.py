@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import io
 import json
+import math
 import os
 import signal
 import sys
@@ -90,6 +91,25 @@ def error_of(e: BaseException) -> dict:
     }
 
 
+class Tree:
+    """The game tree a student's search is handed here, built from the grader's plain dict: as
+    ``fanorona.exercises.search.Tree`` does in the kernel, ``look(node)`` records the node and
+    gives an inner node's children (a list) or a leaf's value."""
+
+    def __init__(self, nodes: dict, limit: int):
+        self.nodes, self.limit = nodes, limit
+        self.looked: list[str] = []
+
+    def look(self, node: str):
+        if node not in self.nodes:
+            raise LookupError(f"the tree has no node {node!r}")
+        if len(self.looked) >= self.limit:
+            raise RuntimeError(f"the search looked at more than {self.limit} nodes: a loop?")
+        self.looked.append(node)
+        seen = self.nodes[node]
+        return list(seen) if isinstance(seen, list) else seen
+
+
 class Worker:
     """One notebook's namespace and the answers about it."""
 
@@ -152,6 +172,9 @@ class Worker:
             return {
                 "value": self.value(self.special(target, request["name"], request.get("args", [])))
             }
+        if op == "search":
+            nodes, limit = self.argument(request["args"][0]), int(request["limit"])
+            return {"value": self.value(self.search(target, nodes, request["alphabeta"], limit))}
         if op in self.FIGURES:
             args = [self.argument(a) for a in request.get("args", [])]
             return {"value": self.value(self.figure(op, target, args, request))}
@@ -176,6 +199,18 @@ class Worker:
         if op == "click":
             return readback.click_at(target, str(args[0]))
         return readback.laid_out(readback.figure_axes(target))
+
+    @staticmethod
+    def search(target, nodes: dict, alphabeta: bool, limit: int) -> dict:
+        """The student's search ``target`` on a ``Tree`` of ``nodes`` from its root ``"A"``, max
+        to move (alpha-beta's window open if ``alphabeta``): its value and, at most ``limit`` of
+        them, the nodes it looked at, in order."""
+        tree = Tree(nodes, limit)
+        if alphabeta:
+            value = target(tree, "A", True, -math.inf, math.inf)
+        else:
+            value = target(tree, "A", True)
+        return {"value": value, "looked": tree.looked[:limit]}
 
     def map(self, target, calls: list, limit: float) -> int:
         """Call ``target`` on each argument list, each call under ``limit`` seconds, and send each

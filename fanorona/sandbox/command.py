@@ -36,6 +36,11 @@ WITHOUT = (
 )
 #: The host's directories a Python process needs besides the Python installation itself.
 SYSTEM = ("/usr", "/etc/ld.so.cache", "/etc/alternatives", "/etc/localtime")
+#: The folders the sandbox makes private and empty, and where it shows a folder of Python or the
+#: package that lies in one of them on the host (a clone in /tmp): shown in its place, it would be
+#: seen in the private folder.
+PRIVATE = (Path("/tmp"), Path("/dev/shm"))
+MOVED = Path("/run/fanorona-host")
 
 
 def forced_off() -> bool:
@@ -99,6 +104,24 @@ def python_paths() -> list[Path]:
     return sorted(p for p in found if not p.is_relative_to("/usr"))
 
 
+def inside(path: Path) -> Path:
+    """Where the sandbox shows the host's folder ``path`` of Python or the package: in its place,
+    unless that is in a folder the sandbox makes private (``PRIVATE``), then under ``MOVED``."""
+    if any(path.is_relative_to(private) for private in PRIVATE):
+        return MOVED / path.relative_to(path.anchor)
+    return path
+
+
+def inside_text(text: str) -> str:
+    """An argument or variable that names a file of Python or the package (``sys.executable``, a
+    library folder), as the sandbox shows it."""
+    for path in python_paths():
+        shown = inside(path)
+        if shown != path and (text == str(path) or text.startswith(f"{path}/")):
+            return str(shown) + text[len(str(path)) :]
+    return text
+
+
 def python_open_to_others() -> bool:
     """Whether another user may run this Python (a ~/.pyenv under a private /root is not)."""
     for path in [*python_paths(), Path(sys.executable)]:
@@ -127,19 +150,22 @@ def bubblewrap(
     readable: list[Path], env: dict[str, str], tmp_bytes: int, package: bool = True
 ) -> list[str]:
     """bubblewrap's arguments up to the command: a new root holding only what Python needs, and
-    the package itself unless ``package`` is False (then an empty folder stands in its place)."""
-    binds = [*python_paths(), *readable]
+    the package itself unless ``package`` is False (then an empty folder stands in its place).
+    Python and the package are shown where ``inside`` says; the ``readable`` paths in their
+    place, a file in /tmp too (the caller asked for it)."""
+    binds = [(path, inside(path)) for path in python_paths()] + [(p, p) for p in readable]
     args = [BWRAP, *namespace_flags(), "--hostname", "sandbox"]
     for system in SYSTEM:
         args += ["--ro-bind-try", system, system]
     args += [*_links(), "--proc", "/proc", "--dev", "/dev"]
-    for private in ("/tmp", "/dev/shm"):  # before the binds, so a readable file in /tmp shows
-        args += ["--perms", "1777", "--size", str(tmp_bytes), "--tmpfs", private]
-    args += _folders(binds)
-    for path in binds:
-        args += ["--ro-bind", str(path), str(path)]
+    for private in PRIVATE:  # before the binds, so a readable file in /tmp shows
+        args += ["--perms", "1777", "--size", str(tmp_bytes), "--tmpfs", str(private)]
+    args += _folders(shown for _host, shown in binds)
+    for host, shown in binds:
+        args += ["--ro-bind", str(host), str(shown)]
     if not package:  # after the binds, so it hides the package wherever it is installed
-        args += ["--perms", "0555", "--tmpfs", str(PACKAGE), "--remount-ro", str(PACKAGE)]
+        hidden = str(inside(PACKAGE))
+        args += ["--perms", "0555", "--tmpfs", hidden, "--remount-ro", hidden]
     args += ["--chdir", "/tmp", "--clearenv"]
     for key, value in env.items():
         args += ["--setenv", key, value]

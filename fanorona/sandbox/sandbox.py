@@ -73,6 +73,8 @@ class Sandbox:
             command += iso.as_user(0)[:1] + ["--inh-caps=-all", "--bounding-set=-all", "--"]
         folder = None
         if self.namespaces:
+            argv = [iso.inside_text(arg) for arg in argv]
+            variables = {key: iso.inside_text(value) for key, value in variables.items()}
             variables |= {"HOME": "/tmp", "TMPDIR": "/tmp"}
             prefix = iso.bubblewrap(paths, variables, self.limits.file_size, self.package)
             popen_env, cwd = {"PATH": BASE_ENV["PATH"]}, "/"

@@ -1,7 +1,7 @@
 """The process a player runs in: it loads one player and answers the tournament's requests.
 
-Started by ``sandbox.Player`` inside the kit's sandbox as ``python -I -m
-fanorona.tournament.host``, never imported by the tournament itself.  It speaks JSON lines: a
+Started by ``sandbox.Player`` inside the kit's sandbox as ``__main__`` of a ``python -I`` (its
+``BOOT``), never imported by the tournament itself.  It speaks JSON lines: a
 request on standard input, an answer (naming the request's ``id``) on the pipe that was standard
 output; everything the player prints goes to standard error, which the tournament reads, keeps the
 start of and caps.  The first request brings the player's source, written to ``player.py`` in the

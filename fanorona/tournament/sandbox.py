@@ -25,10 +25,18 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .. import sandbox
+from ..sandbox.command import PACKAGE
 
 MB = 1024 * 1024
 ANSWER_BYTES = 4096  # an answer longer than this is not a turn
 OUTPUT_CAP = MB  # printing more than this in one game is a forfeit; the record keeps less
+#: How a player's process starts: the folder holding the package (its one argument) first on the
+#: path, as the sandbox shows it (an editable install's finder names the host's place, which the
+#: sandbox may show elsewhere).
+BOOT = (
+    "import os, runpy, sys; sys.path.insert(0, os.path.dirname(sys.argv.pop(1)));"
+    " runpy.run_module('fanorona.tournament.host', run_name='__main__', alter_sys=True)"
+)
 
 
 class Forfeit(Exception):
@@ -97,7 +105,9 @@ class Player:
             env["FANORONA_CACHE_DIR"] = str(cache_dir())
             readable = [cache_dir()] if cache_dir().exists() else []
         self.process = self.box.start(
-            [sys.executable, "-I", "-m", "fanorona.tournament.host"], readable=readable, env=env
+            [sys.executable, "-I", "-c", BOOT, str(PACKAGE)],
+            readable=readable,
+            env=env,
         )
         self._request = {
             "start": start,
