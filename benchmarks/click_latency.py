@@ -36,6 +36,7 @@ from servers import (  # beside this script
     lab_command,
     lab_folder,
     serving,
+    voila_command,
 )
 from tqdm import tqdm
 
@@ -116,15 +117,7 @@ def voila(page, folder: Path):
     notebook = nbformat.read(ROOT / "notebooks" / "play.ipynb", as_version=4)
     nbformat.write(probed(notebook, folder), folder / "play.ipynb")
     port = free_port()
-    command = [
-        sys.executable,
-        "-m",
-        "voila",
-        "--no-browser",
-        f"--port={port}",
-        "--Voila.ip=127.0.0.1",
-        "play.ipynb",
-    ]
+    command = voila_command("play.ipynb", port)
     with serving(command, f"http://127.0.0.1:{port}/", folder / "server.log"):
         page.goto(f"http://127.0.0.1:{port}/")
         yield page.locator(".fanorona-board").first

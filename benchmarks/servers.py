@@ -88,6 +88,19 @@ def lab_command(folder: Path, port: int) -> list[str]:
     return command
 
 
+def voila_command(notebook: Path | str, port: int) -> list[str]:
+    """Voila serving ``notebook`` at 127.0.0.1:``port``, no browser opened."""
+    return [
+        sys.executable,
+        "-m",
+        "voila",
+        "--no-browser",
+        f"--port={port}",
+        "--Voila.ip=127.0.0.1",
+        str(notebook),
+    ]
+
+
 @contextlib.contextmanager
 def serving(
     command: list[str], url: str, log: Path, timeout: float = 180, kit_settings: bool = False

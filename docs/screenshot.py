@@ -23,6 +23,7 @@ from benchmarks.servers import (  # noqa: E402  (the checkout's benchmarks, besi
     LAUNCH_ARGS,
     free_port,
     serving,
+    voila_command,
     write_notebooks,
 )
 
@@ -54,15 +55,7 @@ def take(out: Path = OUT) -> Path:
         write_notebooks(folder_path, {"board.ipynb": [CELL]})
         port = free_port()
         url = f"http://127.0.0.1:{port}"
-        command = [
-            sys.executable,
-            "-m",
-            "voila",
-            "--no-browser",
-            f"--port={port}",
-            "--Voila.ip=127.0.0.1",
-            str(folder_path / "board.ipynb"),
-        ]
+        command = voila_command(folder_path / "board.ipynb", port)
         with (
             serving(command, url + "/", folder_path / "voila.log", kit_settings=True),
             sync_playwright() as p,

@@ -16,7 +16,15 @@ from pathlib import Path
 import pytest
 
 import fanorona as fa
-from benchmarks.servers import CHROMIUM, LAUNCH_ARGS, free_port, lab_command, lab_folder, serving
+from benchmarks.servers import (
+    CHROMIUM,
+    LAUNCH_ARGS,
+    free_port,
+    lab_command,
+    lab_folder,
+    serving,
+    voila_command,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 SERVER_START = 180  # seconds; the machine may be shared and slow
@@ -86,15 +94,7 @@ def voila_play(tmp_path_factory):
     shutil.copy(ROOT / "notebooks" / "play.ipynb", folder)
     port = free_port()
     url = f"http://127.0.0.1:{port}"
-    command = [
-        sys.executable,
-        "-m",
-        "voila",
-        "--no-browser",
-        f"--port={port}",
-        "--Voila.ip=127.0.0.1",
-        str(folder / "play.ipynb"),
-    ]
+    command = voila_command(folder / "play.ipynb", port)
     with serving(command, url + "/", folder / "voila.log", SERVER_START, kit_settings=True):
         yield Served(url, folder)
 
@@ -171,7 +171,6 @@ def forget_tampering():
 def _close_figures():
     """draw_board with no Axes opens a pyplot figure; close them so tests don't pile them up."""
     yield
-    import sys
 
     if "matplotlib.pyplot" in sys.modules:
         sys.modules["matplotlib.pyplot"].close("all")

@@ -7,14 +7,13 @@ with their deviations, the same as the lobby's store."""
 from __future__ import annotations
 
 import re
-import sys
 
 import pytest
 from test_browser import OnPage, open_page
 from test_lobby_browser import SCRIPT, sign_in, stones
 
 import fanorona as fa
-from benchmarks.servers import free_port, serving, write_notebooks
+from benchmarks.servers import free_port, serving, voila_command, write_notebooks
 from fanorona.lobby import LobbyClient
 from fanorona.lobby.ratings import MODEL
 from fanorona.lobby.run import Background
@@ -80,10 +79,7 @@ def voila(tmp_path_factory):
     write_notebooks(folder, {"lobby_board.ipynb": PAGE})
     port = free_port()
     url = f"http://127.0.0.1:{port}"
-    command = [
-        sys.executable, "-m", "voila", "--no-browser", f"--port={port}",
-        "--Voila.ip=127.0.0.1", str(folder / "lobby_board.ipynb"),
-    ]  # fmt: skip
+    command = voila_command(folder / "lobby_board.ipynb", port)
     with serving(command, url + "/", folder / "voila.log", 180):
         yield url
 
