@@ -41,8 +41,8 @@ from fanorona.grading.preprocessor import WORKER_CPU  # noqa: E402
 NOTEBOOKS = ROOT / "notebooks"
 BEGIN, END = "### BEGIN SOLUTION", "### END SOLUTION"
 KINDS = ["correct", "partly-wrong", "unfinished", "slow", "tampering"]
-# : What the "your functions so far" cell of a notebook is told to hold: (notebook, grade id) of
-# each answer.
+#: What the "your functions so far" cell of a notebook is told to hold: (notebook, grade id) of
+#: each answer.
 EARLIER = {
     "09_assignment_model.ipynb": [
         ("03_moves_and_captures.ipynb", "captures"),

@@ -15,6 +15,7 @@ import pytest
 pytest.importorskip("nbgrader")
 from nbclient import NotebookClient
 
+from benchmarks.grade_class import EARLIER  # the earlier answers each notebook asks for
 from fanorona.exercises import UNFINISHED
 from fanorona.exercises.__main__ import WEEKS, release
 
@@ -24,28 +25,6 @@ ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOK_DIR = ROOT / "notebooks"
 GRADED = sorted({name for _title, names in WEEKS.values() for name in names})
 BEGIN, END = "### BEGIN SOLUTION", "### END SOLUTION"
-# : What the "your functions so far" cell of a notebook is told to hold: (notebook, grade id) of
-# each answer.
-EARLIER = {
-    "09_assignment_model.ipynb": [
-        ("03_moves_and_captures.ipynb", "captures"),
-        ("04_simple_game.ipynb", "simple_steps"),
-    ],
-    "10_assignment_view_and_control.ipynb": [
-        ("03_moves_and_captures.ipynb", "captures"),
-        ("04_simple_game.ipynb", "simple_steps"),
-        ("09_assignment_model.ipynb", "apply_step"),
-        ("09_assignment_model.ipynb", "winner"),
-        ("09_assignment_model.ipynb", "my_game"),
-    ],
-    "10b_assignment_extensions.ipynb": [
-        ("03_moves_and_captures.ipynb", "captures"),
-        ("04_simple_game.ipynb", "simple_steps"),
-        ("09_assignment_model.ipynb", "apply_step"),
-        ("09_assignment_model.ipynb", "winner"),
-        ("10_assignment_view_and_control.ipynb", "draw_position"),
-    ],
-}
 
 
 def read(path):
