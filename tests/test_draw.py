@@ -156,3 +156,22 @@ def test_arrows_join_their_points_as_one_shaft_and_one_head_each():
         assert np.allclose(end, tip - arrows.head * along), "the shaft ends at the head's base"
     arrows.show(b, [])
     assert not arrows.shafts.get_visible() and not arrows.heads.get_visible()
+
+
+def test_the_interactive_boards_round_marks_are_polygons_as_round_as_circles():
+    """Stones and round marks are drawn from a polygon (matplotlib measures a curved marker's extent
+    at every draw); its corners lie on the circle and no two are a hundredth of a stone apart
+    from the arc between them."""
+    import numpy as np
+    from matplotlib.path import Path
+
+    from fanorona.ui.draw import BoardPicture
+
+    picture = BoardPicture(Figure().add_subplot(), fa.Board().geometry)
+    for name in ("white", "black", "must", "selected", "targets", "waiting"):
+        (path,) = picture.dots[name].get_paths()
+        assert not np.isin(path.codes, [Path.CURVE3, Path.CURVE4]).any(), name
+        radii = np.hypot(*path.vertices[:-1].T)
+        assert np.allclose(radii, radii[0]), name
+        corners = len(radii)
+        assert 1 - np.cos(np.pi / corners) < 0.01 / 2, f"{name}: {corners} corners"
