@@ -328,6 +328,10 @@ class BoardPicture:
             for kind, color in KIND_COLORS.items()
         }
         self.title = ax.set_title("", fontsize=_text_size(12, scale), animated=True)
+        #: The changing artists under every mark (the bands and the stones), drawn first.
+        self.under = [c for pair in self.bands.values() for c in pair] + [
+            self.dots[color] for color in COLORS
+        ]
         #: The arrows by mark: the legal steps, the last turn, the chain's path, the waiting step.
         self.arrows = {
             "legal": Arrows(ax, HIGHLIGHT, 1.2 * scale, head=0.13, alpha=0.45),

@@ -50,7 +50,11 @@ class _BlitFigure(Figure):
         self._lock = lock
         self.changing: list = []  # the animated artists, drawn over the kept frame
         self.kept_texts: list = []  # the changing texts kept as pixels, outside the axes
+        #: The changing artists drawn first (stones, bands), kept as pixels while they stay as
+        #: they are: a click that selects a stone redraws only its marks.
+        self.under: list = []
         self._kept = None  # (renderer size, pixels of the frame)
+        self._under = None  # (the texts' wordings and the under artists' state, their pixels)
         self._texts: dict = {}  # (text artist's id, wording) -> its pixels over the frame
 
     def draw(self, renderer):
@@ -58,6 +62,7 @@ class _BlitFigure(Figure):
             super().draw(renderer)
             if hasattr(renderer, "copy_from_bbox") and not self.canvas.is_saving():
                 self._kept = ((renderer.width, renderer.height), renderer.copy_from_bbox(self.bbox))
+                self._under = None
                 self._draw_changing(renderer)
             else:  # savefig draws them all
                 for artist in self.changing:
@@ -69,7 +74,7 @@ class _BlitFigure(Figure):
 
     def forget_frame(self) -> None:
         """A new size or frame: the next picture is drawn whole, and its texts anew."""
-        self._kept = None
+        self._kept = self._under = None
         self._texts.clear()
 
     def blit_changes(self, canvas) -> None:
@@ -85,8 +90,28 @@ class _BlitFigure(Figure):
         canvas.blit(self.bbox)
 
     def _draw_changing(self, renderer) -> None:
-        """Draw the changing artists over the frame just restored: the kept texts first, from their
-        pixels once drawn (copied before anything else is drawn over the frame), then the rest."""
+        """Draw the changing artists over the frame just restored: the kept texts and the artists
+        under the rest from their pixels if none changed since, else the texts from their pixels
+        once drawn (copied before anything else is drawn over the frame) and the artists under;
+        then the rest."""
+        key = (
+            [(id(text), text.get_text()) for text in self.kept_texts],
+            [_state(artist) for artist in self.under],
+        )
+        if self._under is not None and self._under[0] == key:
+            renderer.restore_region(self._under[1])
+        else:
+            self._draw_texts(renderer)
+            for artist in self.under:
+                artist.draw(renderer)
+            self._under = (key, renderer.copy_from_bbox(self.bbox))
+        drawn = set(map(id, self.kept_texts + self.under))
+        for artist in self.changing:
+            if id(artist) not in drawn:
+                artist.draw(renderer)
+
+    def _draw_texts(self, renderer) -> None:
+        """The kept texts over the frame, from their pixels once drawn."""
         for text in self.kept_texts:
             key = (id(text), text.get_text())
             if key in self._texts:
@@ -99,9 +124,17 @@ class _BlitFigure(Figure):
                     if len(self._texts) >= KEPT_TEXTS:  # a model's fault sentences are unbounded
                         self._texts.clear()
                     self._texts[key] = renderer.copy_from_bbox(box)
-        for artist in self.changing:
-            if artist not in self.kept_texts:
-                artist.draw(renderer)
+
+
+def _state(artist) -> tuple | None:
+    """What of a changing collection a scene sets (where and whether it shows), to tell whether it
+    changed."""
+    if not artist.get_visible():
+        return None
+    return (
+        artist.get_offsets().tobytes(),
+        tuple(path.vertices.tobytes() for path in artist.get_paths()),
+    )
 
 
 class _BoardCanvas(Canvas):
@@ -206,6 +239,7 @@ class Picture:
         if new:
             self._new_frame(key)
         self.figure.changing = self.drawing.update(scene)
+        self.figure.under = self.drawing.under
         return new
 
     def send(self) -> None:
