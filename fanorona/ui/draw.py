@@ -339,12 +339,25 @@ class BoardPicture:
             "path": Arrows(ax, HIGHLIGHT, 2.5 * scale),
             "waiting": Arrows(ax, WAITING_COLOR, 2.5 * scale, linestyle="--"),
         }
+        changing = (
+            [c for pair in self.bands.values() for c in pair]
+            + list(self.dots.values())
+            + [c for arrows in self.arrows.values() for c in (arrows.shafts, arrows.heads)]
+            + list(self.letters.values())
+            + [self.title]
+        )
+        self._changing = sorted(changing, key=lambda artist: artist.get_zorder())  # drawing order
+        self._placed: dict = {}  # a collection (a band's name) -> the points it shows
 
     def update(self, scene: dict) -> list:
         """Show a scene; returns every artist that changes with it (to draw over the kept frame)."""
         board, waiting = scene["board"], scene["waiting"]
 
         def place(collection, points):
+            points = list(points)
+            if self._placed.get(collection) == points:
+                return  # as it is: setting it again cost a tenth of a click's drawing
+            self._placed[collection] = points
             collection.set_offsets([xy(board, p) for p in points] or _EMPTY)
             collection.set_visible(bool(points))  # an empty collection costs a draw too
 
@@ -368,16 +381,13 @@ class BoardPicture:
         shown = dict(scene, waiting=[waiting] if waiting else [])
         for name, arrows in self.arrows.items():
             arrows.show(board, shown[name])
-        changing = (
-            [c for pair in self.bands.values() for c in pair]
-            + list(self.dots.values())
-            + [c for arrows in self.arrows.values() for c in (arrows.shafts, arrows.heads)]
-            + list(self.letters.values())
-            + [self.title]
-        )
-        return sorted(changing, key=lambda artist: artist.get_zorder())  # drawn in this order
+        return list(self._changing)
 
     def _band(self, name: str, board, runs) -> None:
+        runs = [list(run) for run in runs]
+        if self._placed.get(name) == runs:
+            return
+        self._placed[name] = runs
         lines, blots = self.bands[name]
         long = [[xy(board, p) for p in run] for run in runs if len(run) > 1]
         single = [xy(board, run[0]) for run in runs if len(run) == 1]
@@ -438,7 +448,10 @@ class Arrows:
 
     def show(self, board, pairs) -> None:
         """Show an arrow for each (origin, destination) pair, and no other."""
-        self.pairs = [(a, b) for a, b in pairs]
+        pairs = [(a, b) for a, b in pairs]
+        if pairs == self.pairs:
+            return  # shown already (none at first, hidden)
+        self.pairs = pairs
         for collection in (self.shafts, self.heads):
             collection.set_visible(bool(self.pairs))
         if not self.pairs:
