@@ -883,6 +883,35 @@ def test_each_picture_sent_equals_the_scene_drawn_afresh(widgets_made):
         )
 
 
+def test_a_click_that_moves_no_stone_redraws_no_stone(widgets_made):
+    """Selecting and deselecting a stone redraws only the marks, the stones and strings under
+    them restored as pixels; a step redraws the stones, and the picture equals a fresh drawing."""
+    import io
+
+    import numpy as np
+    from PIL import Image
+
+    w = widgets_made()
+    w.canvas.syncing_data_url = False  # as when a browser has the canvas
+    w.show(strings=True)
+    drawn = []
+    for artist in w.picture.drawing.under:
+        draw = artist.draw
+        artist.draw = lambda renderer, draw=draw: (drawn.append(1), draw(renderer))
+    sent = []
+    send_binary = w.canvas.send_binary
+    w.canvas.send_binary = lambda data: (sent.append(data), send_binary(data))
+    for point in ("d3", "d3", "d2"):
+        w.click(point)
+    assert sent and not drawn, "a selection redrew the stones"
+    w.click("e3")  # d2-e3: a stone moves
+    assert drawn, "a step kept the old stones"
+    shown = np.asarray(Image.open(io.BytesIO(sent[-1])).convert("RGB"))
+    w.figure.forget_frame()
+    w.canvas.draw()
+    assert (shown == np.asarray(w.canvas.get_renderer().buffer_rgba())[:, :, :3]).all()
+
+
 def test_mouse_moves_cost_the_kernel_nothing(widgets_made):
     """The board reacts to presses only: a mouse move from the page is dropped, so matplotlib's
     hidden toolbars neither format the pointer's place nor send it, and the page is asked to send

@@ -16,6 +16,7 @@ import numpy as np
 from matplotlib.collections import LineCollection, PolyCollection
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
+from matplotlib.path import Path
 
 from ..board import Board
 
@@ -229,6 +230,11 @@ def _draw_stones(ax, board, scale: float) -> list:
     return made
 
 
+#: The interactive board's round marker, a polygon of 96 sides: matplotlib measures a curved
+#: marker's extent again at every draw (0.3 ms a collection of stones), a polygon's from its
+#: corners; at a stone's size the two outlines are a hundredth of a pixel apart.
+ROUND = Path.unit_regular_polygon(96)
+
 #: What each mark of the interactive board means, in the order a legend lists them (keys of
 #: ``fanorona.ui.labels``), with the symbol and colour an HTML legend shows for it.
 LEGEND = {
@@ -262,8 +268,8 @@ class BoardPicture:
         draw_frame(ax, geometry, strong=strong, point_names=point_names, scale=scale)
         s2 = scale**2
 
-        def dots(zorder, **style):
-            return ax.scatter([], [], zorder=zorder, animated=True, **style)
+        def dots(zorder, marker=ROUND, **style):
+            return ax.scatter([], [], zorder=zorder, animated=True, marker=marker, **style)
 
         def bands(color, width, alpha):
             return (
@@ -322,6 +328,10 @@ class BoardPicture:
             for kind, color in KIND_COLORS.items()
         }
         self.title = ax.set_title("", fontsize=_text_size(12, scale), animated=True)
+        #: The changing artists under every mark (the bands and the stones), drawn first.
+        self.under = [c for pair in self.bands.values() for c in pair] + [
+            self.dots[color] for color in COLORS
+        ]
         #: The arrows by mark: the legal steps, the last turn, the chain's path, the waiting step.
         self.arrows = {
             "legal": Arrows(ax, HIGHLIGHT, 1.2 * scale, head=0.13, alpha=0.45),
@@ -329,12 +339,25 @@ class BoardPicture:
             "path": Arrows(ax, HIGHLIGHT, 2.5 * scale),
             "waiting": Arrows(ax, WAITING_COLOR, 2.5 * scale, linestyle="--"),
         }
+        changing = (
+            [c for pair in self.bands.values() for c in pair]
+            + list(self.dots.values())
+            + [c for arrows in self.arrows.values() for c in (arrows.shafts, arrows.heads)]
+            + list(self.letters.values())
+            + [self.title]
+        )
+        self._changing = sorted(changing, key=lambda artist: artist.get_zorder())  # drawing order
+        self._placed: dict = {}  # a collection (a band's name) -> the points it shows
 
     def update(self, scene: dict) -> list:
         """Show a scene; returns every artist that changes with it (to draw over the kept frame)."""
         board, waiting = scene["board"], scene["waiting"]
 
         def place(collection, points):
+            points = list(points)
+            if self._placed.get(collection) == points:
+                return  # as it is: setting it again cost a tenth of a click's drawing
+            self._placed[collection] = points
             collection.set_offsets([xy(board, p) for p in points] or _EMPTY)
             collection.set_visible(bool(points))  # an empty collection costs a draw too
 
@@ -358,16 +381,13 @@ class BoardPicture:
         shown = dict(scene, waiting=[waiting] if waiting else [])
         for name, arrows in self.arrows.items():
             arrows.show(board, shown[name])
-        changing = (
-            [c for pair in self.bands.values() for c in pair]
-            + list(self.dots.values())
-            + [c for arrows in self.arrows.values() for c in (arrows.shafts, arrows.heads)]
-            + list(self.letters.values())
-            + [self.title]
-        )
-        return sorted(changing, key=lambda artist: artist.get_zorder())  # drawn in this order
+        return list(self._changing)
 
     def _band(self, name: str, board, runs) -> None:
+        runs = [list(run) for run in runs]
+        if self._placed.get(name) == runs:
+            return
+        self._placed[name] = runs
         lines, blots = self.bands[name]
         long = [[xy(board, p) for p in run] for run in runs if len(run) > 1]
         single = [xy(board, run[0]) for run in runs if len(run) == 1]
@@ -428,7 +448,10 @@ class Arrows:
 
     def show(self, board, pairs) -> None:
         """Show an arrow for each (origin, destination) pair, and no other."""
-        self.pairs = [(a, b) for a, b in pairs]
+        pairs = [(a, b) for a, b in pairs]
+        if pairs == self.pairs:
+            return  # shown already (none at first, hidden)
+        self.pairs = pairs
         for collection in (self.shafts, self.heads):
             collection.set_visible(bool(self.pairs))
         if not self.pairs:

@@ -321,9 +321,9 @@ def picture_text(controller, scene: dict) -> str:
     move, every stone by point, and which must capture."""
     board = controller.game  # the model behind the adapter that names a failing member
     try:
+        at = [(p, board.stone_at(p)) for p in board.points]  # each point asked once
         stones = {
-            side: ", ".join(p for p in board.points if board.stone_at(p) == side) or "-"
-            for side in ("white", "black")
+            side: ", ".join(p for p, s in at if s == side) or "-" for side in ("white", "black")
         }
         size, side = size_text(board.size), board.to_move
     except ModelFault:
