@@ -104,6 +104,11 @@ def main(argv=()) -> int:
     parser.add_argument(
         "--player", help="another spec to play the frozen level 5 (default: today's level 5)"
     )
+    parser.add_argument(
+        "--opponent",
+        help="another spec for the other side (default: the frozen level 5 with the same budget; "
+        "frozen5:depth=7 gives it a turn more than --depth 6, say)",
+    )
     parser.add_argument("--max-turns", type=int, default=120, help="turn cap (decided on stones)")
     parser.add_argument("--seed", type=int, default=1, help="draws the openings and the players")
     parser.add_argument("--json", metavar="FILE", help="also write every game to FILE")
@@ -116,8 +121,10 @@ def main(argv=()) -> int:
         parser.error(f"--depth is a whole number of turns, at least 1; got {args.depth}")
     book = opening_book(args.games // 2, seed=args.seed)
     new = args.player or new_level5(args.time, args.depth)
-    old = f"frozen5:depth={args.depth}" if args.depth else f"frozen5:time={args.time:g}"
-    print(f"{new} against {old} (level 5 frozen), {args.games} games, {len(set(book))} openings")
+    old = args.opponent or (
+        f"frozen5:depth={args.depth}" if args.depth else f"frozen5:time={args.time:g}"
+    )
+    print(f"{new} against {old}, {args.games} games, {len(set(book))} openings")
     print(f"load average at the start: {' '.join(f'{x:.2f}' for x in _load())}", flush=True)
     result = arena.run_match(
         new,

@@ -269,3 +269,13 @@ def test_the_strength_match_can_give_both_sides_a_fixed_depth_instead_of_a_time(
         frozen_player("frozen5:nodes=100")
     with pytest.raises(SystemExit):
         bench_strength.main(["--depth", "0"])
+
+
+def test_the_strength_match_takes_another_opponent_and_prints_the_score_and_elo(capsys):
+    from benchmarks import bench_strength
+
+    argv = ["--games", "2", "--player", "greedy", "--opponent", "random", "--max-turns", "4"]
+    assert bench_strength.main(argv) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("greedy against random, 2 games, 1 openings")
+    assert "score " in out and "Elo " in out
