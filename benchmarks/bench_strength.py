@@ -6,7 +6,9 @@ difference with its interval.
 
 ``python -m benchmarks.bench_strength --games 100 --time 1.8 --jobs 2`` is the full measurement
 (about five CPU hours: for an idle machine); ``python -m benchmarks bench_strength`` plays a short
-match at 0.1 s a turn.
+match at 0.1 s a turn.  ``--depth 5`` gives both sides a fixed depth instead of a time: a match
+whose result does not depend on the machine's load (one evaluation against another, say, with
+``--player``), though not on equal time.
 """
 
 from __future__ import annotations
@@ -74,10 +76,11 @@ def elo(score: float) -> float:
     return -400 * math.log10(1 / score - 1)
 
 
-def new_level5(seconds: float) -> str:
-    """Today's level 5 with another time a turn."""
+def new_level5(seconds: float | None = None, depth: int | None = None) -> str:
+    """Today's level 5 with another time a turn, or searching to a fixed ``depth`` instead."""
     options = [o for o in LEVELS[5].partition(":")[2].split(",") if not o.startswith("time=")]
-    return "alphabeta:" + ",".join([f"time={seconds:g}", *options])
+    budget = f"depth={depth}" if depth is not None else f"time={seconds:g}"
+    return "alphabeta:" + ",".join([budget, *options])
 
 
 def main(argv=()) -> int:
@@ -91,9 +94,20 @@ def main(argv=()) -> int:
         default=0.1,
         help="seconds a turn for both (default 0.1; level 5's: 1.8)",
     )
+    parser.add_argument(
+        "--depth",
+        type=int,
+        help="both search to this depth instead of a time a turn (the result then does not "
+        "depend on the machine's load; the table's nodes/s tells what a depth costs)",
+    )
     parser.add_argument("--jobs", type=int, default=1, help="processes playing at once")
     parser.add_argument(
         "--player", help="another spec to play the frozen level 5 (default: today's level 5)"
+    )
+    parser.add_argument(
+        "--opponent",
+        help="another spec for the other side (default: the frozen level 5 with the same budget; "
+        "frozen5:depth=7 gives it a turn more than --depth 6, say)",
     )
     parser.add_argument("--max-turns", type=int, default=120, help="turn cap (decided on stones)")
     parser.add_argument("--seed", type=int, default=1, help="draws the openings and the players")
@@ -103,10 +117,14 @@ def main(argv=()) -> int:
         parser.error(f"--games is an even number, at least 2 (games go in pairs); got {args.games}")
     if not args.time > 0:
         parser.error(f"--time is a positive number of seconds; got {args.time}")
+    if args.depth is not None and args.depth < 1:
+        parser.error(f"--depth is a whole number of turns, at least 1; got {args.depth}")
     book = opening_book(args.games // 2, seed=args.seed)
-    new = args.player or new_level5(args.time)
-    old = f"frozen5:time={args.time:g}"
-    print(f"{new} against {old} (level 5 frozen), {args.games} games, {len(set(book))} openings")
+    new = args.player or new_level5(args.time, args.depth)
+    old = args.opponent or (
+        f"frozen5:depth={args.depth}" if args.depth else f"frozen5:time={args.time:g}"
+    )
+    print(f"{new} against {old}, {args.games} games, {len(set(book))} openings")
     print(f"load average at the start: {' '.join(f'{x:.2f}' for x in _load())}", flush=True)
     result = arena.run_match(
         new,

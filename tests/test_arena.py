@@ -252,3 +252,30 @@ def test_baseline_spec_errors(spec, message, capsys):
     with pytest.raises(SystemExit):
         main([spec, "greedy"])
     assert message in capsys.readouterr().err
+
+
+def test_the_strength_match_can_give_both_sides_a_fixed_depth_instead_of_a_time():
+    from benchmarks import bench_strength
+    from benchmarks.frozen_level5 import frozen_player
+
+    assert bench_strength.new_level5(depth=4) == "alphabeta:depth=4,endgame=4"
+    assert bench_strength.new_level5(0.5) == "alphabeta:time=0.5,endgame=4"
+    frozen = frozen_player("frozen5:depth=3")
+    assert frozen.depth == 3 and frozen.name == "frozen5:depth=3"
+    assert frozen_player("frozen5:time=0.3").depth is None
+    with pytest.raises(ValueError, match="depth must be a whole number"):
+        frozen_player("frozen5:depth=deep")
+    with pytest.raises(ValueError, match="takes time=SECONDS or depth=TURNS, not 'nodes'"):
+        frozen_player("frozen5:nodes=100")
+    with pytest.raises(SystemExit):
+        bench_strength.main(["--depth", "0"])
+
+
+def test_the_strength_match_takes_another_opponent_and_prints_the_score_and_elo(capsys):
+    from benchmarks import bench_strength
+
+    argv = ["--games", "2", "--player", "greedy", "--opponent", "random", "--max-turns", "4"]
+    assert bench_strength.main(argv) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("greedy against random, 2 games, 1 openings")
+    assert "score " in out and "Elo " in out

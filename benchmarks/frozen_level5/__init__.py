@@ -3,7 +3,8 @@ play the new level 5 against: the alpha-beta player, its compiled search and its
 from ``fanorona/engine/`` and kept as they were.
 
 Importing it registers the ``frozen5`` player spec with ``fanorona.engine.arena``
-(``frozen5`` is level 5, ``frozen5:time=0.2`` the same search at another time a turn).
+(``frozen5`` is level 5, ``frozen5:time=0.2`` the same search at another time a turn,
+``frozen5:depth=4`` the same search to a fixed depth, whatever the machine's load).
 """
 
 from __future__ import annotations
@@ -17,17 +18,27 @@ LEVEL5 = {"time_limit": 1.8, "endgame": 4}
 
 
 def frozen_player(spec: str, seed=None) -> AlphaBetaPlayer:
-    """The frozen level 5 for the arena spec ``frozen5`` or ``frozen5:time=SECONDS``."""
+    """The frozen level 5 for the arena spec ``frozen5``, ``frozen5:time=SECONDS`` or
+    ``frozen5:depth=TURNS``."""
     _kind, _, options = spec.strip().partition(":")
-    settings = dict(LEVEL5)
+    settings: dict = dict(LEVEL5)
     for item in filter(None, options.split(",")):
         key, _, value = item.partition("=")
-        if key.strip() != "time":
-            raise ValueError(f"{spec!r}: frozen5 takes only time=SECONDS, not {key.strip()!r}")
-        try:
-            settings["time_limit"] = float(value)
-        except ValueError:
-            raise ValueError(f"{spec!r}: time must be a number of seconds; got {value!r}") from None
+        key = key.strip()
+        if key == "time":
+            try:
+                settings["time_limit"] = float(value)
+            except ValueError:
+                raise ValueError(
+                    f"{spec!r}: time must be a number of seconds; got {value!r}"
+                ) from None
+        elif key == "depth":
+            try:
+                settings["depth"] = int(value)
+            except ValueError:
+                raise ValueError(f"{spec!r}: depth must be a whole number; got {value!r}") from None
+        else:
+            raise ValueError(f"{spec!r}: frozen5 takes time=SECONDS or depth=TURNS, not {key!r}")
     player = AlphaBetaPlayer(seed=seed, **settings)
     player.name = spec.strip()
     return player
