@@ -112,6 +112,11 @@ def main(argv=()) -> int:
     parser.add_argument("--max-turns", type=int, default=120, help="turn cap (decided on stones)")
     parser.add_argument("--seed", type=int, default=1, help="draws the openings and the players")
     parser.add_argument("--json", metavar="FILE", help="also write every game to FILE")
+    parser.add_argument(
+        "--record",
+        metavar="FILE",
+        help="write each game to FILE as it ends; the same command again goes on from there",
+    )
     args = parser.parse_args(argv)
     if args.games < 2 or args.games % 2:
         parser.error(f"--games is an even number, at least 2 (games go in pairs); got {args.games}")
@@ -134,6 +139,7 @@ def main(argv=()) -> int:
         seed=args.seed,
         max_turns=args.max_turns,
         openings=book,
+        record=args.record,
     )
     print(result.table())
     score, low, high = score_interval(result)

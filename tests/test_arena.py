@@ -60,6 +60,33 @@ def test_same_seed_same_match_and_jobs_do_not_change_it():
     assert [g.winner for g in one.games] == [g.winner for g in two.games]
 
 
+def test_a_recorded_match_goes_on_from_the_games_it_has_and_plays_the_rest(tmp_path):
+    path = tmp_path / "match.jsonl"
+    match = dict(size=(5, 3), seed=11, progress=False)
+    whole = run_match("alphabeta:depth=1", "greedy", 4, **match)
+    run_match("alphabeta:depth=1", "greedy", 4, record=path, **match)
+    header, *games = path.read_text().splitlines()
+    assert len(games) == 4
+    kept = [json.loads(line) for line in games if json.loads(line)["index"] in (0, 2)]
+    for game in kept:
+        game["reason"] = "read from the record"  # a game played again would not say so
+    cut = json.dumps(json.loads(games[-1]))[:20]  # a line the stop cut short
+    path.write_text("\n".join([header, *map(json.dumps, kept), cut]))
+    again = run_match("alphabeta:depth=1", "greedy", 4, record=path, **match)
+    assert [g.reason == "read from the record" for g in again.games] == [True, False, True, False]
+    assert [g.turns for g in again.games] == [g.turns for g in whole.games]
+    assert len(path.read_text().splitlines()) == 5  # the header and four whole games
+
+
+def test_a_record_of_another_match_is_refused_and_left_as_it_was(tmp_path):
+    path = tmp_path / "match.jsonl"
+    run_match("greedy", "random", 2, size=(5, 3), seed=1, progress=False, record=path)
+    before = path.read_text()
+    with pytest.raises(ValueError, match="records another match"):
+        run_match("greedy", "random", 2, size=(5, 3), seed=2, progress=False, record=path)
+    assert path.read_text() == before
+
+
 def test_turn_cap_adjudicates_on_stones():
     result = run_match("random", "random", 2, size=(9, 5), seed=1, max_turns=3, progress=False)
     assert all(g.adjudicated and len(g.turns) == 3 for g in result.games)

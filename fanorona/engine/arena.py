@@ -15,6 +15,7 @@ import copy
 import functools
 import json
 import math
+import os
 import random
 import sys
 import time
@@ -174,14 +175,20 @@ class MatchResult:
 
     __str__ = table
 
-    def to_json(self) -> str:
-        data = {
+    def settings(self) -> dict:
+        """What makes the match: the players, the board, the rules, the turn cap and the seed."""
+        return {
             "a": self.a,
             "b": self.b,
             "size": list(self.size),
             "rules": asdict(self.rules),
             "max_turns": self.max_turns,
             "seed": self.seed,
+        }
+
+    def to_json(self) -> str:
+        data = {
+            **self.settings(),
             "summary": {
                 "wins": self.wins,
                 "draws": self.draws,
@@ -325,13 +332,16 @@ def run_match(
     max_turns: int = 200,
     progress: bool = True,
     openings: list[str] | None = None,
+    record: str | os.PathLike | None = None,
 ) -> MatchResult:
     """Play ``games`` games between A and B (player specs like ``"greedy"`` or player objects).
 
     Games go in pairs with the same opening, A White in the first; ``seed`` makes the seeded
     players and the choice of openings replay (a random seed is drawn and recorded if None).
     ``openings`` (texts of turns, space between them; pair ``i`` plays ``openings[i]``) replaces
-    the default, White's legal first turns in an order drawn from ``seed``.
+    the default, White's legal first turns in an order drawn from ``seed``.  ``record`` names a
+    file that gets each game as it ends (a line of JSON); run again with the same file and the same
+    match, the games already in it are not played again, so a long match survives being stopped.
     """
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise ValueError(f"games is a whole number, at least 1; got {games!r}")
@@ -354,10 +364,70 @@ def run_match(
     result = MatchResult(_name(a), _name(b), tuple(size), rules, max_turns, seed)
     if result.a == result.b:
         result.a, result.b = f"{result.a} (A)", f"{result.b} (B)"
-    result.games = sorted(
-        _play_all(jobs_list, jobs, progress, f"{result.a} vs {result.b}"), key=lambda g: g.index
-    )
+    recorded = _Record(record, result, jobs_list) if record is not None else None
+    played = recorded.games() if recorded else {}
+    todo = [job for job in jobs_list if job[0] not in played]
+    for game in _play_all(todo, jobs, progress, f"{result.a} vs {result.b}"):
+        if recorded:
+            recorded.add(game)
+        played[game.index] = game
+    result.games = sorted(played.values(), key=lambda g: g.index)
     return result
+
+
+class _Record:
+    """A match's games as lines of JSON, the first line naming the match, so that a stopped match
+    goes on where it stopped and never mixes in the games of another."""
+
+    def __init__(self, path, result: MatchResult, jobs_list):
+        self.path = os.fspath(path)
+        self.match = _plain(result.settings())
+        self.openings = {job[0]: job[-1] for job in jobs_list}
+
+    def games(self) -> dict[int, GameResult]:
+        """The games already recorded (none, and the file started, when it does not exist)."""
+        if not os.path.exists(self.path):
+            with open(self.path, "w") as f:
+                f.write(json.dumps({"match": self.match}) + "\n")
+            return {}
+        with open(self.path) as f:
+            lines = [line for line in f if line.strip()]
+        try:
+            match = json.loads(lines[0])["match"] if lines else None
+        except (ValueError, KeyError, TypeError):
+            match = None
+        if match != self.match:
+            raise ValueError(
+                f"{self.path} records another match ({match}), not {self.match}; "
+                "name another file or remove it"
+            )
+        games = {}
+        for number, line in enumerate(lines[1:], start=2):
+            try:
+                game = GameResult(**json.loads(line))
+            except (ValueError, TypeError):
+                if number == len(lines):  # a last line cut short when the match was stopped
+                    with open(self.path, "w") as f:
+                        f.writelines(lines[:-1])
+                    break
+                raise ValueError(f"{self.path}, line {number}: not a recorded game") from None
+            if self.openings.get(game.index) != game.opening:
+                raise ValueError(
+                    f"{self.path}, line {number}: game {game.index} opened with "
+                    f"{game.opening!r}, which is not this match's opening for it"
+                )
+            games[game.index] = game
+        return games
+
+    def add(self, game: GameResult) -> None:
+        """Append one game, whole, as soon as it ends."""
+        with open(self.path, "a") as f:
+            f.write(json.dumps(asdict(game)) + "\n")
+
+
+def _plain(data):
+    """``data`` as JSON gives it back (lists for tuples), to compare with what a file holds."""
+    return json.loads(json.dumps(data))
 
 
 def _play_all(jobs_list, jobs, progress, label):
