@@ -43,8 +43,8 @@ from tqdm import tqdm
 ROOT = Path(__file__).resolve().parent.parent
 POINT = "d3"
 #: Median latency goals with no overlay, and what every overlay on may add.
-GOALS_MS = {"Voilà": 60, "JupyterLab": 80}
-OVERLAY_ALLOWANCE_MS = 20
+GOALS_MS = {"Voilà": 40, "JupyterLab": 60}
+OVERLAY_ALLOWANCE_MS = 15
 
 # Installed before any page script runs: remembers each mousedown and each change of a board canvas.
 PROBE = """
