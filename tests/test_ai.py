@@ -276,9 +276,9 @@ def test_levels():
     assert isinstance(ai.level(1), ai.RandomPlayer) and isinstance(ai.level(2), ai.GreedyPlayer)
     assert ai.level(3).depth == 2 and ai.level(4).time_limit == 1.0
     assert ai.level(5).time_limit <= 2.0
-    # the learned evaluation and the kept table are options until a clean match shows they help
-    assert ai.level(5).evaluation != "learned" and not ai.level(5).memory
-    assert ai.make_player("alphabeta:depth=2,eval=learned,memory=1").memory
+    # level 5 scores with the learned evaluation and keeps its table for its next turn
+    assert ai.level(5).evaluation == "learned" and ai.level(5).memory
+    assert ai.level(4).evaluation != "learned" and not ai.level(4).memory
     with pytest.raises(ValueError, match="levels go from 1 to 5"):
         ai.level(6)
 

@@ -285,8 +285,9 @@ def test_the_strength_match_can_give_both_sides_a_fixed_depth_instead_of_a_time(
     from benchmarks import bench_strength
     from benchmarks.frozen_level5 import frozen_player
 
-    assert bench_strength.new_level5(depth=4) == "alphabeta:depth=4,endgame=4"
-    assert bench_strength.new_level5(0.5) == "alphabeta:time=0.5,endgame=4"
+    options = "endgame=4,eval=learned,memory=1"
+    assert bench_strength.new_level5(depth=4) == f"alphabeta:depth=4,{options}"
+    assert bench_strength.new_level5(0.5) == f"alphabeta:time=0.5,{options}"
     frozen = frozen_player("frozen5:depth=3")
     assert frozen.depth == 3 and frozen.name == "frozen5:depth=3"
     assert frozen_player("frozen5:time=0.3").depth is None

@@ -372,3 +372,23 @@ def test_levels_1_and_2_play_without_loading_the_compiled_search():
     loaded_by_levels_1_2, loaded_by_level_3 = out.stdout.split("\n")[:2]
     assert loaded_by_levels_1_2 == "[]"
     assert loaded_by_level_3 == "True"
+
+
+def test_a_finished_game_hands_back_what_the_computer_kept_for_its_next_turn(made):
+    """Level 5 keeps its search table from turn to turn (36 MB compiled); the kernel gets it
+    back once the game is over, and not before, while the computer has turns to play."""
+    from fanorona.engine.ai import AlphaBetaPlayer
+
+    player = AlphaBetaPlayer(depth=2, seed=1, compiled=False, memory=True)
+    board = fa.Board((5, 5))
+    board.push(board.legal_turns()[0])
+    assert len(board.legal_turns()) > 1, "Black has a choice: its turn is searched"
+    c = made(board, opponent=player)  # the computer plays Black, to move
+    c.runner.kick()
+    c.runner.wait(60)
+    assert c.model.to_move == "white" and c.model.outcome() is None
+    assert player._kept is not None and player._kept[1], "mid-game the table stays"
+    c.set_computer("both")
+    c.runner.wait(120)
+    assert c.model.is_game_over() and c.error is None
+    assert player._kept is None, "the game is over: nothing is kept for a next turn"

@@ -264,7 +264,8 @@ QUIESCENCE_TURNS = (
     2  # with quiescence, at most this many capturing turns are searched past the horizon
 )
 CHECK_EVERY = 16  # nodes between looks at the clock and the stop event (pure Python)
-MEMORY_ENTRIES = 1 << 19  # with memory, the pure-Python table starts again past this many entries
+MEMORY_ENTRIES = 1 << 16  # with memory, the pure-Python table starts again past this many entries
+# (about 30 MB of Python objects, like the compiled table; 2**19 entries would be about 200 MB)
 MEMORY_DEPTH = 40  # with memory, the deepest stored search of a root looked for
 
 
@@ -1016,7 +1017,7 @@ LEVELS = {
     2: "greedy",
     3: "alphabeta:depth=2",
     4: "alphabeta:time=1,endgame=4",
-    5: "alphabeta:time=1.8,endgame=4",
+    5: "alphabeta:time=1.8,endgame=4,eval=learned,memory=1",
 }
 
 

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 #: The level that stands in when the perfect player's table lacks a position.
 FALLBACK_LEVEL = 5
 #: How many computer players are kept (a few MB each: a search's 36 MB table lives only while it
-#: searches, see ``compiled.tables_held``).
+#: searches, or, for level 5, which remembers, until the game is over: see ``compiled.tables_held``).
 KEPT_PLAYERS = 2
 #: The depth the iterative search stops at when nothing stops it sooner (the table answered).
 DEPTH_CAP = 99
@@ -64,6 +64,15 @@ class Players:
 
     def __len__(self) -> int:
         return len(self._players)
+
+    def forget(self) -> None:
+        """Drop what the kept search players remember from turn to turn (level 5's 36 MB table):
+        a finished game needs none of it."""
+        from ..engine.ai import AlphaBetaPlayer
+
+        for player in self._players.values():
+            if isinstance(player, AlphaBetaPlayer):
+                player.forget()
 
 
 def takes_stop(player) -> bool:
@@ -111,7 +120,10 @@ class ComputerRunner:
     def kick(self) -> None:
         """Start thinking if the computer is to move and is not already at it."""
         with self.lock:
-            if self.busy() or not self.seat.computer_should_move():
+            if self.busy():
+                return
+            if not self.seat.computer_should_move():
+                self._rest()
                 return
             self._stop = threading.Event()
             self.thread = threading.Thread(
@@ -140,6 +152,12 @@ class ComputerRunner:
             if thread.is_alive():
                 raise TimeoutError(f"the computer did not finish within {timeout} s")
 
+    def _rest(self) -> None:
+        """Once the game is over, the players forget what they kept for their next turn (called
+        with the lock held, whenever the computer has no turn to play)."""
+        if self.seat.board.game.outcome() is not None:
+            self.players.forget()
+
     def player(self, level, board):
         return self.players.get(level, board, self.seat.settings.custom)
 
@@ -158,6 +176,7 @@ class ComputerRunner:
             while True:
                 with self.lock:
                     if generation != self.generation or not seat.computer_should_move():
+                        self._rest()
                         return
                     board, level = seat.board.model.copy(), seat.settings.level
                     name = seat.player_words(board.to_move)
