@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 #: The level that stands in when the perfect player's table lacks a position.
 FALLBACK_LEVEL = 5
 #: How many computer players are kept (a few MB each: a search's 36 MB table lives only while it
-#: searches, or, for level 5, which remembers, until the game is over: see ``compiled.tables_held``).
+#: searches, or, for level 5, which remembers, until the game is over; ``compiled.tables_held``).
 KEPT_PLAYERS = 2
 #: The depth the iterative search stops at when nothing stops it sooner (the table answered).
 DEPTH_CAP = 99
