@@ -5,8 +5,8 @@ no two pairs open alike.  Prints the arena's table, the score with a 95% interva
 difference with its interval.
 
 ``python -m benchmarks.bench_strength --games 100 --time 1.8 --jobs 2`` is the full measurement
-(about five CPU hours: for an idle machine); ``python -m benchmarks bench_strength`` plays a short
-match at 0.1 s a turn.  ``--depth 5`` gives both sides a fixed depth instead of a time: a match
+(about two CPU hours, an hour with two games at once: for an idle machine); ``python -m
+benchmarks bench_strength`` plays a short match at 0.1 s a turn.  ``--depth 5`` gives both sides a fixed depth instead of a time: a match
 whose result does not depend on the machine's load (one evaluation against another, say, with
 ``--player``), though not on equal time.
 """
