@@ -6,9 +6,9 @@ difference with its interval.
 
 ``python -m benchmarks.bench_strength --games 100 --time 1.8 --jobs 2`` is the full measurement
 (about two CPU hours, an hour with two games at once: for an idle machine); ``python -m
-benchmarks bench_strength`` plays a short match at 0.1 s a turn.  ``--depth 5`` gives both sides a fixed depth instead of a time: a match
-whose result does not depend on the machine's load (one evaluation against another, say, with
-``--player``), though not on equal time.
+benchmarks bench_strength`` plays a short match at 0.1 s a turn.  ``--depth 5`` gives both sides
+a fixed depth instead of a time: a match whose result does not depend on the machine's load (one
+evaluation against another, say, with ``--player``), though not on equal time.
 """
 
 from __future__ import annotations
