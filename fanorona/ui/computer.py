@@ -154,8 +154,9 @@ class ComputerRunner:
 
     def _rest(self) -> None:
         """Once the game is over, the players forget what they kept for their next turn (called
-        with the lock held, whenever the computer has no turn to play)."""
-        if self.seat.board.game.outcome() is not None:
+        with the lock held, whenever the computer has no turn to play); a board the computer never
+        played on asks its model nothing."""
+        if len(self.players) and self.seat.board.game.outcome() is not None:
             self.players.forget()
 
     def player(self, level, board):
