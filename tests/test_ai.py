@@ -7,7 +7,7 @@ import threading
 import time
 
 import pytest
-from conftest import random_position
+from conftest import positions_from_random_games, random_position
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -296,6 +296,31 @@ def test_bad_settings_are_refused():
         ai.AlphaBetaPlayer(memory="yes")
     with pytest.raises(ValueError, match="memory must be a whole number"):
         ai.make_player("alphabeta:depth=2,memory=yes")
+    with pytest.raises(ValueError, match="reductions is on"):
+        ai.AlphaBetaPlayer(reductions=2)
+
+
+def test_late_turns_searched_shallower_visit_fewer_positions_only_from_depth_4():
+    """A node three turns above the horizon is the first to search late turns shallower, so a
+    depth-3 search is the same with or without; deeper ones visit fewer positions."""
+    player = ai.make_player("alphabeta:depth=3,eval=learned,reductions=1", seed=3)
+    assert player.name == "alphabeta:depth=3,eval=learned,reductions=1"
+    visited = {}
+    for board in positions_from_random_games(3, seed=8, every=7):
+        for depth in (3, 5):
+            for reductions in (False, True):
+                searcher = ai.AlphaBetaPlayer(
+                    depth=depth, seed=3, evaluation="learned", reductions=reductions
+                )
+                turn = searcher.choose_turn(board)
+                info = searcher.last_search
+                visited[board.fen(), depth, reductions] = (str(turn), info.score, info.nodes)
+    boards = {fen for fen, _, _ in visited}
+    for fen in boards:
+        assert visited[fen, 3, True] == visited[fen, 3, False], fen
+    assert sum(visited[fen, 5, True][2] for fen in boards) < sum(
+        visited[fen, 5, False][2] for fen in boards
+    )
 
 
 @settings(max_examples=30, deadline=None)

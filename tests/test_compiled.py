@@ -136,9 +136,25 @@ def test_the_search_is_the_same_under_every_rule_set(preset):
             assert fast == python, (board.fen(), evaluation, quiescence)
 
 
-def test_the_search_is_the_same_at_depth_5_in_the_middle_game():
-    python, fast = searches(fa.Board.from_fen(MIDDLE_GAME), depth=5)
+@pytest.mark.parametrize("reductions", [False, True])
+def test_the_search_is_the_same_at_depth_5_in_the_middle_game(reductions):
+    python, fast = searches(fa.Board.from_fen(MIDDLE_GAME), depth=5, reductions=reductions)
     assert fast == python
+
+
+@pytest.mark.parametrize("preset", ["standard", "simple"])
+def test_late_turns_searched_shallower_first_are_the_same_node_for_node(preset):
+    """Reductions start three turns above the horizon, so only searches of depth 4 or more use
+    them; the re-search of a late turn that beats the best goes through the table like the rest."""
+    rules = Rules.named(preset)
+    fewer = []
+    for board in positions_from_random_games(4, rules=rules, seed=17, every=6):
+        python, fast = searches(board, depth=5, evaluation="learned", reductions=True)
+        assert fast == python, board.fen()
+        full = AlphaBetaPlayer(depth=5, seed=7, evaluation="learned")
+        full.choose_turn(board)
+        fewer.append(python[2] < full.last_search.nodes)
+    assert any(fewer), "no search visited fewer positions with late turns searched shallower"
 
 
 def test_the_search_sees_the_draw_rule_and_the_opening_rule_like_python():

@@ -22,10 +22,12 @@ from ..movegen import Generator, bitsets, generator
 from .scoring import (
     EVALUATION_NAMES,
     EXACT,
+    LATE_TURN,
     LEARNED,
     LOWER,
     MOBILITY,
     PROVEN,
+    REDUCE_FROM_DEPTH,
     STONE,
     STRONG_POINT,
     THREAT,
@@ -278,7 +280,9 @@ class AlphaBetaPlayer(_Player):
     move and, when the draw rule can strike within the search, the count of quiet turns.  The
     stored best reply is tried before any other turn is even generated; then the largest
     captures.  All turns but the first are searched with a null window (principal-variation
-    search) and searched again only if they beat it.  When the clock stops an iteration, a turn
+    search) and searched again only if they beat it; with ``reductions``, a turn late in that
+    order is first searched a turn shallower (``scoring.LATE_TURN``), and in full only if it beats
+    the best so far (off by default).  When the clock stops an iteration, a turn
     that already beat the previous best at the new depth is kept.  Positions at the horizon are
     scored by ``evaluation`` (a name in ``EVALUATIONS``); with ``quiescence`` the search first goes
     on while the side to move can capture (off by default: at equal time it did not play better).
@@ -308,6 +312,7 @@ class AlphaBetaPlayer(_Player):
         endgame=None,
         compiled: bool | None = None,
         memory: bool = False,
+        reductions: bool = False,
     ):
         super().__init__(seed)
         if depth is not None and (
@@ -322,9 +327,10 @@ class AlphaBetaPlayer(_Player):
             )
         if quiescence not in (True, False, 0, 1):
             raise ValueError(f"quiescence is on (1) or off (0); got {quiescence!r}")
-        if memory not in (True, False, 0, 1):
-            raise ValueError(f"memory is on (1) or off (0); got {memory!r}")
-        self.memory = bool(memory)
+        for option, value in (("memory", memory), ("reductions", reductions)):
+            if value not in (True, False, 0, 1):
+                raise ValueError(f"{option} is on (1) or off (0); got {value!r}")
+        self.memory, self.reductions = bool(memory), bool(reductions)
         self._endgame_option = _check_endgame(endgame)
         self.depth, self.time_limit, self.evaluation = depth, time_limit, evaluation
         self.quiescence = bool(quiescence)
@@ -335,6 +341,7 @@ class AlphaBetaPlayer(_Player):
             + (",quiescence=1" if self.quiescence else "")
             + (f",endgame={getattr(endgame, 'stones', endgame)}" if self._endgame_option else "")
             + (",memory=1" if self.memory else "")
+            + (",reductions=1" if self.reductions else "")
         )
         self.last_search: SearchInfo | None = None
         if compiled not in (None, True, False, 0, 1):
@@ -414,7 +421,7 @@ class AlphaBetaPlayer(_Player):
                 gen,
                 board,
                 self.evaluation,
-                self.quiescence,
+                (self.quiescence, self.reductions),
                 self._endgame_for(board),
                 deadline,
                 stop,
@@ -444,7 +451,12 @@ class AlphaBetaPlayer(_Player):
                 if idle.generator is gen:
                     return self._idle.pop(i)
         return _compiled().CompiledSearch(
-            compiled_gen, self.evaluation, self.quiescence, QUIESCENCE_TURNS, keep=self.memory
+            compiled_gen,
+            self.evaluation,
+            self.quiescence,
+            QUIESCENCE_TURNS,
+            keep=self.memory,
+            reductions=self.reductions,
         )
 
     def _kept_table(self, gen) -> dict | None:
@@ -498,7 +510,7 @@ class _AlphaBetaSearch:
         gen: Generator,
         board: Board,
         evaluation: str,
-        quiescence: bool,
+        extensions: tuple[bool, bool],
         endgame,
         deadline: float | None,
         stop,
@@ -506,7 +518,8 @@ class _AlphaBetaSearch:
         table: dict | None = None,
     ):
         self._gen, self._root_ply = gen, len(board.turns)
-        self._evaluate, self.quiescence = EVALUATIONS[evaluation], quiescence
+        self._evaluate = EVALUATIONS[evaluation]
+        self.quiescence, self.reductions = extensions  # searching past the horizon, reducing late
         self._quiet_draw, self._endgame = board.rules.quiet_draw, endgame
         self._deadline, self._stop = deadline, stop
         self._watch = deadline is not None or stop is not None  # look at the clock and the event?
@@ -659,9 +672,10 @@ class _AlphaBetaSearch:
             quiet if draw_near else -1,
         )
 
-    def _child(self, me2, opp2, opp, depth, alpha, beta, ply, quiet, null_window):
-        """The value, for the side that moved, of the turn that left ``(me2, opp2)``: with a null
-        window first when ``null_window``, and again with the full window if it beats ``alpha``."""
+    def _child(self, me2, opp2, opp, depth, alpha, beta, ply, quiet, null_window, late=False):
+        """The value, for the side that moved, of the turn that left ``(me2, opp2)``: a turn
+        shallower first when ``late`` (and no further if it does not beat ``alpha``), with a null
+        window when ``null_window``, and again with the full window if it beats ``alpha``."""
         quiet2 = quiet + 1 if opp2 == opp else 0
         if (
             depth == 1 and not self.quiescence
@@ -678,6 +692,10 @@ class _AlphaBetaSearch:
             if score is None:
                 score = self._scores[opp2, me2] = self._evaluate(self._gen, opp2, me2)
             return -score
+        if late:
+            score = -self._negamax(opp2, me2, depth - 2, -alpha - 1, -alpha, ply + 1, quiet2)
+            if score <= alpha:
+                return score
         if null_window:
             score = -self._negamax(opp2, me2, depth - 1, -alpha - 1, -alpha, ply + 1, quiet2)
             if not alpha < score < beta:
@@ -729,13 +747,13 @@ class _AlphaBetaSearch:
                 children.sort(key=lambda c: c[1].bit_count())
             if not children:
                 return ply - WIN_SCORE
-            stored_move = best_move
-            for me2, opp2 in children:
+            stored_move, reduce = best_move, self.reductions and depth >= REDUCE_FROM_DEPTH
+            for index, (me2, opp2) in enumerate(children):
                 if (me2, opp2) == stored_move:  # searched already
                     continue
-                score = self._child(
-                    me2, opp2, opp, depth, alpha, beta, ply, quiet, best > -WIN_SCORE - 1
-                )
+                searched = best > -WIN_SCORE - 1
+                late = reduce and searched and index >= LATE_TURN
+                score = self._child(me2, opp2, opp, depth, alpha, beta, ply, quiet, searched, late)
                 if score > best:
                     best, best_move = score, (me2, opp2)
                     if score > alpha:
@@ -997,6 +1015,7 @@ _KINDS = {
             "endgame": ("endgame", int),
             "compiled": ("compiled", int),
             "memory": ("memory", int),
+            "reductions": ("reductions", int),
         },
     ),
     "mcts": (

@@ -27,10 +27,12 @@ from ..geometry import DIRECTIONS
 from .scoring import (
     EVALUATION_NAMES,
     EXACT,
+    LATE_TURN,
     LEARNED,
     LOWER,
     MOBILITY,
     PROVEN,
+    REDUCE_FROM_DEPTH,
     STONE,
     STRONG_POINT,
     THREAT,
@@ -77,11 +79,12 @@ CHECK_EVERY = 1024  # nodes between looks at the clock and the stop event
 #: A search's settings, whole numbers all (numba passes them as one tuple): the board's points and
 #: full mask, the rules (``keep`` is ``ChainRule.keep_points``; ``quiet_draw`` -1 for none), the
 #: strong points' mask, the evaluation's code in ``EVALUATION_NAMES``, quiescence and its depth, the
-#: turns played before the root, the longest line, and the stones of the endgame table (0: none).
+#: turns played before the root, the longest line, the stones of the endgame table (0: none), and
+#: whether late turns are searched shallower first (ai.AlphaBetaPlayer's ``reductions``).
 Params = namedtuple(
     "Params",
     "points full keep chains mandatory must_continue single_opening quiet_draw strong "
-    "evaluation quiescence quiescence_turns root_ply longest endgame_stones",
+    "evaluation quiescence quiescence_turns root_ply longest endgame_stones reductions",
 )
 #: What the compiled functions read, made by ``CompiledGenerator`` (which says what each array
 #: holds).
@@ -713,6 +716,7 @@ if numba is not None:
                 ):
                     return stored
         best_me, best_opp = stored_me, stored_opp
+        reduce = params.reductions != 0 and depth >= REDUCE_FROM_DEPTH
         end = pos
         i = pos - 1 if stored_me >= 0 else pos
         while True:
@@ -733,13 +737,32 @@ if numba is not None:
                 if me2 == stored_me and opp2 == stored_opp:
                     i += 1
                     continue
+            late = reduce and null_window and i - pos >= LATE_TURN
             i += 1
             quiet2 = quiet + 1 if opp2 == opp else 0
             if depth == 1 and not params.quiescence:
                 score = _leaf(me2, opp2, ply, quiet2, tables, state)
             else:
                 again = True
-                if null_window:
+                if late:
+                    score = -_negamax(
+                        opp2,
+                        me2,
+                        depth - 2,
+                        -alpha - 1,
+                        -alpha,
+                        ply + 1,
+                        quiet2,
+                        tables,
+                        table,
+                        state,
+                        deadline,
+                        buf_me,
+                        buf_opp,
+                        end,
+                    )
+                    again = score > alpha
+                if again and null_window and not state[0].timed_out:
                     score = -_negamax(
                         opp2,
                         me2,
@@ -974,6 +997,7 @@ class CompiledGenerator:
             root_ply=0,
             longest=longest,
             endgame_stones=0,
+            reductions=0,
         )
         ray = np.full((n, 8, longest), -1, dtype=np.int64)
         for p in range(n):
@@ -1066,12 +1090,14 @@ class CompiledSearch:
         quiescence: bool,
         quiescence_turns: int,
         keep: bool = False,
+        reductions: bool = False,
     ):
         self.generator = compiled.generator
         self.tables = compiled.with_params(
             evaluation=EVALUATION_CODES[evaluation],
             quiescence=int(quiescence),
             quiescence_turns=quiescence_turns,
+            reductions=int(reductions),
         )
         self.table: tuple | None = None  # made while searching (and kept after it with ``keep``)
         self.keep = keep

@@ -11,10 +11,12 @@ from __future__ import annotations
 __all__ = [
     "EVALUATION_NAMES",
     "EXACT",
+    "LATE_TURN",
     "LEARNED",
     "LOWER",
     "MOBILITY",
     "PROVEN",
+    "REDUCE_FROM_DEPTH",
     "STONE",
     "STRONG_POINT",
     "THREAT",
@@ -28,6 +30,12 @@ WIN_SCORE = 1_000_000  # the score of a won position; a win in n turns scores WI
 PROVEN = WIN_SCORE - 10_000  # scores beyond this are proven wins or losses
 
 EXACT, LOWER, UPPER = 0, 1, 2  # what a stored score is: the value, a lower bound, an upper bound
+
+#: With ``reductions``, a turn from this place on in the sorted list (the largest captures first)
+#: is searched a turn shallower first, in nodes at least ``REDUCE_FROM_DEPTH`` turns deep: a late
+#: turn seldom turns out best, and one that beats the best so far is searched again in full.
+LATE_TURN = 3
+REDUCE_FROM_DEPTH = 3
 
 #: The evaluations, in the order of their codes in the compiled search: material, material and
 #: strong points, material and mobility, material and threat, and the learned one
