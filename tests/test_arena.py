@@ -3,6 +3,7 @@ errors."""
 
 import json
 import math
+import os
 
 import pytest
 
@@ -58,6 +59,33 @@ def test_same_seed_same_match_and_jobs_do_not_change_it():
     two = run_match("alphabeta:depth=1", "greedy", 4, size=(5, 3), seed=11, jobs=2, progress=False)
     assert [g.turns for g in one.games] == [g.turns for g in two.games]
     assert [g.winner for g in one.games] == [g.winner for g in two.games]
+
+
+class PreparingGreedy(ai.GreedyPlayer):
+    """Greedy, with a ``prepare`` that writes which process called it to the file ``log``."""
+
+    def __init__(self, log, seed=None):
+        super().__init__(seed)
+        self.log = log
+
+    def prepare(self, board, progress=True):
+        with open(self.log, "a") as f:
+            f.write(f"{os.getpid()}\n")
+
+
+def test_players_are_prepared_once_in_the_parent_before_workers_start(tmp_path, monkeypatch):
+    """Two workers compiling the search at once race on numba's cache, so a match of several jobs
+    prepares each side itself first; with one job there is no race and nothing to do first."""
+    from fanorona.engine import arena
+
+    log = tmp_path / "prepared"
+    monkeypatch.setattr(arena, "_EXTRA_KINDS", {})
+    arena.register_player("preparing", lambda spec, seed: PreparingGreedy(log, seed))
+    run_match("preparing", "greedy", 2, size=(5, 3), seed=3, jobs=2, progress=False)
+    assert log.read_text().split() == [str(os.getpid())]
+    log.unlink()
+    run_match("preparing", "greedy", 2, size=(5, 3), seed=3, jobs=1, progress=False)
+    assert not log.exists()
 
 
 def test_a_recorded_match_goes_on_from_the_games_it_has_and_plays_the_rest(tmp_path):

@@ -285,6 +285,16 @@ def _player(spec, seed):
     return copy.deepcopy(spec)
 
 
+def _prepare(job, progress: bool) -> None:
+    """Compile (and build the tables of) both sides once, here, before the workers start: numba
+    caches what it compiles on disk, and two workers writing that cache at once crashed one."""
+    _, a, b, size, rules, _, seed, _ = job
+    for spec in (a, b):
+        prepare = getattr(_player(spec, seed), "prepare", None)
+        if prepare is not None:
+            prepare(Board(size, rules), progress=progress)
+
+
 def _play_one(job) -> GameResult:
     index, a, b, size, rules, max_turns, seed, opening = job
     a_white = index % 2 == 0
@@ -367,6 +377,8 @@ def run_match(
     recorded = _Record(record, result, jobs_list) if record is not None else None
     played = recorded.games() if recorded else {}
     todo = [job for job in jobs_list if job[0] not in played]
+    if jobs > 1 and todo:
+        _prepare(todo[0], progress)
     for game in _play_all(todo, jobs, progress, f"{result.a} vs {result.b}"):
         if recorded:
             recorded.add(game)
