@@ -743,13 +743,18 @@ if numba is not None:
             if depth == 1 and not params.quiescence:
                 score = _leaf(me2, opp2, ply, quiet2, tables, state)
             else:
-                again = True
-                if late:
+                # up to three searches of the turn, each only if the one before beat alpha: a
+                # turn shallower with a null window (late turns), the full depth with a null
+                # window (all but the first), the full depth and window
+                search = 0 if late else 1 if null_window else 2
+                while True:
+                    shallower = 1 if search == 0 else 0
+                    low = -beta if search == 2 else -alpha - 1
                     score = -_negamax(
                         opp2,
                         me2,
-                        depth - 2,
-                        -alpha - 1,
+                        depth - 1 - shallower,
+                        low,
                         -alpha,
                         ply + 1,
                         quiet2,
@@ -761,42 +766,11 @@ if numba is not None:
                         buf_opp,
                         end,
                     )
-                    again = score > alpha
-                if again and null_window and not state[0].timed_out:
-                    score = -_negamax(
-                        opp2,
-                        me2,
-                        depth - 1,
-                        -alpha - 1,
-                        -alpha,
-                        ply + 1,
-                        quiet2,
-                        tables,
-                        table,
-                        state,
-                        deadline,
-                        buf_me,
-                        buf_opp,
-                        end,
-                    )
-                    again = alpha < score < beta
-                if again and not state[0].timed_out:
-                    score = -_negamax(
-                        opp2,
-                        me2,
-                        depth - 1,
-                        -beta,
-                        -alpha,
-                        ply + 1,
-                        quiet2,
-                        tables,
-                        table,
-                        state,
-                        deadline,
-                        buf_me,
-                        buf_opp,
-                        end,
-                    )
+                    if state[0].timed_out or search == 2 or score <= alpha:
+                        break
+                    if search == 1 and score >= beta:  # a null window's fail high is enough
+                        break
+                    search += 1
             if state[0].timed_out:
                 return 0
             if i == pos:  # the stored reply just searched
