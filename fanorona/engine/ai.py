@@ -510,7 +510,7 @@ class _AlphaBetaSearch:
         gen: Generator,
         board: Board,
         evaluation: str,
-        extensions: tuple[bool, bool],
+        depth_rules: tuple[bool, bool],
         endgame,
         deadline: float | None,
         stop,
@@ -519,7 +519,7 @@ class _AlphaBetaSearch:
     ):
         self._gen, self._root_ply = gen, len(board.turns)
         self._evaluate = EVALUATIONS[evaluation]
-        self.quiescence, self.reductions = extensions  # searching past the horizon, reducing late
+        self.quiescence, self.reductions = depth_rules  # searching past the horizon, reducing late
         self._quiet_draw, self._endgame = board.rules.quiet_draw, endgame
         self._deadline, self._stop = deadline, stop
         self._watch = deadline is not None or stop is not None  # look at the clock and the event?
