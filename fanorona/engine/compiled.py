@@ -60,6 +60,7 @@ __all__ = [
     "Tables",
     "available",
     "compiled_generator",
+    "label_layer",
     "ready",
     "warm_up",
 ]
@@ -94,6 +95,11 @@ Tables = namedtuple(
     "endgame_me endgame_opp endgame_info endgame_maps",
 )
 KNOWN_WIN, KNOWN_LOSS, KNOWN_DRAW = 1, 2, 3  # endgame_info is distance * 4 + one of these
+#: Building an indexed table (``indexed``): no win found yet; the flags of a position (a capture
+#: to a drawn position, quiet steps, labelled); the longest distance a byte code holds.
+NO_WIN = 255
+TO_DRAW, QUIET, LABELLED = 1, 2, 4
+LONGEST_CODED = 126
 #: A search's counters and flags, one record (``stop_key`` names its stop event in ``_STOPS``).
 STATE_FIELDS = (
     "nodes",
@@ -428,6 +434,124 @@ if numba is not None:
         return True, (
             WIN_SCORE - ply - distance if kind == KNOWN_WIN else ply + distance - WIN_SCORE
         )
+
+    # -- the indexed endgame tables (``indexed``): numbering and labelling ------------------------
+
+    @jit
+    def _number(me, opp, binomials, bases):
+        """``indexed.position_index``: the colex rank of the stones' points times the colourings with
+        both colours, plus this colouring (bit j: the j-th lowest stone is the side to move's)."""
+        stones = me | opp
+        k = _popcount(stones)
+        rank, pattern, j = 0, 0, 0
+        while stones:
+            low = stones & -stones
+            rank += binomials[_index(low), j + 1]
+            if me & low:
+                pattern |= 1 << j
+            j += 1
+            stones ^= low
+        return bases[k] + rank * ((1 << k) - 2) + pattern - 1
+
+
+    @jit
+    def _position(i, k, points, binomials, bases):
+        """The position numbered ``i`` among those of ``k`` stones: (the side to move's stones, the
+        other side's)."""
+        colours = (1 << k) - 2
+        local = i - bases[k]
+        rank, pattern = local // colours, local % colours + 1
+        me, opp, p = 0, 0, points - 1
+        for j in range(k, 0, -1):
+            while binomials[p, j] > rank:
+                p -= 1
+            rank -= binomials[p, j]
+            if pattern >> (j - 1) & 1:
+                me |= 1 << p
+            else:
+                opp |= 1 << p
+            p -= 1
+        return me, opp
+
+    @jit
+    def _label_layer(k, points, tables, binomials, bases, codes, neighbour):
+        """Label every position of ``k`` stones into ``codes``, those of fewer being labelled already.
+        Returns 0, or 1 if a distance is longer than a byte code holds."""
+        start, n = bases[k], bases[k + 1] - bases[k]
+        quiet = np.zeros(n, dtype=np.uint8)  # turns to positions of k stones not yet known as won
+        winat = np.full(n, NO_WIN, dtype=np.uint8)  # the shortest win found
+        lossmax = np.zeros(n, dtype=np.uint8)  # the longest loss, if every turn loses
+        flags = np.zeros(n, dtype=np.uint8)
+        buf_me, buf_opp = np.empty(4096, dtype=np.int64), np.empty(4096, dtype=np.int64)
+        top = 0
+        for i in range(n):
+            me, opp = _position(start + i, k, points, binomials, bases)
+            end = _results(me, opp, False, tables, buf_me, buf_opp, 0)
+            for t in range(end):
+                me2, opp2 = buf_me[t], buf_opp[t]
+                if opp2 == 0:  # the last stone taken
+                    winat[i] = 1
+                elif _popcount(me2 | opp2) < k:  # a capture: the position it leaves is labelled
+                    code = codes[_number(opp2, me2, binomials, bases)]
+                    if code == 0:
+                        flags[i] |= TO_DRAW
+                    elif code & 1:  # won for the opponent, who moves next
+                        lossmax[i] = max(lossmax[i], (code + 1) // 2 + 1)
+                    else:
+                        winat[i] = min(winat[i], (code - 2) // 2 + 1)
+                else:
+                    quiet[i] += 1
+            if quiet[i]:
+                flags[i] |= QUIET
+            top = max(top, lossmax[i] if winat[i] == NO_WIN else winat[i])
+        d = 0
+        while d <= top:
+            for i in range(n):
+                if flags[i] & LABELLED:
+                    continue
+                if winat[i] == d:
+                    lost, code = False, 2 * d - 1
+                elif (
+                    winat[i] == NO_WIN and quiet[i] == 0 and not flags[i] & TO_DRAW and lossmax[i] == d
+                ):
+                    lost, code = True, 2 * d + 2
+                else:
+                    continue
+                if d > LONGEST_CODED:
+                    return 1
+                codes[start + i] = code
+                flags[i] |= LABELLED
+                # the positions one quiet step before: the side that moved stood one point back
+                me, opp = _position(start + i, k, points, binomials, bases)
+                occupied, movers = me | opp, opp
+                while movers:
+                    low = movers & -movers
+                    movers ^= low
+                    q = _index(low)
+                    for e in range(8):
+                        r = neighbour[q, e]
+                        if r < 0 or occupied >> r & 1:
+                            continue
+                        # the step r -> q goes in direction e + 4; it captures by approach if the point
+                        # past q holds a stone of the side to move now, by withdrawal if the one
+                        # behind r does: then it was not a quiet step
+                        ahead, behind = neighbour[q, (e + 4) % 8], neighbour[r, e]
+                        if (ahead >= 0 and me >> ahead & 1) or (behind >= 0 and me >> behind & 1):
+                            continue
+                        j = _number(opp ^ low ^ (1 << r), me, binomials, bases) - start
+                        if flags[j] & LABELLED or not flags[j] & QUIET:
+                            continue
+                        if lost:
+                            if d + 1 < winat[j]:
+                                winat[j] = d + 1
+                                top = max(top, d + 1)
+                        else:
+                            quiet[j] -= 1
+                            lossmax[j] = max(lossmax[j], d + 1)
+                            if quiet[j] == 0:
+                                top = max(top, lossmax[j])
+            d += 1
+        return 0
 
     # -- the search ------------------------------------------------------------------------------
 
@@ -929,6 +1053,15 @@ def _no_endgame() -> dict:
 
 
 _ENDGAMES: dict = {}
+
+
+def label_layer(k: int, compiled_gen: CompiledGenerator, binomials, bases, codes) -> None:
+    """Label the positions of ``k`` stones of an indexed table (``indexed``) into ``codes``, those
+    of fewer stones being labelled already; ValueError if a win or a loss is too long to code."""
+    neighbour = np.array(compiled_gen.generator.geometry.neighbour, dtype=np.int64)
+    points = compiled_gen.params.points
+    if _label_layer(k, points, compiled_gen.tables, binomials, bases, codes, neighbour):
+        raise ValueError(f"a win or loss of {k} stones is longer than {LONGEST_CODED} turns")
 
 
 def endgame_lookup(table) -> dict:
