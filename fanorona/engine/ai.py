@@ -262,6 +262,9 @@ ENDGAME_REACH = 3
 #: ... and only on boards of at most this many points (9x5 and smaller): a larger board's 4-stone
 #: table takes minutes to build.
 ENDGAME_MAX_POINTS = 45
+#: ``endgame=5`` reads the indexed table of 5 stones (``engine.indexed``: 39 MB, built by compiled
+#: code in half a minute); without numba it reads the 4-stone table instead.
+INDEXED_STONES = 5
 QUIESCENCE_TURNS = (
     2  # with quiescence, at most this many capturing turns are searched past the horizon
 )
@@ -397,9 +400,11 @@ class AlphaBetaPlayer(_Player):
         key = self._endgame_key(board)
         if key is not None and key not in self._endgames:
             from .endgame import endgame_table
+            from .indexed import indexed_table
 
             size, stones, rules = key
-            table = endgame_table(size, stones, rules, progress=progress and stones > 3)
+            read = indexed_table if stones == INDEXED_STONES else endgame_table
+            table = read(size, stones, rules, progress=progress and stones > 3)
             with self._lock:
                 self._endgames.setdefault(key, table)
         table = self._endgame_for(board)
@@ -480,6 +485,8 @@ class AlphaBetaPlayer(_Player):
         stones = board.count("white") + board.count("black")
         if board.rules.opening_single_capture or stones > option + ENDGAME_REACH:
             return None
+        if option == INDEXED_STONES and not _compiled().available():
+            option -= 1  # the indexed table is built by compiled code
         return board.size, option, board.rules.with_(quiet_draw=None)
 
     def _endgame_for(self, board):
@@ -842,20 +849,27 @@ class _AlphaBetaSearch:
 
 
 def _check_endgame(endgame):
-    """None or 0 (no table), a number of stones (2 to 4), or an ``EndgameTable``."""
+    """None or 0 (no table), a number of stones (2 to ``INDEXED_STONES``), or a table
+    (``EndgameTable`` or ``IndexedTable``)."""
     if endgame is None or (
         isinstance(endgame, int) and not isinstance(endgame, bool) and endgame == 0
     ):
         return None
-    if isinstance(endgame, int) and not isinstance(endgame, bool) and 2 <= endgame <= 4:
+    if (
+        isinstance(endgame, int)
+        and not isinstance(endgame, bool)
+        and 2 <= endgame <= INDEXED_STONES
+    ):
         return endgame
     from .endgame import EndgameTable
+    from .indexed import IndexedTable
 
-    if isinstance(endgame, EndgameTable):
+    if isinstance(endgame, (EndgameTable, IndexedTable)):
         return endgame
     raise ValueError(
-        "endgame is a number of stones from 2 to 4, a fanorona.engine.endgame.EndgameTable, "
-        f"or None; got {endgame!r}"
+        f"endgame is a number of stones from 2 to {INDEXED_STONES}, a table "
+        f"(fanorona.engine.endgame.EndgameTable or fanorona.engine.indexed.IndexedTable), or "
+        f"None; got {endgame!r}"
     )
 
 

@@ -81,18 +81,21 @@ CHECK_EVERY = 1024  # nodes between looks at the clock and the stop event
 #: full mask, the rules (``keep`` is ``ChainRule.keep_points``; ``quiet_draw`` -1 for none), the
 #: strong points' mask, the evaluation's code in ``EVALUATION_NAMES``, quiescence and its depth, the
 #: turns played before the root, the longest line, the stones of the endgame table (0: none), and
-#: whether late turns are searched shallower first (ai.AlphaBetaPlayer's ``reductions``).
+#: whether late turns are searched shallower first (ai.AlphaBetaPlayer's ``reductions``), and
+#: whether the endgame table is an indexed one (``indexed``: its codes read by number).
 Params = namedtuple(
     "Params",
     "points full keep chains mandatory must_continue single_opening quiet_draw strong "
-    "evaluation quiescence quiescence_turns root_ply longest endgame_stones reductions",
+    "evaluation quiescence quiescence_turns root_ply longest endgame_stones reductions "
+    "endgame_indexed",
 )
 #: What the compiled functions read, made by ``CompiledGenerator`` (which says what each array
 #: holds).
 Tables = namedtuple(
     "Tables",
     "params neighbour ray near reach after shift can twice both room scratch "
-    "endgame_me endgame_opp endgame_info endgame_maps",
+    "endgame_me endgame_opp endgame_info endgame_maps endgame_codes endgame_binomials "
+    "endgame_bases",
 )
 KNOWN_WIN, KNOWN_LOSS, KNOWN_DRAW = 1, 2, 3  # endgame_info is distance * 4 + one of these
 #: Building an indexed table (``indexed``): no win found yet; the flags of a position (a capture
@@ -422,11 +425,18 @@ if numba is not None:
         params = tables.params
         if me == 0 or opp == 0 or _popcount(me | opp) > params.endgame_stones:
             return False, 0
-        i = _endgame_index(me, opp, tables)
-        if i < 0:
-            return False, 0
-        info = tables.endgame_info[i]
-        kind, distance = info & 3, info >> 2
+        if params.endgame_indexed:  # a byte code: 0 a draw, 2d - 1 a win, 2d + 2 a loss
+            code = tables.endgame_codes[
+                _number(me, opp, tables.endgame_binomials, tables.endgame_bases)
+            ]
+            kind = KNOWN_DRAW if code == 0 else KNOWN_WIN if code & 1 else KNOWN_LOSS
+            distance = (code + 1) // 2 if code & 1 else (code - 2) // 2
+        else:
+            i = _endgame_index(me, opp, tables)
+            if i < 0:
+                return False, 0
+            info = tables.endgame_info[i]
+            kind, distance = info & 3, info >> 2
         if kind == KNOWN_DRAW:
             return True, 0
         if params.quiet_draw >= 0 and quiet + distance >= params.quiet_draw:
@@ -1049,6 +1059,9 @@ def _no_endgame() -> dict:
         "endgame_opp": np.zeros(1, dtype=np.int64),
         "endgame_info": np.zeros(1, dtype=np.int64),
         "endgame_maps": np.zeros((1, 1), dtype=np.int64),
+        "endgame_codes": np.zeros(1, dtype=np.uint8),
+        "endgame_binomials": np.zeros((1, 1), dtype=np.int64),
+        "endgame_bases": np.zeros(1, dtype=np.int64),
     }
 
 
@@ -1067,7 +1080,17 @@ def label_layer(k: int, compiled_gen: CompiledGenerator, binomials, bases, codes
 def endgame_lookup(table) -> dict:
     """An ``EndgameTable`` as the compiled search reads it: its entries in its own order (so a
     position is found by halving), and the board's mirror images; made once a table (13 MB for 4
-    stones on 9x5).  The ``Tables`` fields ``endgame_*``, by name."""
+    stones on 9x5).  An ``IndexedTable`` is read as it is: its codes, found by number.  The
+    ``Tables`` fields ``endgame_*``, by name."""
+    from .indexed import IndexedTable
+
+    if isinstance(table, IndexedTable):
+        return {
+            **_no_endgame(),
+            "endgame_codes": table.codes,
+            "endgame_binomials": table.binomials,
+            "endgame_bases": table.bases,
+        }
     if id(table) not in _ENDGAMES:
         code = {"win": KNOWN_WIN, "loss": KNOWN_LOSS, "draw": KNOWN_DRAW}
         me, opp, info = (np.empty(len(table), dtype=np.int64) for _ in range(3))
@@ -1105,6 +1128,7 @@ class CompiledGenerator:
             longest=longest,
             endgame_stones=0,
             reductions=0,
+            endgame_indexed=0,
         )
         ray = np.full((n, 8, longest), -1, dtype=np.int64)
         for p in range(n):
@@ -1218,10 +1242,12 @@ class CompiledSearch:
         self, root_ply: int, deadline: float | None, endgame=None, stop=None
     ) -> CompiledSearch:
         """Ready for a new search from a position ``root_ply`` turns into the game, reading the
-        ``EndgameTable`` ``endgame`` if one is given, stopping once ``stop`` (an Event) is set."""
+        endgame table ``endgame`` if one is given (``EndgameTable`` or ``IndexedTable``), stopping once ``stop`` (an Event) is set."""
         arrays = _no_endgame() if endgame is None else endgame_lookup(endgame)
         params = self.tables.params._replace(
-            root_ply=root_ply, endgame_stones=0 if endgame is None else endgame.stones
+            root_ply=root_ply,
+            endgame_stones=0 if endgame is None else endgame.stones,
+            endgame_indexed=int(arrays["endgame_codes"].shape[0] > 1),
         )
         self.tables = self.tables._replace(params=params, **arrays)
         with _KEPT_LOCK:
