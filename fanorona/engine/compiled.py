@@ -449,8 +449,9 @@ if numba is not None:
 
     @jit
     def _number(me, opp, binomials, bases):
-        """``indexed.position_index``: the colex rank of the stones' points times the colourings with
-        both colours, plus this colouring (bit j: the j-th lowest stone is the side to move's)."""
+        """``indexed.position_index``: the colex rank of the stones' points times the colourings
+        with both colours, plus this colouring (bit j: the j-th lowest stone is the side to
+        move's)."""
         stones = me | opp
         k = _popcount(stones)
         rank, pattern, j = 0, 0, 0
@@ -462,7 +463,6 @@ if numba is not None:
             j += 1
             stones ^= low
         return bases[k] + rank * ((1 << k) - 2) + pattern - 1
-
 
     @jit
     def _position(i, k, points, binomials, bases):
@@ -485,8 +485,8 @@ if numba is not None:
 
     @jit
     def _label_layer(k, points, tables, binomials, bases, codes, neighbour):
-        """Label every position of ``k`` stones into ``codes``, those of fewer being labelled already.
-        Returns 0, or 1 if a distance is longer than a byte code holds."""
+        """Label every position of ``k`` stones into ``codes``, those of fewer being labelled
+        already.  Returns 0, or 1 if a distance is longer than a byte code holds."""
         start, n = bases[k], bases[k + 1] - bases[k]
         quiet = np.zeros(n, dtype=np.uint8)  # turns to positions of k stones not yet known as won
         winat = np.full(n, NO_WIN, dtype=np.uint8)  # the shortest win found
@@ -522,7 +522,10 @@ if numba is not None:
                 if winat[i] == d:
                     lost, code = False, 2 * d - 1
                 elif (
-                    winat[i] == NO_WIN and quiet[i] == 0 and not flags[i] & TO_DRAW and lossmax[i] == d
+                    winat[i] == NO_WIN
+                    and quiet[i] == 0
+                    and not flags[i] & TO_DRAW
+                    and lossmax[i] == d
                 ):
                     lost, code = True, 2 * d + 2
                 else:
@@ -542,9 +545,9 @@ if numba is not None:
                         r = neighbour[q, e]
                         if r < 0 or occupied >> r & 1:
                             continue
-                        # the step r -> q goes in direction e + 4; it captures by approach if the point
-                        # past q holds a stone of the side to move now, by withdrawal if the one
-                        # behind r does: then it was not a quiet step
+                        # the step r -> q goes in direction e + 4; it captures by approach if
+                        # the point past q holds a stone of the side to move now, by withdrawal
+                        # if the one behind r does: then it was not a quiet step
                         ahead, behind = neighbour[q, (e + 4) % 8], neighbour[r, e]
                         if (ahead >= 0 and me >> ahead & 1) or (behind >= 0 and me >> behind & 1):
                             continue
@@ -1242,7 +1245,8 @@ class CompiledSearch:
         self, root_ply: int, deadline: float | None, endgame=None, stop=None
     ) -> CompiledSearch:
         """Ready for a new search from a position ``root_ply`` turns into the game, reading the
-        endgame table ``endgame`` if one is given (``EndgameTable`` or ``IndexedTable``), stopping once ``stop`` (an Event) is set."""
+        endgame table ``endgame`` if one is given (``EndgameTable`` or ``IndexedTable``),
+        stopping once ``stop`` (an Event) is set."""
         arrays = _no_endgame() if endgame is None else endgame_lookup(endgame)
         params = self.tables.params._replace(
             root_ply=root_ply,

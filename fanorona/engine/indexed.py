@@ -18,6 +18,7 @@ extra).
 
 from __future__ import annotations
 
+import random
 import struct
 import time
 from math import comb
@@ -28,7 +29,7 @@ from ..board import Board
 from ..geometry import check_size, geometry
 from ..movegen import bitsets, generator
 from ..rules import Rules
-from .retrograde import DRAW, LOSS, WIN, graph_rules, progress_bar
+from .retrograde import DRAW, LOSS, OPPOSITE, WIN, follows, graph_rules, progress_bar
 from .tablefile import cache_file, checked_payload, load_or_build, packed
 
 __all__ = ["MAX_CODE_DISTANCE", "IndexedTable", "indexed_table", "position_index"]
@@ -145,6 +146,28 @@ class IndexedTable:
             return None
         return decode(int(self.codes[position_index(me, opp, self.binomials, self.bases)]))
 
+    def position(self, index: int) -> tuple[int, int]:
+        """The position numbered ``index`` (``lookup``'s numbering undone): the side to move's
+        stones and the other side's, as bit sets."""
+        if not 0 <= index < len(self):
+            raise ValueError(f"a position's number is from 0 to {len(self) - 1}; got {index}")
+        k = int(np.searchsorted(self.bases, index, side="right")) - 1
+        colours = (1 << k) - 2
+        rank, pattern = divmod(index - int(self.bases[k]), colours)
+        pattern += 1
+        me = opp = 0
+        p = self.points - 1
+        for j in range(k, 0, -1):
+            while self.binomials[p, j] > rank:
+                p -= 1
+            rank -= int(self.binomials[p, j])
+            if pattern >> (j - 1) & 1:
+                me |= 1 << p
+            else:
+                opp |= 1 << p
+            p -= 1
+        return me, opp
+
     def value(self, board: Board) -> str:
         """ "win", "loss" or "draw" for the side to move, under best play by both sides."""
         return self._entry(board)[0]
@@ -202,7 +225,26 @@ class IndexedTable:
         codes = np.frombuffer(raw, dtype=np.uint8, offset=at).copy()
         if codes.max(initial=0) > 2 * MAX_CODE_DISTANCE + 2:
             raise ValueError("the file holds a code no position can have")
-        return cls(size, rules, stones, codes)
+        table = cls(size, rules, stones, codes)
+        table.check_sample(random.Random(data[:48]))  # seeded by the file's header and checksum
+        return table
+
+    def check_sample(self, rng: random.Random, samples: int = 48) -> None:
+        """Replay the retrograde rule on some positions, ValueError at the first that does not
+        follow from the positions one turn on: a table written wrongly fails this even with a
+        valid checksum."""
+        results = generator(geometry(*self.size), self.rules).results
+        for i in (rng.randrange(len(self)) for _ in range(samples)):
+            me, opp = self.position(i)
+            outcomes = []
+            for me2, opp2 in results(me, opp):
+                found = self.lookup(opp2, me2) if opp2 else (LOSS, 0)
+                if found is None:
+                    raise ValueError(f"position {i} leads to a position the table lacks")
+                value, distance = found
+                outcomes.append((OPPOSITE[value], None if distance is None else distance + 1))
+            if not follows(*decode(int(self.codes[i])), outcomes):
+                raise ValueError(f"position {i} does not follow from the positions one turn on")
 
 
 def cache_path(size, stones: int, rules: Rules | None = None):
