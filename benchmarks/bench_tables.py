@@ -1,9 +1,14 @@
 """The solved small boards and
-the 9x5 endgame tables built from scratch, their files, and what a table does for the search."""
+the 9x5 endgame tables built from scratch, their files, and what a table does for the search;
+then the indexed tables of 4 and 5 stones, built by compiled code, each in a process of its own
+so that its peak memory is its own."""
 
 from __future__ import annotations
 
 import os
+import resource
+import subprocess
+import sys
 import tempfile
 import time
 from contextlib import contextmanager
@@ -114,10 +119,59 @@ def play_out_wins(table, games: int = 20) -> None:
         print(f"{label:>14} {won:>5} of {len(starts):<4} {1000 * median(times):>17.1f}")
 
 
+def indexed_bench() -> None:
+    """The 9x5 indexed tables of 4 and 5 stones built from scratch, each in a new process: build
+    time, the longest win, the file, loading it, the memory it holds and the build's peak."""
+    print(
+        "9x5 indexed endgame tables built from scratch (compiled), rules of the published solution"
+    )
+    print(
+        f"{'stones':>6} {'positions':>11} {'won':>9} {'lost':>9} {'drawn':>8} {'longest':>8} "
+        f"{'build s':>8} {'file MB':>8} {'load s':>7} {'held MB':>8} {'peak MB':>8}"
+    )
+    for stones in (4, 5):
+        with empty_cache():
+            done = subprocess.run(
+                [
+                    sys.executable,
+                    "-c",
+                    f"from benchmarks.bench_tables import one_indexed; one_indexed({stones})",
+                ],
+                capture_output=True,
+                text=True,
+                check=True,
+            )
+        peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+        print(f"{done.stdout.strip()} {peak:>8.0f}")
+
+
+def one_indexed(stones: int) -> None:
+    """One line of ``indexed_bench`` (its peak memory is read by the parent)."""
+    from fanorona.engine import compiled
+    from fanorona.engine.indexed import IndexedTable, decode
+    from fanorona.engine.retrograde import DRAW, LOSS, WIN
+
+    compiled.warm_up(progress=False)
+    table = IndexedTable.build((9, 5), stones, progress=False)
+    c = table.counts
+    longest = max(decode(int(code))[1] or 0 for code in set(table.codes.tolist()))
+    data = table.to_bytes()
+    load = time.perf_counter()
+    IndexedTable.from_bytes(data, (9, 5), stones, table.rules)
+    load = time.perf_counter() - load
+    print(
+        f"{stones:>6} {len(table):>11,} {c[WIN]:>9,} {c[LOSS]:>9,} {c[DRAW]:>8,} {longest:>8} "
+        f"{table.seconds:>8.1f} {len(data) / 1e6:>8.1f} {load:>7.2f} "
+        f"{table.codes.nbytes / 1e6:>8.1f}"
+    )
+
+
 def main() -> None:
     solve_bench()
     print()
     endgame_bench()
+    print()
+    indexed_bench()
 
 
 if __name__ == "__main__":

@@ -155,3 +155,23 @@ def test_endgame_5_reads_the_indexed_table_once_the_stones_are_few():
     without = AlphaBetaPlayer(depth=2)
     without.choose_turn(board)
     assert without.last_search.score < PROVEN
+
+
+def test_without_compiled_code_endgame_5_reads_the_four_stone_table(monkeypatch):
+    """The indexed table is built by compiled code; where it is switched off the player still
+    plays, searching as ``endgame=4`` does, node for node."""
+    table = indexed_table((5, 5), 5)
+    boards = [
+        b
+        for b in positions_of_few_stones((5, 5), 600, seed=4, most=5)
+        if b.count("white") + b.count("black") == 5 and table.value(b) != "draw"
+    ][:8]
+    monkeypatch.setenv("FANORONA_COMPILED", "0")
+
+    def search(board, endgame):
+        player = AlphaBetaPlayer(depth=3, seed=1, endgame=endgame)
+        player.choose_turn(board)
+        return player.last_search.score, player.last_search.nodes
+
+    assert all(search(b, 5) == search(b, 4) for b in boards)
+    assert any(search(b, 5) != search(b, table) for b in boards)
