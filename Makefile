@@ -74,7 +74,7 @@ $(VENV)/.installed-fast: pyproject.toml $(VENV)/.installed-test
 
 test-fast: $(VENV)/.installed-fast   ## the compiled search (numba) against the pure-Python one, and the players on it
 	$(BIN)/python -m pytest tests/test_compiled.py tests/test_ai.py tests/test_arena.py tests/test_computer.py \
-	    tests/test_endgame.py tests/test_tournament_isolation.py
+	    tests/test_endgame.py tests/test_indexed.py tests/test_tournament_isolation.py
 
 play: $(VENV)/.installed-play    ## the board alone, as a page served by Voila on localhost
 	$(SERVE) $(BIN)/voila notebooks/play.ipynb

@@ -396,12 +396,13 @@ def test_levels_4_and_5_read_the_four_stone_table():
 
 def test_the_levels_build_no_table_for_a_board_of_more_than_45_points(monkeypatch):
     """A large board's 4-stone table would take minutes: there the levels search without one."""
-    from fanorona.engine import ai, endgame
+    from fanorona.engine import ai, endgame, indexed
 
     def refuse(*args, **kwargs):
         raise AssertionError("an endgame table was asked for")
 
     monkeypatch.setattr(endgame, "endgame_table", refuse)
+    monkeypatch.setattr(indexed, "indexed_table", refuse)
     board = fa.Board.from_diagram(
         "W......\n.......\n...B...\n.......\n..B....\n.......\n......W", "white"
     )
@@ -414,15 +415,16 @@ def test_the_levels_build_no_table_for_a_board_of_more_than_45_points(monkeypatc
 def test_the_table_is_loaded_before_the_turn_s_clock_starts(monkeypatch):
     """Building a table the first time (half a minute for 4 stones on 9x5) is not counted in the
     turn's time budget: the turn still searches for its whole budget."""
-    from fanorona.engine import endgame
+    from fanorona.engine import endgame, indexed
 
-    real = endgame.endgame_table
+    for module, name in ((endgame, "endgame_table"), (indexed, "indexed_table")):
+        real = getattr(module, name)
 
-    def slow_table(*args, **kwargs):
-        time.sleep(1.0)
-        return real(*args, **kwargs)
+        def slow_table(*args, real=real, **kwargs):
+            time.sleep(1.0)
+            return real(*args, **kwargs)
 
-    monkeypatch.setattr(endgame, "endgame_table", slow_table)
+        monkeypatch.setattr(module, name, slow_table)
     board = fa.Board.from_diagram("W.B\n...\nB.B\n...\nW..", "white", fa.Rules.standard())
     player = AlphaBetaPlayer(time_limit=0.3, endgame=3, seed=0)
     player.choose_turn(board)

@@ -262,8 +262,9 @@ ENDGAME_REACH = 3
 #: ... and only on boards of at most this many points (9x5 and smaller): a larger board's 4-stone
 #: table takes minutes to build.
 ENDGAME_MAX_POINTS = 45
-#: ``endgame=5`` reads the indexed table of 5 stones (``engine.indexed``: 39 MB, built by compiled
-#: code in half a minute); without numba it reads the 4-stone table instead.
+#: ``endgame=N`` reads the indexed table of N stones (``engine.indexed``, built by compiled code:
+#: for 4 stones on 9x5, 2.2 MB built in seconds; 5 stones, 39 MB in about a minute), and without
+#: numba the keyed table (``engine.endgame``, built in Python), which stops at 4 stones.
 INDEXED_STONES = 5
 QUIESCENCE_TURNS = (
     2  # with quiescence, at most this many capturing turns are searched past the horizon
@@ -289,12 +290,13 @@ class AlphaBetaPlayer(_Player):
     that already beat the previous best at the new depth is kept.  Positions at the horizon are
     scored by ``evaluation`` (a name in ``EVALUATIONS``); with ``quiescence`` the search first goes
     on while the side to move can capture (off by default: at equal time it did not play better).
-    With ``endgame`` (a number of stones, or an ``EndgameTable``; off by default) positions of that
+    With ``endgame`` (a number of stones up to 5, or a table; off by default) positions of that
     few stones are scored exactly from the table instead of searched.  A number reads the board
-    size's table (``engine.endgame.endgame_table``, cached on disk) once a turn starts with at
-    most ``ENDGAME_REACH`` stones more, on boards of up to ``ENDGAME_MAX_POINTS`` points; building
-    it the first time takes about a second for 3 stones on 9x5, half a minute for 4.  Levels 4 and
-    5 read the 4-stone table.
+    size's table, cached on disk, once a turn starts with at most ``ENDGAME_REACH`` stones more,
+    on boards of up to ``ENDGAME_MAX_POINTS`` points: the indexed table where numba is installed
+    (``engine.indexed.indexed_table``: 4 stones on 9x5 built in seconds the first time, 5 in about
+    a minute), else the keyed one (``engine.endgame.endgame_table``: half a minute for 4 stones,
+    and 4 at most).  Both give the same answers.  Levels 4 and 5 read the 4-stone table.
     ``compiled`` (on by default where numba is installed) runs the same search compiled, from
     ``engine.compiled``: the same turns, scores and node counts, about 14 times as fast; its
     transposition table has 2**19 entries (36 MB), one kept per process between turns.
@@ -358,7 +360,7 @@ class AlphaBetaPlayer(_Player):
                 "(and FANORONA_COMPILED not set to 0)"
             )
         self.compiled = _compiled().available() if compiled is None else bool(compiled)
-        self._endgames: dict = {}  # (size, stones, rules) -> the EndgameTable that endgame=N reads
+        self._endgames: dict = {}  # (size, stones, rules) -> the table that endgame=N reads
         self._lock = threading.Lock()  # guards the two caches: _endgames and _idle
         self._idle: list = []  # a compiled search no call is using (its buffers; a table if memory)
         self._kept: tuple | None = None  # memory, pure Python: (generator, the table's entries)
@@ -392,9 +394,10 @@ class AlphaBetaPlayer(_Player):
         """Load what a search from ``board`` needs, or make it the first time, before its clock
         starts:
         the compiled code (half a minute the first time after installing, a second or two later) and
-        the endgame table (half a minute the first time on a machine for 4 stones on 9x5, a fraction
-        of a second from its cache file later).  ``progress`` shows a bar on stderr while that takes
-        a while."""
+        the endgame table (the first time on a machine, for 4 stones on 9x5: a few seconds where
+        numba is installed, which builds the indexed table, ``engine.indexed``, half a minute in
+        pure Python; a minute for 5 stones; a fraction of a second from its cache file later).
+        ``progress`` shows a bar on stderr while that takes a while."""
         if self.compiled:
             _compiled().warm_up(progress)
         key = self._endgame_key(board)
@@ -403,7 +406,7 @@ class AlphaBetaPlayer(_Player):
             from .indexed import indexed_table
 
             size, stones, rules = key
-            read = indexed_table if stones == INDEXED_STONES else endgame_table
+            read = indexed_table if _compiled().available() else endgame_table
             table = read(size, stones, rules, progress=progress and stones > 3)
             with self._lock:
                 self._endgames.setdefault(key, table)

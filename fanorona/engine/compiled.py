@@ -1102,7 +1102,13 @@ def endgame_lookup(table) -> dict:
         from ..geometry import geometry
 
         maps = np.array(geometry(*table.size).symmetries(), dtype=np.int64)
-        arrays = {"endgame_me": me, "endgame_opp": opp, "endgame_info": info, "endgame_maps": maps}
+        arrays = {
+            **_no_endgame(),
+            "endgame_me": me,
+            "endgame_opp": opp,
+            "endgame_info": info,
+            "endgame_maps": maps,
+        }
         _ENDGAMES[id(table)] = (table, arrays)  # the table is kept, so its id stays its own
     return _ENDGAMES[id(table)][1]
 
