@@ -1410,10 +1410,16 @@ def warm_up(progress: bool = True) -> None:
             -1
         )  # its object-mode block is compiled on its first run, which a short search never reaches
 
+    def indexed_build():
+        from .indexed import label
+
+        label(compiled, 2)  # compiles the indexed tables' retrograde pass: 5 s
+
     steps = [
         ("generator", lambda: compiled.perft(0b000000111, 0b111000000, 2)),
         ("evaluation", lambda: compiled.best_capture(0b000000111, 0b111000000)),
         ("search", one_search),
+        ("endgame tables", indexed_build),
     ]
     # shown only when it takes a while, that is when numba compiles rather than loads from its cache
     from .bars import bar as progress_bar

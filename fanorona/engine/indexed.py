@@ -32,7 +32,7 @@ from ..rules import Rules
 from .retrograde import DRAW, LOSS, OPPOSITE, WIN, follows, graph_rules, progress_bar
 from .tablefile import cache_file, checked_payload, load_or_build, packed
 
-__all__ = ["MAX_CODE_DISTANCE", "IndexedTable", "indexed_table", "position_index"]
+__all__ = ["MAX_CODE_DISTANCE", "IndexedTable", "indexed_table", "label", "position_index"]
 
 FORMAT_VERSION = 1
 MAGIC = b"FANINDEX"
@@ -118,18 +118,7 @@ class IndexedTable:
             raise ValueError(f"a board of {points} points is too large for the compiled code")
         started = time.perf_counter()
         compiled_gen = compiled.compiled_generator(generator(geometry(width, height), rules))
-        binomials, bases = _binomials(points, stones), _bases(points, stones)
-        codes = np.zeros(int(bases[stones + 1]), dtype=np.uint8)
-        sizes = layer_sizes(points, stones)
-        with progress_bar(
-            progress,
-            total=sum(sizes),
-            desc=f"{width}x{height} endgame, {stones} stones",
-            unit=" positions",
-        ) as bar:
-            for k in range(2, stones + 1):
-                compiled.label_layer(k, compiled_gen, binomials, bases, codes)
-                bar.update(sizes[k])
+        codes = label(compiled_gen, stones, progress)
         return cls((width, height), rules, stones, codes, time.perf_counter() - started)
 
     def __len__(self) -> int:
@@ -245,6 +234,28 @@ class IndexedTable:
                 outcomes.append((OPPOSITE[value], None if distance is None else distance + 1))
             if not follows(*decode(int(self.codes[i])), outcomes):
                 raise ValueError(f"position {i} does not follow from the positions one turn on")
+
+
+def label(compiled_gen, stones: int, progress: bool = False) -> np.ndarray:
+    """The codes of every position of at most ``stones`` stones on the compiled generator's board
+    (``compiled.warm_up`` calls this on a tiny board, so the pass is compiled at install)."""
+    from . import compiled
+
+    points = compiled_gen.params.points
+    width, height = compiled_gen.generator.geometry.width, compiled_gen.generator.geometry.height
+    binomials, bases = _binomials(points, stones), _bases(points, stones)
+    codes = np.zeros(int(bases[stones + 1]), dtype=np.uint8)
+    sizes = layer_sizes(points, stones)
+    with progress_bar(
+        progress,
+        total=sum(sizes),
+        desc=f"{width}x{height} endgame, {stones} stones",
+        unit=" positions",
+    ) as bar:
+        for k in range(2, stones + 1):
+            compiled.label_layer(k, compiled_gen, binomials, bases, codes)
+            bar.update(sizes[k])
+    return codes
 
 
 def cache_path(size, stones: int, rules: Rules | None = None):
