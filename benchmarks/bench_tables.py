@@ -147,6 +147,8 @@ def indexed_bench() -> None:
 
 def one_indexed(stones: int) -> None:
     """One line of ``indexed_bench`` (its peak memory is read by the parent)."""
+    import numpy as np
+
     from fanorona.engine import compiled
     from fanorona.engine.indexed import IndexedTable, decode
     from fanorona.engine.retrograde import DRAW, LOSS, WIN
@@ -154,7 +156,7 @@ def one_indexed(stones: int) -> None:
     compiled.warm_up(progress=False)
     table = IndexedTable.build((9, 5), stones, progress=False)
     c = table.counts
-    longest = max(decode(int(code))[1] or 0 for code in set(table.codes.tolist()))
+    longest = max(decode(int(code))[1] or 0 for code in np.unique(table.codes))
     data = table.to_bytes()
     load = time.perf_counter()
     IndexedTable.from_bytes(data, (9, 5), stones, table.rules)
