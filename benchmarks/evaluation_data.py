@@ -5,10 +5,13 @@ win, 1/2 a draw, 0 a loss), written to a CSV file by a command rather than commi
 - ``solved``: positions of the solved small boards, 5x3 and 3x5 (exact);
 - ``selfplay``: every position of games between fixed-depth compiled searches on 9x5, each
   opening from the three-turn book, labelled by the game's result (a game cut at the turn cap is
-  decided on stones, as the arena does).
+  decided on stones, as the arena does);
+- ``records``: every position of the games that ``bench_strength --record FILE`` wrote (level 5's
+  own time, so the strongest play the kit has), labelled by the game's result; a game cut at the
+  turn cap is left out, since stones do not decide it.
 
-``python -m benchmarks.evaluation_data --games 200 --exact 4000`` (progress bars on stderr);
-``benchmarks/tune_evaluation.py`` fits the weights to the file.
+``python -m benchmarks.evaluation_data --games 200 --exact 4000 [--records FILE ...]`` (progress
+bars on stderr); ``benchmarks/tune_evaluation.py`` fits the weights to the file.
 """
 
 from __future__ import annotations
@@ -23,10 +26,12 @@ from tqdm import tqdm
 
 from fanorona.board import Board
 from fanorona.engine.ai import AlphaBetaPlayer
+from fanorona.engine.arena import recorded_games
 from fanorona.engine.endgame import endgame_table
 from fanorona.engine.solve import solve
 from fanorona.game import play_game
 from fanorona.movegen import bitsets
+from fanorona.rules import Rules
 
 from .bench_strength import opening_book
 
@@ -84,6 +89,26 @@ def selfplay_rows(games: int, depth: int, max_turns: int, seed: int) -> list[tup
     return rows
 
 
+def record_rows(path: Path) -> list[tuple]:
+    """Every position before a turn of the recorded match's games that the rules ended."""
+    settings, games = recorded_games(path)
+    size, rules = tuple(settings["size"]), Rules(**settings["rules"])
+    rows = []
+    for game in tqdm(games, desc=f"games of {path.name}", unit="game", file=sys.stderr):
+        if game.adjudicated:
+            continue
+        colours = ("white", "black") if game.a_white else ("black", "white")
+        winner = dict(zip(("a", "b"), colours)).get(game.winner)  # None for a draw
+        board = Board(size, rules)
+        for turn in game.opening.split():
+            board.push(turn)
+        for turn in game.turns:
+            result = 0.5 if winner is None else float(winner == board.to_move.value)
+            rows.append(("records", *size, *bitsets(board), result))
+            board.push(turn)
+    return rows
+
+
 def main(argv=()) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m benchmarks.evaluation_data", description=__doc__.split("\n\n")[0]
@@ -95,6 +120,9 @@ def main(argv=()) -> int:
         "--exact", type=int, default=3000, help="positions from each exact source (default 3000)"
     )
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--records", type=Path, nargs="*", default=[], help="bench_strength --record files"
+    )
     parser.add_argument("--out", type=Path, default=DEFAULT_FILE, help=f"default {DEFAULT_FILE}")
     args = parser.parse_args(argv)
     for name in ("games", "depth", "max_turns", "exact"):
@@ -105,12 +133,17 @@ def main(argv=()) -> int:
     for size in ((5, 3), (3, 5)):
         rows += solved_rows(args.exact // 2, rng, size)
     rows += selfplay_rows(args.games, args.depth, args.max_turns, args.seed)
+    for path in args.records:
+        try:
+            rows += record_rows(path)
+        except (OSError, ValueError) as error:
+            parser.error(str(error))
     args.out.parent.mkdir(parents=True, exist_ok=True)
     with args.out.open("w", newline="") as f:
         writer = csv.writer(f)
         writer.writerow(COLUMNS)
         writer.writerows(rows)
-    counts = {s: sum(r[0] == s for r in rows) for s in ("endgame", "solved", "selfplay")}
+    counts = {s: sum(r[0] == s for r in rows) for s in ("endgame", "solved", "selfplay", "records")}
     told = ", ".join(f"{n} {s}" for s, n in counts.items())
     print(f"{len(rows)} positions written to {args.out}: {told}")
     return 0

@@ -28,7 +28,7 @@ from fanorona.rules import Rules
 
 from .evaluation_data import DEFAULT_FILE
 
-SOURCES = ("selfplay", "endgame", "solved")
+SOURCES = ("selfplay", "endgame", "solved", "records")
 
 
 def read_positions(path: Path, sources) -> tuple[np.ndarray, np.ndarray, list]:

@@ -9,7 +9,7 @@ import pytest
 
 from fanorona import Board, Rules
 from fanorona.engine import ai
-from fanorona.engine.arena import GameResult, MatchResult, main, run_match
+from fanorona.engine.arena import GameResult, MatchResult, main, recorded_games, run_match
 
 
 @pytest.mark.slow
@@ -113,6 +113,53 @@ def test_a_record_of_another_match_is_refused_and_left_as_it_was(tmp_path):
     with pytest.raises(ValueError, match="records another match"):
         run_match("greedy", "random", 2, size=(5, 3), seed=2, progress=False, record=path)
     assert path.read_text() == before
+
+
+def test_a_match_record_reads_back_as_the_match_and_its_games(tmp_path):
+    path = tmp_path / "match.jsonl"
+    result = run_match("greedy", "random", 4, size=(5, 3), seed=5, progress=False, record=path)
+    settings, games = recorded_games(path)
+    assert settings == json.loads(json.dumps(result.settings()))
+    assert sorted(games, key=lambda g: g.index) == result.games
+
+
+def test_a_damaged_record_is_named_by_its_line_and_a_cut_last_line_left_out(tmp_path):
+    path = tmp_path / "match.jsonl"
+    run_match("greedy", "random", 4, size=(5, 3), seed=5, progress=False, record=path)
+    header, *games = path.read_text().splitlines()
+    path.write_text("\n".join([header, *games[:3], games[3][:25]]))
+    assert len(recorded_games(path)[1]) == 3
+    path.write_text("\n".join([header, games[0], "{not json", *games[2:]]))
+    with pytest.raises(ValueError, match="line 3: not a recorded game"):
+        recorded_games(path)
+    path.write_text("a heading that is no match\n" + "\n".join(games))
+    with pytest.raises(ValueError, match="line 1"):
+        recorded_games(path)
+
+
+def test_recorded_positions_are_scored_for_the_side_to_move_and_capped_games_left_out(tmp_path):
+    from benchmarks.evaluation_data import record_rows
+    from fanorona.movegen import bitsets
+
+    path, rules = tmp_path / "match.jsonl", Rules().with_(quiet_draw=4)
+    match = dict(size=(5, 3), rules=rules, seed=5, max_turns=12, progress=False, record=path)
+    result = run_match("greedy", "random", 8, **match)
+    ends = {(g.winner, g.adjudicated) for g in result.games}
+    assert {("a", False), ("b", False), (None, False)} <= ends and any(e[1] for e in ends)
+    rows = record_rows(path)
+    played = [g for g in result.games if not g.adjudicated]
+    assert len(rows) == sum(len(g.turns) for g in played)
+    at = 0
+    for game in played:
+        board = Board((5, 3), rules)
+        for turn in game.opening.split():
+            board.push(turn)
+        for turn in game.turns:
+            a_to_move = (board.to_move == "white") == game.a_white
+            expected = 0.5 if game.winner is None else float((game.winner == "a") == a_to_move)
+            assert rows[at] == ("records", 5, 3, *bitsets(board), expected)
+            board.push(turn)
+            at += 1
 
 
 def test_turn_cap_adjudicates_on_stones():

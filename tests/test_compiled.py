@@ -450,6 +450,51 @@ def test_players_of_every_level_and_size_hold_no_table_between_turns():
     assert compiled.tables_held() == 0
 
 
+def test_two_remembering_players_keep_both_tables_where_allowed():
+    """The arena's two ``memory`` sides of one game keep a table each between turns; after the
+    block the process holds one again, the last search's."""
+    board = fa.Board((5, 5))
+    first, second = (AlphaBetaPlayer(depth=3, seed=k, compiled=True, memory=True) for k in (1, 2))
+    with compiled.kept_tables(2):
+        for _ in range(2):
+            first.choose_turn(board)
+            second.choose_turn(board)
+            assert compiled.tables_held() == 2, "each side kept its own table"
+        assert first._idle[0].table is not None and second._idle[0].table is not None
+    assert compiled.tables_held() == 1
+    assert first._idle[0].table is None and second._idle[0].table is not None
+    second.forget()
+    assert compiled.tables_held() == 0
+
+
+def test_both_remembering_sides_of_an_arena_game_keep_their_tables():
+    """Each side counts the tables the process holds after its own turn: from the second turn
+    on, its own and the other side's."""
+    from fanorona.engine import arena
+
+    held = []
+
+    class Counting(AlphaBetaPlayer):
+        def choose_turn(self, board):
+            turn = super().choose_turn(board)
+            held.append(compiled.tables_held())
+            return turn
+
+    arena.register_player(
+        "counting", lambda spec, seed: Counting(depth=2, seed=seed, compiled=True, memory=True)
+    )
+    arena.run_match("counting", "counting", 2, size=(5, 5), seed=1, max_turns=6, progress=False)
+    assert held[0] == 1 and len(held) > 4
+    assert set(held[1:6]) == {2}, "one side's turn never dropped the other side's table"
+    assert compiled.tables_held() == 0, "the tables went with the game's players"
+
+
+@pytest.mark.parametrize("limit", [0, -1, 1.5, "2", None])
+def test_a_table_limit_must_be_a_whole_number_at_least_one(limit):
+    with pytest.raises(ValueError, match="at least 1"), compiled.kept_tables(limit):
+        pass
+
+
 def test_a_dropped_player_hands_back_the_table_it_kept():
     player = AlphaBetaPlayer(depth=2, seed=1, compiled=True, memory=True)
     player.choose_turn(fa.Board())

@@ -26,7 +26,7 @@ from ..game import play_game
 from ..rules import PRESETS, Rules
 from .ai import make_player
 
-__all__ = ["GameResult", "MatchResult", "arena_player", "main", "run_match"]
+__all__ = ["GameResult", "MatchResult", "arena_player", "main", "recorded_games", "run_match"]
 
 NO_RATINGS = (
     "rating difference: install the tournament extra (pip install 'fanorona[tournament]') to fit it"
@@ -306,7 +306,10 @@ def _play_one(job) -> GameResult:
     board = Board(size, rules)
     for turn in opening.split():
         board.push(turn)
-    game = play_game(white, black, board, max_turns=max_turns)
+    from .compiled import kept_tables
+
+    with kept_tables(2):  # both sides may remember from turn to turn (``memory=1``)
+        game = play_game(white, black, board, max_turns=max_turns)
     final = game.board()
     assert game.outcome is not None, "play_game gives every game an outcome (adjudicated if cut)"
     winner = game.outcome.winner
@@ -435,6 +438,25 @@ class _Record:
         """Append one game, whole, as soon as it ends."""
         with open(self.path, "a") as f:
             f.write(json.dumps(asdict(game)) + "\n")
+
+
+def recorded_games(path) -> tuple[dict, list[GameResult]]:
+    """A ``--record`` file's match settings (``MatchResult.settings``) and its whole games, for
+    reading a match again (``benchmarks/evaluation_data.py`` learns from its positions)."""
+    with open(path) as f:
+        lines = [line for line in f if line.strip()]
+    try:
+        settings = json.loads(lines[0])["match"]
+    except (IndexError, ValueError, KeyError, TypeError):
+        raise ValueError(f"{path}, line 1: not a match record's first line") from None
+    games = []
+    for number, line in enumerate(lines[1:], start=2):
+        try:
+            games.append(GameResult(**json.loads(line)))
+        except (ValueError, TypeError):
+            if number < len(lines):  # a last line cut short by a stopped match is left out
+                raise ValueError(f"{path}, line {number}: not a recorded game") from None
+    return settings, games
 
 
 def _plain(data):

@@ -14,6 +14,7 @@ disk, so later processes load it in about a second.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import mmap
 import os
@@ -1038,10 +1039,41 @@ def _drop_table() -> None:
         _HELD[0] -= 1
 
 
-#: The searches that kept their table (``keep``) and are not searching now: at most one, the last
-#: to finish, so a kernel with players on several board sizes holds one table between turns.
-_IDLE_KEPT: weakref.WeakSet = weakref.WeakSet()
+#: The searches that kept their table (``keep``) and are not searching now, the last to finish
+#: last: at most ``_KEPT_LIMIT[0]`` of them (one, so a kernel with players on several board sizes
+#: holds one table between turns; ``kept_tables`` raises it for a game of two such players).
+_IDLE_KEPT: list = []
+_KEPT_LIMIT = [1]
 _KEPT_LOCK = threading.Lock()
+
+
+@contextlib.contextmanager
+def kept_tables(limit: int):
+    """Within the block, ``limit`` searches may keep their tables between turns: the arena's two
+    remembering sides of one game then do not drop each other's."""
+    if not (isinstance(limit, int) and limit >= 1):
+        raise ValueError(f"kept_tables takes a whole number of tables, at least 1; got {limit!r}")
+    with _KEPT_LOCK:
+        before, _KEPT_LIMIT[0] = _KEPT_LIMIT[0], limit
+    try:
+        yield
+    finally:
+        with _KEPT_LOCK:
+            _KEPT_LIMIT[0] = before
+            _drop_kept_beyond(before)
+
+
+def _forget_idle(search) -> None:
+    """Take ``search`` (and searches collected since) off the idle list (the lock held)."""
+    _IDLE_KEPT[:] = [ref for ref in _IDLE_KEPT if ref() is not None and ref() is not search]
+
+
+def _drop_kept_beyond(limit: int) -> None:
+    """Forget the tables of all but the ``limit`` searches that finished last (the lock held)."""
+    alive = [search for search in (ref() for ref in _IDLE_KEPT) if search is not None]
+    for search in alive[: max(len(alive) - limit, 0)]:
+        search.forget()
+    _IDLE_KEPT[:] = [weakref.ref(search) for search in alive[-limit:]]
 
 
 def tables_held() -> int:
@@ -1260,8 +1292,8 @@ class CompiledSearch:
             endgame_indexed=int(arrays["endgame_codes"].shape[0] > 1),
         )
         self.tables = self.tables._replace(params=params, **arrays)
-        with _KEPT_LOCK:
-            _IDLE_KEPT.discard(self)  # searching: no other search's finish drops its table now
+        with _KEPT_LOCK:  # searching: no other search's finish drops its table now
+            _forget_idle(self)
             kept = self.table is not None and self.keep
         generation = int(self.state[0]["generation"])
         self.finish()
@@ -1292,12 +1324,11 @@ class CompiledSearch:
         if not self.keep:
             self.forget()
             return
-        with _KEPT_LOCK:  # held while dropping: a search taken out of the set is not searching
-            for other in [other for other in _IDLE_KEPT if other is not self]:
-                _IDLE_KEPT.discard(other)
-                other.forget()
+        with _KEPT_LOCK:  # held while dropping: a search taken out of the list is not searching
+            _forget_idle(self)
             if self.table is not None:
-                _IDLE_KEPT.add(self)
+                _IDLE_KEPT.append(weakref.ref(self))
+            _drop_kept_beyond(_KEPT_LIMIT[0])
 
     def forget(self) -> None:
         """Drop the table and what it holds: the memory goes back to the system."""
