@@ -23,6 +23,11 @@ pytestmark = pytest.mark.xdist_group("endgame-tables")
 #: the rule sets a table can stand for: no draw rule, no opening rule
 GRAPH_RULES = {name: Rules.named(name).with_(quiet_draw=None) for name in PRESETS}
 GRAPH_RULES = {n: r for n, r in GRAPH_RULES.items() if not r.opening_single_capture}
+#: the solved game's rules and another set, to see rules reach a child process unchanged
+RULE_PAIR = [
+    ("solved", Rules.solved()),
+    *[(n, r) for n, r in GRAPH_RULES.items() if r != Rules.solved()][:1],
+]
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -175,3 +180,36 @@ def test_without_compiled_code_endgame_5_reads_the_four_stone_table(monkeypatch)
 
     assert all(search(b, 5) == search(b, 4) for b in boards)
     assert any(search(b, 5) != search(b, table) for b in boards)
+
+
+def test_a_large_table_is_built_by_another_process_and_read_here(monkeypatch, tmp_path):
+    """The build's memory peak stays out of this process (a kernel): here ``build`` is refused,
+    yet the table arrives, labelled as a build here labels it, under another rule set too."""
+    reference = {name: IndexedTable.build((3, 3), 5, rules, False) for name, rules in RULE_PAIR}
+    monkeypatch.setenv("FANORONA_CACHE_DIR", str(tmp_path))
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("the table was built in the process that asked for it")
+
+    monkeypatch.setattr(IndexedTable, "build", refuse)
+    for name, rules in RULE_PAIR:
+        table = indexed_table((3, 3), 5, rules)
+        assert (table.codes == reference[name].codes).all(), name
+        assert cache_path((3, 3), 5, rules).exists()
+
+
+def test_a_failed_child_build_is_told_and_the_table_built_here(monkeypatch, tmp_path):
+    monkeypatch.setenv("FANORONA_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr("sys.executable", "/bin/false")
+    with pytest.warns(RuntimeWarning, match="child process failed .exit code 1.; building it here"):
+        table = indexed_table((3, 3), 5)
+    assert (table.codes == IndexedTable.build((3, 3), 5, progress=False).codes).all()
+
+
+def test_a_bad_request_is_refused_before_any_child_starts(monkeypatch, tmp_path):
+    monkeypatch.setenv("FANORONA_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr("sys.executable", "/nonexistent/python")
+    with pytest.raises(ValueError, match="stones is a whole number from 2 to 6"):
+        indexed_table((3, 3), 7)
+    with pytest.raises(ValueError, match="too large for the compiled code"):
+        indexed_table((9, 7), 5)

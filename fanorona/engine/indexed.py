@@ -100,25 +100,22 @@ class IndexedTable:
 
     @classmethod
     def build(
-        cls, size=(9, 5), stones: int = 5, rules: Rules | None = None, progress: bool = True
+        cls,
+        size=(9, 5),
+        stones: int = 5,
+        rules: Rules | None = None,
+        progress: bool = True,
+        layer_done=None,
     ) -> IndexedTable:
-        """Label every position of at most ``stones`` stones, both colours present."""
+        """Label every position of at most ``stones`` stones, both colours present
+        (``layer_done(k)`` is called as each stone count is labelled)."""
         from . import compiled
 
-        if not compiled.available():
-            raise ValueError(
-                "an indexed endgame table is built by compiled code: pip install 'fanorona[fast]'"
-            )
-        width, height = check_size(size)
+        width, height = _buildable(size, stones)
         rules = graph_rules(rules)
-        points = width * height
-        if isinstance(stones, bool) or not isinstance(stones, int) or not 2 <= stones <= 6:
-            raise ValueError(f"stones is a whole number from 2 to 6; got {stones!r}")
-        if points > compiled.MAX_POINTS:
-            raise ValueError(f"a board of {points} points is too large for the compiled code")
         started = time.perf_counter()
         compiled_gen = compiled.compiled_generator(generator(geometry(width, height), rules))
-        codes = label(compiled_gen, stones, progress)
+        codes = label(compiled_gen, stones, progress, layer_done)
         return cls((width, height), rules, stones, codes, time.perf_counter() - started)
 
     def __len__(self) -> int:
@@ -236,7 +233,23 @@ class IndexedTable:
                 raise ValueError(f"position {i} does not follow from the positions one turn on")
 
 
-def label(compiled_gen, stones: int, progress: bool = False) -> np.ndarray:
+def _buildable(size, stones) -> tuple[int, int]:
+    """The board's width and height, if the compiled code can build its table of ``stones``."""
+    from . import compiled
+
+    if not compiled.available():
+        raise ValueError(
+            "an indexed endgame table is built by compiled code: pip install 'fanorona[fast]'"
+        )
+    width, height = check_size(size)
+    if isinstance(stones, bool) or not isinstance(stones, int) or not 2 <= stones <= 6:
+        raise ValueError(f"stones is a whole number from 2 to 6; got {stones!r}")
+    if width * height > compiled.MAX_POINTS:
+        raise ValueError(f"a board of {width * height} points is too large for the compiled code")
+    return width, height
+
+
+def label(compiled_gen, stones: int, progress: bool = False, layer_done=None) -> np.ndarray:
     """The codes of every position of at most ``stones`` stones on the compiled generator's board
     (``compiled.warm_up`` calls this on a tiny board, so the pass is compiled at install)."""
     from . import compiled
@@ -255,6 +268,8 @@ def label(compiled_gen, stones: int, progress: bool = False) -> np.ndarray:
         for k in range(2, stones + 1):
             compiled.label_layer(k, compiled_gen, binomials, bases, codes)
             bar.update(sizes[k])
+            if layer_done is not None:
+                layer_done(k)
     return codes
 
 
@@ -267,18 +282,92 @@ def cache_path(size, stones: int, rules: Rules | None = None):
 _loaded: dict = {}
 
 
+#: Tables of this many stones or more are built in a child process: the 5-stone build needs
+#: about 190 MB more than the table it leaves, which a kernel should not keep as its peak.
+BUILT_APART_FROM = 5
+
+
 def indexed_table(
     size=(9, 5), stones: int = 5, rules: Rules | None = None, progress: bool = False
 ) -> IndexedTable:
     """The table of ``size`` and ``stones``, from memory, else from the cache file, else built (and
-    saved)."""
+    saved); a large one is built and saved by a child process, then read here."""
     rules = graph_rules(rules)
     size = check_size(size)
+    path = cache_path(size, stones, rules)
+    if stones >= BUILT_APART_FROM and path not in _loaded and not path.exists():
+        _buildable(size, stones)
+        _build_apart(size, stones, rules, progress)
     return load_or_build(
-        cache_path(size, stones, rules),
+        path,
         _loaded,
         lambda data: IndexedTable.from_bytes(data, size, stones, rules),
         lambda: IndexedTable.build(size, stones, rules, progress),
         "indexed endgame table",
         magic=MAGIC,
     )
+
+
+def _build_apart(size, stones: int, rules: Rules, progress: bool) -> None:
+    """Build and save the table in a child Python, its progress shown here a stone count at a
+    time.  Should the child fail, ``load_or_build`` finds no file and builds the table here."""
+    import json
+    import os
+    import subprocess
+    import sys
+    import tempfile
+    import warnings
+    from dataclasses import asdict
+    from pathlib import Path
+
+    package_root = str(Path(__file__).resolve().parents[2])  # the child imports this same package
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, (package_root, env.get("PYTHONPATH"))))
+    request = json.dumps({"size": list(size), "stones": stones, "rules": asdict(rules)})
+    code = "from fanorona.engine.indexed import _build_and_save; _build_and_save()"
+    sizes = layer_sizes(size[0] * size[1], stones)
+    w, h = size
+    with (
+        progress_bar(
+            progress, total=sum(sizes), desc=f"{w}x{h} endgame, {stones} stones", unit=" positions"
+        ) as bar,
+        tempfile.TemporaryFile("w+") as errors,  # a file: a full pipe would stop the child
+        subprocess.Popen(
+            [sys.executable, "-c", code, request],
+            stdout=subprocess.PIPE,
+            stderr=errors,
+            text=True,
+            env=env,
+        ) as child,
+    ):
+        assert child.stdout is not None
+        for line in child.stdout:  # one line a stone count labelled
+            bar.update(sizes[int(line)])
+        child.wait()
+        errors.seek(0)
+        problem = errors.read().strip().splitlines()
+    if child.returncode != 0:
+        warnings.warn(
+            f"building the {w}x{h} {stones}-stone table in a child process failed (exit code "
+            f"{child.returncode}{': ' + problem[-1] if problem else ''}); building it here",
+            RuntimeWarning,
+            stacklevel=3,
+        )
+
+
+def _build_and_save() -> None:
+    """The child's work (its request in ``sys.argv``): build, printing each stone count labelled,
+    and save."""
+    import json
+    import sys
+
+    from .tablefile import write_file
+
+    request = json.loads(sys.argv[1])
+    size, stones, rules = tuple(request["size"]), request["stones"], Rules(**request["rules"])
+
+    def done(k: int) -> None:
+        print(k, flush=True)
+
+    table = IndexedTable.build(size, stones, rules, progress=False, layer_done=done)
+    write_file(cache_path(size, stones, rules), table.to_bytes(), "indexed endgame table")
