@@ -276,8 +276,11 @@ def test_levels():
     assert isinstance(ai.level(1), ai.RandomPlayer) and isinstance(ai.level(2), ai.GreedyPlayer)
     assert ai.level(3).depth == 2 and ai.level(4).time_limit == 1.0
     assert ai.level(5).time_limit <= 2.0
-    # level 5 scores with the learned evaluation and keeps its table for its next turn
-    assert ai.level(5).evaluation == "learned" and ai.level(5).memory
+    # level 5 scores with the learned evaluation, keeps its table for its next turn, searches late
+    # turns shallower first and reads the 5-stone table
+    level5 = ai.level(5)
+    assert level5.evaluation == "learned" and level5.memory and level5.reductions
+    assert ai.make_player(ai.LEVELS[5]).name.count("endgame=5") == 1
     assert ai.level(4).evaluation != "learned" and not ai.level(4).memory
     with pytest.raises(ValueError, match="levels go from 1 to 5"):
         ai.level(6)

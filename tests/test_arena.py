@@ -360,7 +360,7 @@ def test_the_strength_match_can_give_both_sides_a_fixed_depth_instead_of_a_time(
     from benchmarks import bench_strength
     from benchmarks.frozen_level5 import frozen_player
 
-    options = "endgame=4,eval=learned,memory=1"
+    options = "endgame=5,eval=learned,memory=1,reductions=1"
     assert bench_strength.new_level5(depth=4) == f"alphabeta:depth=4,{options}"
     assert bench_strength.new_level5(0.5) == f"alphabeta:time=0.5,{options}"
     frozen = frozen_player("frozen5:depth=3")
