@@ -114,6 +114,16 @@ def test_make_labs_compile_step_imports_the_compiled_search_where_it_lives():
     assert done.returncode == 0, done.stderr
 
 
+def test_make_labs_table_step_names_the_table_where_it_lives():
+    """The step that builds level 5's 5-stone table runs as written (numba absent, it builds
+    nothing and returns at once)."""
+    import subprocess
+
+    line = next(line for line in lab_setup_lines() if "indexed_table" in line)
+    done = subprocess.run(line, shell=True, cwd=ROOT, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+
+
 def test_every_benchmark_script_has_a_main_that_make_bench_runs():
     """``make bench`` (``python -m benchmarks``) calls each ``benchmarks/bench_*.py``'s
     ``main()``."""
