@@ -295,3 +295,19 @@ def test_a_failed_write_leaves_no_part_file(cache, monkeypatch):
     with pytest.warns(SolveCacheWarning, match="cannot save"):
         write_file(solver.cache_path(SIZE), table.to_bytes(), "solved table")
     assert not list(cache.glob("*.part"))
+
+
+def test_a_payload_unpacked_a_megabyte_at_a_time_comes_back_whole_and_a_cut_one_is_refused():
+    """``checked_payload_array`` (the indexed tables' reader) over a payload of several of its
+    megabyte steps; and a stream cut short, though signed as it is, refused by both readers."""
+    rng = random.Random(3)
+    raw = rng.randbytes(3 * 2**20 + 17)  # incompressible: 3 MB packed
+    assert tablefile.checked_payload_array(
+        tablefile.packed(b"EXAMPLE!", 1, raw), b"EXAMPLE!", 1, "an example"
+    ) == bytearray(raw)
+    cut = zlib.compress(raw)[: -(2**10)]
+    signed = HEADER.pack(b"EXAMPLE!", 1, tablefile.digest(cut)) + cut
+    with pytest.raises(zlib.error, match="ends early"):
+        tablefile.checked_payload_array(signed, b"EXAMPLE!", 1, "an example")
+    with pytest.raises(zlib.error):
+        tablefile.checked_payload(signed, b"EXAMPLE!", 1, "an example")

@@ -30,7 +30,7 @@ from ..geometry import check_size, geometry
 from ..movegen import bitsets, generator
 from ..rules import Rules
 from .retrograde import DRAW, LOSS, OPPOSITE, WIN, follows, graph_rules, progress_bar
-from .tablefile import cache_file, checked_payload, load_or_build, packed
+from .tablefile import cache_file, checked_payload_array, load_or_build, packed
 
 __all__ = ["MAX_CODE_DISTANCE", "IndexedTable", "indexed_table", "label", "position_index"]
 
@@ -198,7 +198,7 @@ class IndexedTable:
     def from_bytes(cls, data: bytes, size, stones: int, rules: Rules) -> IndexedTable:
         """Read a cache file, refusing (ValueError) anything that is not exactly what was
         written."""
-        raw = checked_payload(data, MAGIC, FORMAT_VERSION, "an indexed endgame table")
+        raw = checked_payload_array(data, MAGIC, FORMAT_VERSION, "an indexed endgame table")
         width, height, found, count, length = _HEAD.unpack_from(raw)
         at = _HEAD.size
         if (width, height, found) != (*size, stones) or raw[at : at + length] != repr(
@@ -208,7 +208,7 @@ class IndexedTable:
         at += length
         if len(raw) - at != count:
             raise ValueError("the payload has the wrong length")
-        codes = np.frombuffer(raw, dtype=np.uint8, offset=at).copy()
+        codes = np.frombuffer(raw, dtype=np.uint8, offset=at)  # writable: raw is a bytearray
         if codes.max(initial=0) > 2 * MAX_CODE_DISTANCE + 2:
             raise ValueError("the file holds a code no position can have")
         table = cls(size, rules, stones, codes)
