@@ -1,7 +1,9 @@
 """Proof by games: today's level 5 against level 5 as it was frozen (``benchmarks.frozen_level5``),
 at equal time a turn, in pairs that share an opening from the two-turn book (every White first
 turn and Black reply, each position once; the three-turn book when more pairs are asked for), so
-no two pairs open alike.  Prints the arena's table, the score with a 95% interval and the Elo
+no two pairs open alike.  Games are played to their end by the rules (a cap of 400 turns, which
+the 50-turn rule reaches first; a cap of 120, the default before, decided on stones games that a
+table proves drawn).  Prints the arena's table, the score with a 95% interval and the Elo
 difference with its interval.
 
 ``python -m benchmarks.bench_strength --games 100 --time 1.8 --jobs 2`` is the full measurement
@@ -109,7 +111,13 @@ def main(argv=()) -> int:
         help="another spec for the other side (default: the frozen level 5 with the same budget; "
         "frozen5:depth=7 gives it a turn more than --depth 6, say)",
     )
-    parser.add_argument("--max-turns", type=int, default=120, help="turn cap (decided on stones)")
+    parser.add_argument(
+        "--max-turns",
+        type=int,
+        default=400,
+        help="turn cap, a game reaching it decided on stones (default 400: the 50-turn rule ends "
+        "games first, so they are played to their end)",
+    )
     parser.add_argument("--seed", type=int, default=1, help="draws the openings and the players")
     parser.add_argument("--json", metavar="FILE", help="also write every game to FILE")
     parser.add_argument(
