@@ -4,7 +4,8 @@ turn and Black reply, each position once; the three-turn book when more pairs ar
 no two pairs open alike.  Games are played to their end by the rules (a cap of 400 turns, which
 the 50-turn rule reaches first; a cap of 120, the default before, decided on stones games that a
 table proves drawn).  Prints the arena's table, the score with a 95% interval and the Elo
-difference with its interval.
+difference with its interval, and how many pairs one colour won twice: openings that decided the
+game whoever played them, on which no player scores above 50%.
 
 ``python -m benchmarks.bench_strength --games 100 --time 1.8 --jobs 2`` is the full measurement
 (about two CPU hours, an hour with two games at once: for an idle machine); ``python -m
@@ -67,6 +68,25 @@ def score_interval(result: arena.MatchResult) -> tuple[float, float, float]:
         return score, 0.0, 1.0
     half = Z95 * statistics.stdev(pairs) / math.sqrt(len(pairs))
     return score, max(0.0, score - half), min(1.0, score + half)
+
+
+def colour_won_both(result: arena.MatchResult) -> dict[str, int]:
+    """Pairs whose two games the same colour won, by that colour: openings that decided the game
+    whichever side played them, so that no player can score above 50% on them."""
+    pairs: dict[int, list[str | None]] = {}
+    for game in result.games:
+        pairs.setdefault(game.index // 2, []).append(_winning_colour(game))
+    counts = {"white": 0, "black": 0}
+    for colours in pairs.values():
+        if len(colours) == 2 and colours[0] == colours[1] is not None:
+            counts[colours[0]] += 1
+    return counts
+
+
+def _winning_colour(game: arena.GameResult) -> str | None:
+    if game.winner is None:
+        return None
+    return "white" if (game.winner == "a") == game.a_white else "black"
 
 
 def elo(score: float) -> float:
@@ -154,6 +174,11 @@ def main(argv=()) -> int:
     print(
         f"score {score:.1%} (95% interval {low:.1%} to {high:.1%}); "
         f"Elo {elo(score):+.0f} (95% interval {elo(low):+.0f} to {elo(high):+.0f})"
+    )
+    same = colour_won_both(result)
+    print(
+        f"pairs the same colour won twice (the opening decided them, whoever played it): "
+        f"White {same['white']}, Black {same['black']}, of {len(result.games) // 2}"
     )
     print(f"load average at the end: {' '.join(f'{x:.2f}' for x in _load())}")
     if args.json:

@@ -382,3 +382,25 @@ def test_the_strength_match_takes_another_opponent_and_prints_the_score_and_elo(
     out = capsys.readouterr().out
     assert out.startswith("greedy against random, 2 games, 1 openings")
     assert "score " in out and "Elo " in out
+
+
+def test_the_strength_match_counts_the_pairs_one_colour_won_twice():
+    from benchmarks.bench_strength import colour_won_both
+
+    def game(index, a_white, winner):
+        return GameResult(index, a_white, "d3e3W", [], winner, "", False)
+
+    result = MatchResult("A", "B", (9, 5), Rules(), 400, 1)
+    pairs = [
+        ("a", "b"),  # White won both: A as White, then B as White
+        ("b", "a"),  # Black won both
+        ("a", "a"),  # A won both: the player decided, not the opening
+        (None, None),  # two draws
+        ("b",),  # a pair not yet finished
+    ]
+    result.games = [
+        game(2 * pair + k, k == 0, winner)
+        for pair, winners in enumerate(pairs)
+        for k, winner in enumerate(winners)
+    ]
+    assert colour_won_both(result) == {"white": 1, "black": 1}
