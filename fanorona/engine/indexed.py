@@ -259,18 +259,20 @@ def label(compiled_gen, stones: int, progress: bool = False, layer_done=None) ->
     binomials, bases = _binomials(points, stones), _bases(points, stones)
     codes = np.zeros(int(bases[stones + 1]), dtype=np.uint8)
     sizes = layer_sizes(points, stones)
-    with progress_bar(
-        progress,
-        total=sum(sizes),
-        desc=f"{width}x{height} endgame, {stones} stones",
-        unit=" positions",
-    ) as bar:
+    with _build_bar(progress, width, height, sizes) as bar:
         for k in range(2, stones + 1):
             compiled.label_layer(k, compiled_gen, binomials, bases, codes)
             bar.update(sizes[k])
             if layer_done is not None:
                 layer_done(k)
     return codes
+
+
+def _build_bar(progress: bool, width: int, height: int, sizes):
+    """A build's progress bar: the positions labelled, a stone count at a time (``sizes``)."""
+    stones = len(sizes) - 1
+    desc = f"{width}x{height} endgame, {stones} stones"
+    return progress_bar(progress, total=sum(sizes), desc=desc, unit=" positions")
 
 
 def cache_path(size, stones: int, rules: Rules | None = None):
@@ -325,12 +327,10 @@ def _build_apart(size, stones: int, rules: Rules, progress: bool) -> None:
     env["PYTHONPATH"] = os.pathsep.join(filter(None, (package_root, env.get("PYTHONPATH"))))
     request = json.dumps({"size": list(size), "stones": stones, "rules": asdict(rules)})
     code = "from fanorona.engine.indexed import _build_and_save; _build_and_save()"
-    sizes = layer_sizes(size[0] * size[1], stones)
     w, h = size
+    sizes = layer_sizes(w * h, stones)
     with (
-        progress_bar(
-            progress, total=sum(sizes), desc=f"{w}x{h} endgame, {stones} stones", unit=" positions"
-        ) as bar,
+        _build_bar(progress, w, h, sizes) as bar,
         tempfile.TemporaryFile("w+") as errors,  # a file: a full pipe would stop the child
         subprocess.Popen(
             [sys.executable, "-c", code, request],
