@@ -566,3 +566,81 @@ def test_searches_at_the_same_time_have_tables_of_their_own():
     assert [count for _, count, _ in held] == [len(boards)] * len(boards)
     assert len({table for _, _, table in held}) == len(boards)
     assert compiled.tables_held() == 0
+
+
+def test_cached_machine_code_is_removed_when_its_constants_change(tmp_path):
+    code = [
+        tmp_path / "compiled._evaluate-360.py311.nbi",
+        tmp_path / "compiled._evaluate-360.py311.1.nbc",
+    ]
+    other = tmp_path / "scoring.to_table-58.py311.nbi"  # another module's, under its own watch
+
+    def compile_into_cache():
+        for path in [*code, other]:
+            path.write_bytes(b"machine code")
+
+    compile_into_cache()
+    assert compiled.clear_stale_cache(tmp_path, "first"), "no stamp: constants unknown, removed"
+    assert not any(path.exists() for path in code) and other.exists()
+    compile_into_cache()
+    assert not compiled.clear_stale_cache(tmp_path, "first")
+    assert all(path.exists() for path in code), "compiled under the same constants: kept"
+    assert compiled.clear_stale_cache(tmp_path, "second")
+    assert not any(path.exists() for path in code) and other.exists()
+    assert not compiled.clear_stale_cache(None, "third"), "numba keeps no cache: nothing to do"
+
+
+#: A child's view of one position: the compiled learned evaluation and the Python one.
+EVALUATE_IN_A_CHILD = """
+import json, fanorona
+from fanorona.board import Board
+from fanorona.engine import ai, compiled
+from fanorona.movegen import bitsets, generator
+board = Board()
+for turn in ("d3e3W", "d4c3Ad3W", "d2c3A"):
+    board.push(turn)
+gen = generator(board.geometry, board.rules)
+tables = compiled.CompiledGenerator(gen).with_params(evaluation=compiled.LEARNED_CODE)
+me, opp = bitsets(board)
+scores = int(compiled._evaluate(me, opp, tables)), ai.learned(gen, me, opp)
+print(json.dumps([fanorona.__file__, *scores]))
+"""
+
+
+@pytest.mark.slow
+def test_a_new_weight_in_scoring_reaches_the_compiled_evaluation_despite_its_cache(tmp_path):
+    import json
+    import re
+    import shutil
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    copy = tmp_path / "fanorona"
+    shutil.copytree(Path(fa.__file__).parent, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    env["PYTHONPATH"] = str(tmp_path)
+
+    def evaluations():
+        run = subprocess.run(
+            [sys.executable, "-c", EVALUATE_IN_A_CHILD],
+            cwd=tmp_path,
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=300,
+        )
+        where, compiled_score, python_score = json.loads(run.stdout.splitlines()[-1])
+        assert Path(where).parent == copy
+        return compiled_score, python_score
+
+    first = evaluations()  # compiled, and cached in the copy
+    assert first[0] == first[1]
+    scoring = copy / "engine" / "scoring.py"
+    text, count = re.subn(r"LEARNED = \([^)]*\)", "LEARNED = (7, 5, 3, 2, 1)", scoring.read_text())
+    assert count == 1
+    scoring.write_text(text)
+    second = evaluations()
+    assert second[1] != first[1], "the new weights score this position otherwise"
+    assert second[0] == second[1], "the compiled evaluation was loaded from a stale cache"

@@ -9,12 +9,15 @@ search.  The functions work on ``int64`` bit sets and the numpy arrays of a ``Ta
 ``Generator``; a chain is walked point by point along its precomputed rays.
 ``FANORONA_COMPILED=0`` switches the path off.
 The first use compiles (about half a minute, shown by a progress bar); numba caches the result on
-disk, so later processes load it in about a second.
+disk, so later processes load it in about a second.  Numba bakes the constants read from
+``scoring`` and ``geometry`` into that code and notices edits to this file only, so an edit to
+those two clears the cache (``clear_stale_cache``).
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import itertools
 import mmap
 import os
@@ -23,6 +26,7 @@ import threading
 import time
 import weakref
 from collections import namedtuple
+from pathlib import Path
 
 from ..geometry import DIRECTIONS
 from .scoring import (
@@ -121,6 +125,24 @@ STATE_FIELDS = (
 def available() -> bool:
     """Whether the compiled path is installed and not switched off by ``FANORONA_COMPILED=0``."""
     return numba is not None and os.environ.get("FANORONA_COMPILED", "1") != "0"
+
+
+def clear_stale_cache(folder, fingerprint: str, stem: str = "compiled") -> bool:
+    """Remove this module's cached machine code from numba's cache ``folder`` when it was compiled
+    under other constants (``fingerprint`` differs from the one written there), so the next call
+    compiles afresh; True if it removed it.  Nothing is done without a folder."""
+    if folder is None:
+        return False
+    stamp = Path(folder) / f"{stem}.constants"
+    with contextlib.suppress(OSError):
+        if stamp.read_text() == fingerprint:
+            return False
+    for cached in Path(folder).glob(f"{stem}.*.nb[ic]"):
+        with contextlib.suppress(OSError):
+            cached.unlink()
+    with contextlib.suppress(OSError):
+        stamp.write_text(fingerprint)
+    return True
 
 
 if numba is not None:
@@ -1005,6 +1027,23 @@ if numba is not None:
         ):
             return values[i, 3], values[i, 4]
         return np.int64(-2), np.int64(-2)
+
+    def _constants_fingerprint() -> str:
+        """A digest of the modules whose names the compiled functions read as constants.  Numba
+        bakes such globals into its cached machine code and notices edits to this file only (a
+        documented limit), so a new weight in ``scoring`` would otherwise go unseen."""
+        from .. import geometry
+        from . import scoring
+
+        digest = hashlib.sha256()
+        for module in (scoring, geometry):
+            digest.update(Path(module.__file__).read_bytes())
+        return digest.hexdigest()
+
+    # before any function runs, hence before numba reads its cache
+    clear_stale_cache(
+        getattr(getattr(_popcount, "_cache", None), "cache_path", None), _constants_fingerprint()
+    )
 
 
 _THIS_MODULE = sys.modules[__name__]  # how the object-mode block of _look finds _stop_requested
