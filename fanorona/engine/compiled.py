@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import inspect
 import itertools
 import mmap
 import os
@@ -1037,7 +1038,7 @@ if numba is not None:
 
         digest = hashlib.sha256()
         for module in (scoring, geometry):
-            digest.update(Path(module.__file__).read_bytes())
+            digest.update(inspect.getsource(module).encode())
         return digest.hexdigest()
 
     # before any function runs, hence before numba reads its cache
