@@ -1050,8 +1050,8 @@ _KINDS = {
 #: +214) in pure Python and +308 (+252 to +381) compiled (README, Figures).  Level 5 as it is
 #: against the level 5 frozen before the learned evaluation (``benchmarks/frozen_level5``), 1.8 s
 #: a turn each, games played to their end: +92 Elo (+60 to +127) over 100 games, +89 (+67 to
-#: +111) over 200; without ``endgame=5`` and ``reductions`` +89 in the first 100's openings (each
-#: scored about +20 head to head).
+#: +111) over 200; without ``endgame=5`` and ``reductions`` +89 in the first 100's openings (head
+#: to head each scored about +20, both together +17 over 100 games).
 LEVELS = {
     1: "random",
     2: "greedy",
