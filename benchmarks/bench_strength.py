@@ -78,7 +78,7 @@ def colour_won_both(result: arena.MatchResult) -> dict[str, int]:
         pairs.setdefault(game.index // 2, []).append(_winning_colour(game))
     counts = {"white": 0, "black": 0}
     for colours in pairs.values():
-        if len(colours) == 2 and colours[0] == colours[1] is not None:
+        if len(colours) == 2 and colours[0] is not None and colours[0] == colours[1]:
             counts[colours[0]] += 1
     return counts
 
