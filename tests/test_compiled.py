@@ -24,7 +24,7 @@ from conftest import positions_from_random_games, random_position
 
 import fanorona as fa
 from benchmarks.bench_search import MIDDLE_GAME
-from fanorona.engine import compiled
+from fanorona.engine import ai, compiled
 from fanorona.engine.ai import EVALUATIONS, AlphaBetaPlayer, make_player
 from fanorona.movegen import bitsets, generator
 from fanorona.rules import PRESETS, Rules
@@ -155,6 +155,29 @@ def test_late_turns_searched_shallower_first_are_the_same_node_for_node(preset):
         full.choose_turn(board)
         fewer.append(python[2] < full.last_search.nodes)
     assert any(fewer), "no search visited fewer positions with late turns searched shallower"
+
+
+def test_turns_late_in_deep_nodes_searched_two_shallower_are_the_same_node_for_node(
+    monkeypatch,
+):
+    """From five turns above the horizon, a turn from ``LATER_TURN`` on is searched two turns
+    shallower first; a depth-6 search has such nodes, so the Python search with the rule put out
+    of reach visits other positions, and the compiled one follows the rule node for node."""
+    boards = positions_from_random_games(3, seed=29, every=3)
+    counted = []
+    for board in boards:
+        python, fast = searches(board, depth=6, evaluation="learned", reductions=True)
+        assert fast == python, board.fen()
+        counted.append(python[2])
+    monkeypatch.setattr(ai, "LATER_TURN", 10**6)
+    one_shallower = []
+    for board in boards:
+        player = AlphaBetaPlayer(
+            depth=6, seed=7, compiled=False, evaluation="learned", reductions=True
+        )
+        player.choose_turn(board)
+        one_shallower.append(player.last_search.nodes)
+    assert counted != one_shallower, "no depth-6 search reduced a late turn by two"
 
 
 def test_the_search_sees_the_draw_rule_and_the_opening_rule_like_python():

@@ -23,11 +23,13 @@ from .scoring import (
     EVALUATION_NAMES,
     EXACT,
     LATE_TURN,
+    LATER_TURN,
     LEARNED,
     LOWER,
     MOBILITY,
     PROVEN,
     REDUCE_FROM_DEPTH,
+    REDUCE_MORE_FROM_DEPTH,
     STONE,
     STRONG_POINT,
     THREAT,
@@ -93,6 +95,14 @@ def _options(board: Board) -> list:
 
 def _as_turn(board: Board, raw_steps) -> Turn:
     return turn_of(board.geometry, raw_steps)
+
+
+def _reduction(reduce: bool, index: int, depth: int) -> int:
+    """How many turns shallower the turn at ``index`` of a node's sorted list is searched first,
+    when ``reduce`` (reductions on, the node deep enough, a turn searched before it)."""
+    if not reduce or index < LATE_TURN:
+        return 0
+    return 2 if index >= LATER_TURN and depth >= REDUCE_MORE_FROM_DEPTH else 1
 
 
 def _captured(opp: int, opp_after: int) -> int:
@@ -285,7 +295,8 @@ class AlphaBetaPlayer(_Player):
     stored best reply is tried before any other turn is even generated; then the largest
     captures.  All turns but the first are searched with a null window (principal-variation
     search) and searched again only if they beat it; with ``reductions``, a turn late in that
-    order is first searched a turn shallower (``scoring.LATE_TURN``), and in full only if it beats
+    order is first searched a turn shallower (``scoring.LATE_TURN``; two from
+    ``scoring.LATER_TURN`` in deeper nodes), and in full only if it beats
     the best so far (off by default).  When the clock stops an iteration, a turn
     that already beat the previous best at the new depth is kept.  Positions at the horizon are
     scored by ``evaluation`` (a name in ``EVALUATIONS``); with ``quiescence`` the search first goes
@@ -682,10 +693,10 @@ class _AlphaBetaSearch:
             quiet if draw_near else -1,
         )
 
-    def _child(self, me2, opp2, opp, depth, alpha, beta, ply, quiet, null_window, late=False):
-        """The value, for the side that moved, of the turn that left ``(me2, opp2)``: a turn
-        shallower first when ``late`` (and no further if it does not beat ``alpha``), with a null
-        window when ``null_window``, and again with the full window if it beats ``alpha``."""
+    def _child(self, me2, opp2, opp, depth, alpha, beta, ply, quiet, null_window, reduction=0):
+        """The value, for the side that moved, of the turn that left ``(me2, opp2)``: ``reduction``
+        turns shallower first (and no further if it does not beat ``alpha``), with a null window
+        when ``null_window``, and again with the full window if it beats ``alpha``."""
         quiet2 = quiet + 1 if opp2 == opp else 0
         if (
             depth == 1 and not self.quiescence
@@ -702,8 +713,10 @@ class _AlphaBetaSearch:
             if score is None:
                 score = self._scores[opp2, me2] = self._evaluate(self._gen, opp2, me2)
             return -score
-        if late:
-            score = -self._negamax(opp2, me2, depth - 2, -alpha - 1, -alpha, ply + 1, quiet2)
+        if reduction:
+            score = -self._negamax(
+                opp2, me2, depth - 1 - reduction, -alpha - 1, -alpha, ply + 1, quiet2
+            )
             if score <= alpha:
                 return score
         if null_window:
@@ -762,8 +775,10 @@ class _AlphaBetaSearch:
                 if (me2, opp2) == stored_move:  # searched already
                     continue
                 searched = best > -WIN_SCORE - 1
-                late = reduce and searched and index >= LATE_TURN
-                score = self._child(me2, opp2, opp, depth, alpha, beta, ply, quiet, searched, late)
+                reduction = _reduction(reduce and searched, index, depth)
+                score = self._child(
+                    me2, opp2, opp, depth, alpha, beta, ply, quiet, searched, reduction
+                )
                 if score > best:
                     best, best_move = score, (me2, opp2)
                     if score > alpha:

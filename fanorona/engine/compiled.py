@@ -34,11 +34,13 @@ from .scoring import (
     EVALUATION_NAMES,
     EXACT,
     LATE_TURN,
+    LATER_TURN,
     LEARNED,
     LOWER,
     MOBILITY,
     PROVEN,
     REDUCE_FROM_DEPTH,
+    REDUCE_MORE_FROM_DEPTH,
     STONE,
     STRONG_POINT,
     THREAT,
@@ -899,6 +901,8 @@ if numba is not None:
                     i += 1
                     continue
             late = reduce and null_window and i - pos >= LATE_TURN
+            # ai._reduction: how many turns shallower a late turn is searched first
+            cut = 2 if late and i - pos >= LATER_TURN and depth >= REDUCE_MORE_FROM_DEPTH else 1
             i += 1
             quiet2 = quiet + 1 if opp2 == opp else 0
             if depth == 1 and not params.quiescence:
@@ -909,7 +913,7 @@ if numba is not None:
                 # window (all but the first), the full depth and window
                 search = 0 if late else 1 if null_window else 2
                 while True:
-                    shallower = 1 if search == 0 else 0
+                    shallower = cut if search == 0 else 0
                     low = -beta if search == 2 else -alpha - 1
                     score = -_negamax(
                         opp2,

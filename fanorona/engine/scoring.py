@@ -11,12 +11,14 @@ from __future__ import annotations
 __all__ = [
     "EVALUATION_NAMES",
     "EXACT",
+    "LATER_TURN",
     "LATE_TURN",
     "LEARNED",
     "LOWER",
     "MOBILITY",
     "PROVEN",
     "REDUCE_FROM_DEPTH",
+    "REDUCE_MORE_FROM_DEPTH",
     "STONE",
     "STRONG_POINT",
     "THREAT",
@@ -36,6 +38,10 @@ EXACT, LOWER, UPPER = 0, 1, 2  # what a stored score is: the value, a lower boun
 #: turn seldom turns out best, and one that beats the best so far is searched again in full.
 LATE_TURN = 3
 REDUCE_FROM_DEPTH = 3
+#: A turn from ``LATER_TURN`` on, in nodes at least ``REDUCE_MORE_FROM_DEPTH`` turns deep, is
+#: searched two turns shallower first: the later in the list, the less often a turn is best.
+LATER_TURN = 6
+REDUCE_MORE_FROM_DEPTH = 5
 
 #: The evaluations, in the order of their codes in the compiled search: material, material and
 #: strong points, material and mobility, material and threat, and the learned one
