@@ -1062,11 +1062,13 @@ _KINDS = {
 #: level3-level2 100% (20), level4-level3 95% (20), level5-level4 55% (40; +35 Elo, not
 #: significant).
 #: Against that search at 1.8 s a turn, 100 games each, today's level 5 scored +164 Elo (+120 to
-#: +214) in pure Python and +308 (+252 to +381) compiled (README, Figures).  Level 5 as it is
-#: against the level 5 frozen before the learned evaluation (``benchmarks/frozen_level5``), 1.8 s
-#: a turn each, games played to their end: +92 Elo (+60 to +127) over 100 games, +89 (+67 to
-#: +111) over 200; without ``endgame=5`` and ``reductions`` +89 in the first 100's openings (head
-#: to head each scored about +20, both together +17 over 100 games).
+#: +214) in pure Python and +308 (+252 to +381) compiled (README, Figures).  Level 5 before the
+#: deeper reductions, against the level 5 frozen before the learned evaluation
+#: (``benchmarks/frozen_level5``), 1.8 s a turn each, games played to their end: +92 Elo (+60 to
+#: +127) over 100 games, +89 (+67 to +111) over 200; without ``endgame=5`` and ``reductions`` +89
+#: in the first 100's openings (head to head each scored about +20, both together +17 over 100
+#: games).  With late turns in deep nodes searched two turns shallower (``scoring.LATER_TURN``):
+#: +108 (+69 to +149) over 100 games in other openings, +14 (-4 to +32) head to head at 0.25 s.
 LEVELS = {
     1: "random",
     2: "greedy",
