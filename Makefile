@@ -31,7 +31,11 @@ SERVE := JUPYTER_CONFIG_PATH="$(CURDIR)/jupyter" JUPYTER_PATH="$(CURDIR)/jupyter
 # Where numba does not install, one line says so and everything runs in pure Python.  The search is
 # compiled here, once (about 45 s, with a progress bar), into numba's cache: no kernel compiles it,
 # which costs the first game that long and its kernel about 100 MB more for as long as it runs.
-$(VENV)/.installed-play: pyproject.toml | $(BIN)/python
+# numba's cache of the compiled search goes stale when these change (compiled.py by numba's own
+# check, the other two by compiled's): `make lab` then compiles it again, not the first kernel.
+COMPILED_SOURCES := fanorona/engine/compiled.py fanorona/engine/scoring.py fanorona/geometry.py
+
+$(VENV)/.installed-play: pyproject.toml $(COMPILED_SOURCES) | $(BIN)/python
 	@echo "make lab: 1/3 installing the kit and the notebooks' packages into $(VENV) (minutes the first time; pip lists each package)"
 	@$(BIN)/pip install -e '.[fast,tournament,lobby]' || { \
 	    echo "numba does not install here: the computer uses the pure-Python search (weaker levels 4 and 5)"; \

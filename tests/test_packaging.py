@@ -206,3 +206,49 @@ def test_an_xdist_group_runs_on_one_worker_with_the_installed_pytest(tmp_path):
     assert done.returncode == 0, done.stdout[-2000:]
     workers = {(tmp_path / f"grouped-{n}").read_text() for n in range(6)}
     assert len(workers) == 1, f"the group ran on {sorted(workers)}"
+
+
+@pytest.mark.parametrize(
+    ("changed", "sets_up_again"),
+    [
+        ("pyproject.toml", True),
+        ("fanorona/engine/compiled.py", True),
+        ("fanorona/engine/scoring.py", True),
+        ("fanorona/geometry.py", True),
+        ("fanorona/notation.py", False),
+    ],
+)
+def test_make_lab_compiles_again_after_an_update_to_what_the_compiled_search_bakes_in(
+    tmp_path, changed, sets_up_again
+):
+    """An update that leaves numba's cache stale makes ``make lab`` compile the search again, so
+    the first kernel does not (a minute's wait and 100 MB more); other edits set up nothing."""
+    import os
+    import shutil
+    import subprocess
+    import sys
+    import time
+
+    if shutil.which("make") is None:
+        pytest.skip("no make")
+    assert (ROOT / changed).exists(), changed
+    stamp = tmp_path / ".installed-play"
+    stamp.touch()
+    later = time.time() + 3600  # newer than every file of the checkout
+    os.utime(stamp, (later, later))
+    lines = subprocess.run(
+        [
+            "make",
+            "-n",
+            "-W",
+            changed,
+            str(stamp),
+            f"VENV={tmp_path}",
+            f"BIN={Path(sys.executable).parent}",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.splitlines()
+    assert any("warm_up" in line for line in lines) == sets_up_again, lines
