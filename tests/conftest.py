@@ -99,6 +99,22 @@ def voila_play(tmp_path_factory):
         yield Served(url, folder)
 
 
+def make_dry_run(*arguments: str) -> list[str]:
+    """The shell lines ``make -n`` would run in the repository for ``arguments``, with this
+    interpreter's bin directory as the venv's; skipped where there is no make."""
+    import subprocess
+
+    if shutil.which("make") is None:
+        pytest.skip("no make")
+    return subprocess.run(
+        ["make", "-n", *arguments, f"BIN={Path(sys.executable).parent}"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.splitlines()
+
+
 def positions_from_random_games(count, size=(9, 5), rules=None, seed=0, every=3, max_turns=80):
     """``count`` boards met every ``every`` turns along seeded random games (game over excluded).
 

@@ -4,6 +4,7 @@ packages."""
 from pathlib import Path
 
 import pytest
+from conftest import make_dry_run
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
@@ -79,19 +80,7 @@ def test_the_makefile_has_the_two_commands():
 def lab_setup_lines() -> list[str]:
     """The shell lines ``make lab`` runs to set itself up the first time, as ``make -n`` lists
     them."""
-    import shutil
-    import subprocess
-    import sys
-
-    if shutil.which("make") is None:
-        pytest.skip("no make")
-    return subprocess.run(
-        ["make", "-n", "-B", ".venv/.installed-play", f"BIN={Path(sys.executable).parent}"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.splitlines()
+    return make_dry_run("-B", ".venv/.installed-play")
 
 
 def test_make_lab_says_what_it_does_at_each_stage_and_shows_pips_output():
@@ -222,33 +211,15 @@ def test_make_lab_compiles_again_after_an_update_to_what_the_compiled_search_bak
     tmp_path, changed, sets_up_again
 ):
     """An update that leaves numba's cache stale makes ``make lab`` compile the search again, so
-    the first kernel does not (a minute's wait and 100 MB more); other edits set up nothing."""
+    the first kernel does not (about 45 s of waiting and 100 MB more); other edits set up
+    nothing."""
     import os
-    import shutil
-    import subprocess
-    import sys
     import time
 
-    if shutil.which("make") is None:
-        pytest.skip("no make")
     assert (ROOT / changed).exists(), changed
     stamp = tmp_path / ".installed-play"
     stamp.touch()
     later = time.time() + 3600  # newer than every file of the checkout
     os.utime(stamp, (later, later))
-    lines = subprocess.run(
-        [
-            "make",
-            "-n",
-            "-W",
-            changed,
-            str(stamp),
-            f"VENV={tmp_path}",
-            f"BIN={Path(sys.executable).parent}",
-        ],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.splitlines()
+    lines = make_dry_run("-W", changed, str(stamp), f"VENV={tmp_path}")
     assert any("warm_up" in line for line in lines) == sets_up_again, lines

@@ -20,6 +20,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from conftest import make_dry_run
 
 from benchmarks import servers
 from benchmarks.servers import free_port, wait_until_answers
@@ -35,25 +36,7 @@ CULL_TIMEOUT, CULL_INTERVAL = 15, 2
 def recipe(target: str) -> str:
     """The shell line ``make <target>`` runs, with this interpreter's bin directory as the
     venv's."""
-    if shutil.which("make") is None:
-        pytest.skip("no make")
-    lines = subprocess.run(
-        [
-            "make",
-            "-s",
-            "-n",
-            "-o",
-            ".venv/.installed",
-            "-o",
-            ".venv/.installed-play",
-            target,
-            f"BIN={Path(sys.executable).parent}",
-        ],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.splitlines()
+    lines = make_dry_run("-s", "-o", ".venv/.installed", "-o", ".venv/.installed-play", target)
     assert len(lines) == 1, lines
     return lines[0]
 
