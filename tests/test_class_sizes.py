@@ -24,12 +24,6 @@ EXCEPTIONS = {
         "the bit-set move generator: its hot loops share the precomputed tables as attributes, and"
         " compiled.CompiledGenerator mirrors it function for function",
     ),
-    "fanorona.engine.ai._AlphaBetaSearch": (
-        360,
-        16,
-        "one search's state and its recursive alpha-beta, kept in step node for node with"
-        " compiled.CompiledSearch by tests/test_compiled.py",
-    ),
     "fanorona.board.Board": (
         630,
         70,

@@ -521,6 +521,36 @@ class AlphaBetaPlayer(_Player):
         return option
 
 
+class _EndgameScores:
+    """What an endgame table says of a position, as a search score under the game's draw rule."""
+
+    def __init__(self, table, quiet_draw):
+        self._table, self._quiet_draw = table, quiet_draw
+
+    def known(self, me, opp, ply, quiet):
+        """The exact score from the endgame table, or None.  A win or loss counts only if the draw
+        rule cannot strike before it ends; a draw stays a draw under any draw rule."""
+        found = self._table.lookup(me, opp)
+        if found is None:
+            return None
+        value, distance = found
+        if value == "draw":
+            return 0
+        if self._quiet_draw is not None and quiet + distance >= self._quiet_draw:
+            return None
+        return WIN_SCORE - ply - distance if value == "win" else ply + distance - WIN_SCORE
+
+    def may_outlive_draw_rule(self, stored, quiet):
+        """Whether a stored proven score may end later than the draw rule allows from ``quiet``: the
+        table key leaves the quiet turns out while the draw rule is beyond the search depth, but a
+        win read from the endgame table can be longer than that."""
+        return (
+            self._quiet_draw is not None
+            and abs(stored) >= PROVEN
+            and quiet + WIN_SCORE - abs(stored) >= self._quiet_draw
+        )
+
+
 class _AlphaBetaSearch:
     """One call's alpha-beta: its clock, stop event, node count, tables and compiled search.  Made
     afresh by each ``AlphaBetaPlayer.choose_turn``, so nothing of one search reaches another but
@@ -541,7 +571,8 @@ class _AlphaBetaSearch:
         self._gen, self._root_ply = gen, len(board.turns)
         self._evaluate = EVALUATIONS[evaluation]
         self.quiescence, self.reductions = depth_rules  # searching past the horizon, reducing late
-        self._quiet_draw, self._endgame = board.rules.quiet_draw, endgame
+        self._quiet_draw = board.rules.quiet_draw
+        self._endgame = None if endgame is None else _EndgameScores(endgame, self._quiet_draw)
         self._deadline, self._stop = deadline, stop
         self._watch = deadline is not None or stop is not None  # look at the clock and the event?
         self._nodes, self._next_check = 0, CHECK_EVERY
@@ -584,7 +615,7 @@ class _AlphaBetaSearch:
         elapsed = time.perf_counter() - started
         if self._compiled is not None:
             self._nodes += self._compiled.nodes
-        line = self._principal_variation(board, best, max(reached, 1))
+        line = _principal_variation(board, best, max(reached, 1), self._stored_reply)
         return best, SearchInfo(
             reached, self._nodes, elapsed, score, line, self._compiled is not None
         )
@@ -594,30 +625,6 @@ class _AlphaBetaSearch:
         else the first of ``options``."""
         reply = self._stored_reply(me, opp, 0, quiet, MEMORY_DEPTH)
         return next((o for o in options if (o[1], o[2]) == reply), options[0])
-
-    def _known(self, me, opp, ply, quiet):
-        """The exact score from the endgame table, or None.  A win or loss counts only if the draw
-        rule cannot strike before it ends; a draw stays a draw under any draw rule."""
-        found = self._endgame.lookup(me, opp) if self._endgame is not None else None
-        if found is None:
-            return None
-        value, distance = found
-        if value == "draw":
-            return 0
-        if self._quiet_draw is not None and quiet + distance >= self._quiet_draw:
-            return None
-        return WIN_SCORE - ply - distance if value == "win" else ply + distance - WIN_SCORE
-
-    def _may_outlive_draw_rule(self, stored, quiet):
-        """Whether a stored proven score may end later than the draw rule allows from ``quiet``: the
-        table key leaves the quiet turns out while the draw rule is beyond the search depth, but a
-        win read from the endgame table can be longer than that."""
-        return (
-            self._endgame is not None
-            and self._quiet_draw is not None
-            and abs(stored) >= PROVEN
-            and quiet + WIN_SCORE - abs(stored) >= self._quiet_draw
-        )
 
     def _search_root(self, me, opp, quiet, options, first, depth):
         ordered = sorted(options, key=lambda o: (o is not first, -_captured(opp, o[2])))
@@ -638,7 +645,7 @@ class _AlphaBetaSearch:
                 score = self._child(*arguments)
             else:
                 try:
-                    score = self._compiled_child(self._compiled, *arguments)
+                    score = _compiled_child(self._compiled, *arguments)
                 except (
                     OverflowError
                 ):  # more turns than the compiled buffer holds: Python from here on
@@ -657,19 +664,6 @@ class _AlphaBetaSearch:
         else:
             self._compiled.store_root(me, opp, quiet, depth, alpha, (best[1], best[2]))
         return best, alpha
-
-    @staticmethod
-    def _compiled_child(search, *arguments):
-        """``_child`` on the compiled path: the same value, or the same ``_Timeout`` or
-        cancellation."""
-        score = search.child(*arguments)
-        if search.overflowed:
-            raise OverflowError("more turns than the compiled buffer holds")
-        if search.cancelled:
-            raise SearchCancelled("the search was stopped")
-        if search.timed_out:
-            raise _Timeout
-        return score
 
     def _look(self):
         """Every ``CHECK_EVERY`` nodes: stop when the stop event is set or the time is up."""
@@ -706,7 +700,8 @@ class _AlphaBetaSearch:
                 return WIN_SCORE - ply - 1
             if self._quiet_draw is not None and quiet2 >= self._quiet_draw:
                 return 0
-            known = self._known(opp2, me2, ply + 1, quiet2) if self._endgame is not None else None
+            endgame = self._endgame
+            known = None if endgame is None else endgame.known(opp2, me2, ply + 1, quiet2)
             if known is not None:
                 return -known
             score = self._scores.get((opp2, me2))
@@ -734,7 +729,7 @@ class _AlphaBetaSearch:
         if self._quiet_draw is not None and quiet >= self._quiet_draw:
             return 0
         if self._endgame is not None:
-            known = self._known(me, opp, ply, quiet)
+            known = self._endgame.known(me, opp, ply, quiet)
             if known is not None:
                 return known
         if depth <= 0:
@@ -749,7 +744,9 @@ class _AlphaBetaSearch:
         original_alpha, best, best_move = alpha, -WIN_SCORE - 1, None
         if entry is not None:
             stored_depth, stored, flag, best_move = entry
-            if stored_depth >= depth and not self._may_outlive_draw_rule(stored, quiet):
+            if stored_depth >= depth and not (
+                self._endgame is not None and self._endgame.may_outlive_draw_rule(stored, quiet)
+            ):
                 stored = from_table(stored, ply)
                 if (
                     flag == EXACT
@@ -833,27 +830,6 @@ class _AlphaBetaSearch:
             return STONE * (me.bit_count() - opp.bit_count()) + THREAT * threat
         return self._evaluate(self._gen, me, opp)
 
-    def _principal_variation(self, board: Board, best, length: int) -> list[str]:
-        """The expected line, read from the table, as turn texts (the first is the answer)."""
-        line, b = [], board.copy()
-        turn = _as_turn(b, best[0])
-        for _ in range(length):
-            line.append(str(turn))
-            b.push(turn)
-            if b.outcome() is not None:
-                break
-            reply = self._stored_reply(*bitsets(b), len(line), b.quiet_turns, length)
-            if reply is None:
-                break
-            found = next(
-                (_as_turn(b, raw) for raw, me2, opp2, _ in _options(b) if (me2, opp2) == reply),
-                None,
-            )
-            if found is None:
-                break
-            turn = found
-        return line
-
     def _stored_reply(self, me, opp, ply, quiet, length):
         """The best reply the table holds for a position, as ``(me, opp)`` after it, or None."""
         for depth in range(length, -1, -1):
@@ -864,6 +840,42 @@ class _AlphaBetaSearch:
             elif (key := self._key(me, opp, ply, quiet, depth)) in self._table:
                 return self._table[key][3]
         return None
+
+
+def _compiled_child(search, *arguments):
+    """``_AlphaBetaSearch._child`` on the compiled path: the same value, or the same
+    ``_Timeout`` or cancellation."""
+    score = search.child(*arguments)
+    if search.overflowed:
+        raise OverflowError("more turns than the compiled buffer holds")
+    if search.cancelled:
+        raise SearchCancelled("the search was stopped")
+    if search.timed_out:
+        raise _Timeout
+    return score
+
+
+def _principal_variation(board: Board, best, length: int, stored_reply) -> list[str]:
+    """The expected line, read from a search's table through its ``stored_reply``, as turn
+    texts (the first is the answer)."""
+    line, b = [], board.copy()
+    turn = _as_turn(b, best[0])
+    for _ in range(length):
+        line.append(str(turn))
+        b.push(turn)
+        if b.outcome() is not None:
+            break
+        reply = stored_reply(*bitsets(b), len(line), b.quiet_turns, length)
+        if reply is None:
+            break
+        found = next(
+            (_as_turn(b, raw) for raw, me2, opp2, _ in _options(b) if (me2, opp2) == reply),
+            None,
+        )
+        if found is None:
+            break
+        turn = found
+    return line
 
 
 def _check_endgame(endgame):
