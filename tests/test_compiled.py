@@ -667,3 +667,75 @@ def test_a_new_weight_in_scoring_reaches_the_compiled_evaluation_despite_its_cac
     second = evaluations()
     assert second[1] != first[1], "the new weights score this position otherwise"
     assert second[0] == second[1], "the compiled evaluation was loaded from a stale cache"
+
+
+#: A child that holds the compile lock on numba's cache folder until its standard input closes.
+HOLD_THE_COMPILE_LOCK = """
+import sys
+from fanorona.engine import compiled
+with compiled.one_compiler_at_a_time(compiled.cache_folder()):
+    print(compiled.cache_folder(), flush=True)
+    sys.stdin.read()
+"""
+
+
+def test_a_second_process_waits_for_the_one_compiling_before_it_writes_numbas_cache(tmp_path):
+    """Two processes compiling into one cold cache at once can leave code that LLVM aborts on; the
+    second waits, says so, writes nothing meanwhile, and compiles once the first is done."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"))
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLD_THE_COMPILE_LOCK],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        env=env,
+        text=True,
+    )
+    said = tmp_path / "waiter.err"
+    waiter = None
+    try:
+        folder = Path(holder.stdout.readline().strip())
+        assert folder.is_relative_to(tmp_path / "cache"), folder
+        with said.open("w") as err:
+            waiter = subprocess.Popen(
+                [sys.executable, "-c", "from fanorona.engine import compiled; compiled.warm_up()"],
+                stderr=err,
+                env=env,
+            )
+
+        def cached():
+            return list(folder.glob("compiled.*.nbi"))
+
+        def wait_for(condition, seconds):
+            deadline = time.monotonic() + seconds
+            while not condition() and time.monotonic() < deadline:
+                assert waiter.poll() is None, said.read_text()
+                time.sleep(0.1)
+            return condition()
+
+        assert wait_for(lambda: "waiting" in said.read_text(), 60), said.read_text()
+        time.sleep(3)  # long enough for numba to cache the first function, were it compiling
+        assert waiter.poll() is None and not cached(), said.read_text()
+        holder.stdin.close()
+        assert holder.wait(30) == 0
+        assert wait_for(cached, 120), "the waiter did not go on compiling once the lock was free"
+    finally:
+        for process in (holder, waiter):
+            if process is not None and process.poll() is None:
+                process.kill()
+                process.wait()
+
+
+def test_a_cache_folder_that_cannot_hold_a_lock_file_still_compiles(tmp_path):
+    """No lock is held where no lock file can be made (a path under a file), and the body runs."""
+    blocked = tmp_path / "a-file"
+    blocked.write_text("not a folder")
+    ran = []
+    with compiled.one_compiler_at_a_time(blocked / "cache", progress=False):
+        ran.append(True)
+    assert ran == [True] and not (blocked.parent / "compiled.lock").exists()
+    with compiled.one_compiler_at_a_time(tmp_path / "cache", progress=False):
+        assert (tmp_path / "cache" / "compiled.lock").exists(), "a writable folder holds the lock"

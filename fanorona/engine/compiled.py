@@ -67,8 +67,10 @@ __all__ = [
     "Params",
     "Tables",
     "available",
+    "cache_folder",
     "compiled_generator",
     "label_layer",
+    "one_compiler_at_a_time",
     "ready",
     "warm_up",
 ]
@@ -128,6 +130,45 @@ STATE_FIELDS = (
 def available() -> bool:
     """Whether the compiled path is installed and not switched off by ``FANORONA_COMPILED=0``."""
     return numba is not None and os.environ.get("FANORONA_COMPILED", "1") != "0"
+
+
+def cache_folder():
+    """The folder where numba caches this module's machine code, or None without numba."""
+    return getattr(getattr(globals().get("_popcount"), "_cache", None), "cache_path", None)
+
+
+@contextlib.contextmanager
+def one_compiler_at_a_time(folder, progress: bool = True):
+    """Hold an exclusive lock on numba's cache ``folder`` while this process compiles or loads it.
+    Two processes that compile at once (two kernels, two test workers, a cold cache) can each write
+    cached code that the other then loads half-matched, and LLVM aborts the loading process (numba
+    issues 4807 and 10128); under the lock the second waits, then loads the first's whole cache.
+    Without a folder, a writable one or ``filelock``, nothing is held."""
+    try:
+        import filelock
+    except ImportError:
+        filelock = None  # type: ignore[assignment]
+    lock = None
+    if folder is not None and filelock is not None:
+        candidate = filelock.FileLock(Path(folder) / "compiled.lock")
+        with contextlib.suppress(OSError):  # a folder that cannot hold a lock file: none is held
+            Path(folder).mkdir(parents=True, exist_ok=True)
+            try:
+                candidate.acquire(timeout=0)
+            except filelock.Timeout:
+                if progress:
+                    print(
+                        "another process is compiling the fast search; waiting for it to finish",
+                        file=sys.stderr,
+                        flush=True,
+                    )
+                candidate.acquire()
+            lock = candidate
+    try:
+        yield
+    finally:
+        if lock is not None:
+            lock.release()
 
 
 def clear_stale_cache(folder, fingerprint: str, stem: str = "compiled") -> bool:
@@ -447,7 +488,7 @@ if numba is not None:
 
     @jit
     def _known(me, opp, ply, quiet, tables):
-        """ai._AlphaBetaSearch._known: (True, exact score) from the endgame table, or (False, 0)."""
+        """ai._EndgameScores.known: (True, exact score) from the endgame table, or (False, 0)."""
         params = tables.params
         if me == 0 or opp == 0 or _popcount(me | opp) > params.endgame_stones:
             return False, 0
@@ -1046,9 +1087,7 @@ if numba is not None:
         return digest.hexdigest()
 
     # before any function runs, hence before numba reads its cache
-    clear_stale_cache(
-        getattr(getattr(_popcount, "_cache", None), "cache_path", None), _constants_fingerprint()
-    )
+    clear_stale_cache(cache_folder(), _constants_fingerprint())
 
 
 _THIS_MODULE = sys.modules[__name__]  # how the object-mode block of _look finds _stop_requested
@@ -1509,6 +1548,7 @@ def warm_up(progress: bool = True) -> None:
         disable=not progress,
         delay=1.5,
     )
-    for _name, step in bar:
-        step()
+    with one_compiler_at_a_time(cache_folder(), progress):
+        for _name, step in bar:
+            step()
     _warm = True
