@@ -9,13 +9,12 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 
-$(VENV)/.installed: pyproject.toml | $(BIN)/python
-	$(BIN)/pip install --quiet -e .
+# One stamp a role: a target installs the kit with its role's extra and no other (pyproject.toml's
+# optional-dependencies; tests/test_packaging.py checks each target's line).
+$(VENV)/.installed-course $(VENV)/.installed-lobby $(VENV)/.installed-hub $(VENV)/.installed-tournament \
+$(VENV)/.installed-test: $(VENV)/.installed-%: pyproject.toml | $(BIN)/python
+	$(BIN)/pip install --quiet -e '.[$*]'
 	touch $@
-
-$(VENV)/.installed-test: pyproject.toml | $(BIN)/python
-	$(BIN)/pip install --quiet -e '.[test,tournament,lobby,hub]'
-	touch $(VENV)/.installed $@
 
 # The course hub's proxy, configurable-http-proxy from npm, into hub/node_modules (npm needed).
 hub/node_modules/.installed: hub/package.json hub/package-lock.json
@@ -37,14 +36,14 @@ COMPILED_SOURCES := fanorona/engine/compiled.py fanorona/engine/scoring.py fanor
 
 $(VENV)/.installed-play: pyproject.toml $(COMPILED_SOURCES) | $(BIN)/python
 	@echo "make lab: 1/3 installing the kit and the notebooks' packages into $(VENV) (minutes the first time; pip lists each package)"
-	@$(BIN)/pip install -e '.[fast,tournament,lobby]' || { \
+	@$(BIN)/pip install -e '.[play,fast,tournament,lobby]' || { \
 	    echo "numba does not install here: the computer uses the pure-Python search (weaker levels 4 and 5)"; \
-	    $(BIN)/pip install -e '.[tournament,lobby]'; }
+	    $(BIN)/pip install -e '.[play,tournament,lobby]'; }
 	@echo "make lab: 2/3 compiling the fast search once (about 45 s where numba installed) and building level 5's 5-stone endgame table (about a minute, 18 MB in the user cache)"
 	$(BIN)/python -c "from fanorona.engine import compiled; compiled.warm_up()"
 	$(BIN)/python -c "from fanorona.engine import compiled, indexed; compiled.available() and indexed.indexed_table((9, 5), 5, progress=True)"
 	@echo "make lab: 3/3 done; JupyterLab starts next"
-	touch $(VENV)/.installed $@
+	touch $@
 
 lab: $(VENV)/.installed-play     ## JupyterLab on the notebooks: open the address it prints
 	$(SERVE) $(BIN)/jupyter lab notebooks/
@@ -84,13 +83,13 @@ test-fast: $(VENV)/.installed-fast   ## the compiled search (numba) against the 
 play: $(VENV)/.installed-play    ## the board alone, as a page served by Voila on localhost
 	$(SERVE) $(BIN)/voila notebooks/play.ipynb
 
-student: $(VENV)/.installed-test ## student copies of the notebooks and the files they read, released by nbgrader, in build/student/
+student: $(VENV)/.installed-course ## student copies of the notebooks and the files they read, released by nbgrader, in build/student/
 	$(BIN)/python -m fanorona.exercises notebooks build/student
 
-course: $(VENV)/.installed-test  ## an nbgrader course folder in build/course/: one assignment a week, nbgrader_config.py
+course: $(VENV)/.installed-course  ## an nbgrader course folder in build/course/: one assignment a week, nbgrader_config.py
 	$(BIN)/python -m fanorona.exercises notebooks build/course --course --config nbgrader_config.py
 
-grade-demo: $(VENV)/.installed-test   ## autograde a generated class of 10 with nbgrader; prints scores and minutes per student
+grade-demo: $(VENV)/.installed-course   ## autograde a generated class of 10 with nbgrader; prints scores and minutes per student
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python benchmarks/grade_class.py --students 10
 
 bench: $(VENV)/.installed-test   ## speed, strength and memory figures: every benchmarks/bench_*.py
@@ -101,24 +100,25 @@ $(VENV)/.installed-lint: pyproject.toml $(VENV)/.installed-test
 	$(BIN)/pip install --quiet -e '.[test,lint]'
 	touch $@
 
-lint: $(VENV)/.installed-lint    ## the quality gate: ruff's rules and format (pyproject.toml), mypy on fanorona/
+lint: $(VENV)/.installed-lint    ## the quality gate: ruff's rules and format (pyproject.toml), mypy on fanorona/, deptry
 	$(BIN)/ruff check fanorona tests benchmarks docs hub
 	$(BIN)/ruff format --check fanorona tests benchmarks docs hub
 	$(BIN)/mypy
+	$(BIN)/deptry fanorona hub
 
 coverage: $(VENV)/.installed-lint   ## the package's tests with coverage; fails under the floor in pyproject.toml
 	$(BIN)/python -m pytest tests --cov --cov-report=term
 
-hub: $(VENV)/.installed-test hub/node_modules/.installed   ## the course on a JupyterHub at 127.0.0.1:8000, three demo students; prints how to log in
+hub: $(VENV)/.installed-hub hub/node_modules/.installed   ## the course on a JupyterHub at 127.0.0.1:8000, three demo students; prints how to log in
 	$(BIN)/python -m hub
 
-bench-hub: $(VENV)/.installed-test hub/node_modules/.installed   ## the course hub: 10 and 30 students started, memory a student, autograde minutes
+bench-hub: $(VENV)/.installed-hub hub/node_modules/.installed   ## the course hub: 10 and 30 students started, memory a student, autograde minutes
 	$(BIN)/python benchmarks/bench_hub.py
 
 bench-browser: $(VENV)/.installed-test   ## click-to-picture latency in Chromium (Voila and JupyterLab)
 	$(BIN)/python benchmarks/click_latency.py
 
-tournament-demo: $(VENV)/.installed-test   ## a small tournament of the built-in levels on a local Dask cluster; prints the table
+tournament-demo: $(VENV)/.installed-tournament   ## a small tournament of the built-in levels on a local Dask cluster; prints the table
 	rm -f build/tournament-demo.sqlite && mkdir -p build
 	$(BIN)/python -m fanorona.tournament run build/tournament-demo.sqlite --levels 1,2,3 --player alphabeta:depth=1 \
 		--size 5x5 --max-turns 40 --time 1 --seed 1 --workers 2 --no-dashboard --samples 100 \
@@ -126,11 +126,11 @@ tournament-demo: $(VENV)/.installed-test   ## a small tournament of the built-in
 
 # The class lobby on 127.0.0.1:8765 (LOBBY_DB, made with `python -m fanorona.lobby tokens`).
 LOBBY_DB ?= build/lobby.sqlite
-lobby: $(VENV)/.installed-test   ## the class lobby on 127.0.0.1:8765 (tokens: python -m fanorona.lobby tokens)
+lobby: $(VENV)/.installed-lobby   ## the class lobby on 127.0.0.1:8765 (tokens: python -m fanorona.lobby tokens)
 	mkdir -p build
 	$(BIN)/python -m fanorona.lobby serve $(LOBBY_DB)
 
-lobby-demo: $(VENV)/.installed-test   ## a lobby and two computer clients playing ranked games; prints the ladder
+lobby-demo: $(VENV)/.installed-lobby   ## a lobby and two computer clients playing ranked games; prints the ladder
 	$(BIN)/python -m fanorona.lobby demo
 
 $(VENV)/.installed-site: pyproject.toml $(VENV)/.installed-test

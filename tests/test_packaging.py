@@ -29,7 +29,7 @@ def pyproject_requirements():
     texts = list(project["dependencies"])
     for extra in project.get("optional-dependencies", {}).values():
         texts += extra
-    return [requirement(t) for t in texts]
+    return [r for r in map(requirement, texts) if r[0] != "fanorona"]  # not an extra's own roles
 
 
 def environment_requirements():

@@ -36,7 +36,7 @@ CULL_TIMEOUT, CULL_INTERVAL = 15, 2
 def recipe(target: str) -> str:
     """The shell line ``make <target>`` runs, with this interpreter's bin directory as the
     venv's."""
-    lines = make_dry_run("-s", "-o", ".venv/.installed", "-o", ".venv/.installed-play", target)
+    lines = make_dry_run("-s", "-o", ".venv/.installed-play", target)
     assert len(lines) == 1, lines
     return lines[0]
 

@@ -417,7 +417,13 @@ def test_binder_installs_the_runtime_packages_only_on_a_pinned_python():
     assert python == ["python=3.11"]  # repo2docker reads python=X.Y, not python>=X.Y
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     extras = project["optional-dependencies"]
-    runtime = requirements(project["dependencies"] + extras["fast"] + extras["tournament"])
+    runtime = requirements(
+        project["dependencies"]
+        + extras["play"]
+        + extras["fast"]
+        + extras["tournament"]
+        + extras["lobby"]
+    )
     assert requirements([e for e in entries if e not in python]) == runtime
     post_build = (ROOT / "binder" / "postBuild").read_text()
     assert re.search(r"pip install --no-deps[^\n]* \.$", post_build, re.M)

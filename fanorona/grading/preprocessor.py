@@ -11,6 +11,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from .._extras import require
+
+require("course", "The grader", "nbgrader", "nbconvert", "nbformat")
+
+# ruff: noqa: E402
 from nbconvert.preprocessors import ClearMetadataPreprocessor
 from nbformat import from_dict
 from nbgrader.preprocessors import (

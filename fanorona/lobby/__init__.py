@@ -5,7 +5,11 @@ on ``fanorona.Board``, the class watches, and ranked games make a ladder.
 ``remote_board`` puts a lobby game on the kit's own board.
 """
 
-from .client import LobbyClient, LobbyError
-from .seat import RemoteSeat, remote_board
+from .._extras import require
+
+require("lobby", "The class lobby", "websockets", "starlette", "uvicorn", "openskill")
+
+from .client import LobbyClient, LobbyError  # noqa: E402
+from .seat import RemoteSeat, remote_board  # noqa: E402
 
 __all__ = ["LobbyClient", "LobbyError", "RemoteSeat", "remote_board"]

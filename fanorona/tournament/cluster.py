@@ -8,10 +8,14 @@ import logging
 import socket
 from urllib.parse import urlsplit
 
-import dask
-from distributed import Nanny, Scheduler, SpecCluster, Worker
-from distributed.http.routing import RoutingApplication
-from tornado.httpserver import HTTPServer
+from .._extras import require
+
+require("tournament", "Tournament night", "dask", "distributed", "tornado")
+
+import dask  # noqa: E402
+from distributed import Nanny, Scheduler, SpecCluster, Worker  # noqa: E402
+from distributed.http.routing import RoutingApplication  # noqa: E402
+from tornado.httpserver import HTTPServer  # noqa: E402
 
 CONNECT_SECONDS = 3.0  # to find out whether anything listens at a scheduler's address
 
