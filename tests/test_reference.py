@@ -16,7 +16,9 @@ def variables_read(folders=("fanorona", "hub", "docs")) -> set[str]:
     found = set()
     for folder in folders:
         for path in (ROOT / folder).rglob("*.py"):
-            found |= set(re.findall(r"FANORONA_[A-Z_]*[A-Z](?![A-Z_])", path.read_text(encoding="utf-8")))
+            found |= set(
+                re.findall(r"FANORONA_[A-Z_]*[A-Z](?![A-Z_])", path.read_text(encoding="utf-8"))
+            )
     return found
 
 
