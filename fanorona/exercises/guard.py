@@ -160,6 +160,9 @@ class Guard:
         self.check_limit = CHECK_LIMIT if check_limit is None else check_limit
         self.used, self.calls = 0.0, 0
         self.output = CappedText()
+        #: Told of each call's start and end when the check runs in a child process (``apart``),
+        #: so that the parent can end a call that does not stop and say which it was.
+        self.watch: Callable[[tuple], None] | None = None
 
     @contextmanager
     def running(self, call, on_error: Callable[[], None] | None = None):
@@ -170,6 +173,18 @@ class Guard:
         total = limit < self.call_limit
         started = time.perf_counter()
         stopped = None
+        if self.watch is not None:
+            text = call() if callable(call) else call
+            self.watch(
+                (
+                    "call",
+                    limit,
+                    {
+                        why: self._sentence(why, text, limit, total)
+                        for why in ("time", "interrupt", "exit")
+                    },
+                )
+            )
         try:
             with time_limit(limit), redirect_stdout(self.output), redirect_stderr(self.output):
                 yield
@@ -190,6 +205,8 @@ class Guard:
                 raise
             stopped = "time"  # the timeout broke a library's cleanup, which raised in its place
         finally:
+            if self.watch is not None:
+                self.watch(("returned",))
             elapsed = time.perf_counter() - started
             self.used += elapsed
             self.calls += 1
