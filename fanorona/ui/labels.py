@@ -1,8 +1,9 @@
 """The interactive board's words in English, Danish, German and Czech.
 
-Every button, chooser, legend entry and status sentence is a template here, so the controller
-and the widget never hold text of their own.  The reasons the rules package gives for an
-illegal step stay in English: they are the package's error messages, shared with notebooks.
+Every button, chooser, legend entry and status sentence is a template here, so the controller,
+the widget and the review never hold text of their own; so is why a game ended (``ending``).
+The reasons the rules package gives for an illegal step stay in English: they are the package's
+error messages, shared with notebooks.
 """
 
 from __future__ import annotations
@@ -133,6 +134,27 @@ LABELS = {
         "search_table": "looked up in the endgame table: {info}",
         "progress": "{what}: {percent}% done",
         "progress_left": ", about {left} left",
+        # why a game ended (the side is the loser's), and the review of a finished game
+        "end_no_stones": "{side} has no stones left",
+        "end_no_legal_turn": "{side} has no legal turn",
+        "end_quiet_draw": "{quiet} turns in a row without a capture",
+        "end_adjudicated": "adjudicated on stones, {white} white to {black} black",
+        "review": "Review",
+        "review_tip": "the computer's verdict on the game",
+        "review_mistake": "Mistake",
+        "review_start": "play a game, then press Review",
+        "review_found": "mistakes: {mistakes} in {turns} turns, judged by {judge}",
+        "review_table": "the solved {size} table",
+        "review_search": "a search {depth} turns deep",
+        "review_turn": "{move}. {side} {played}",
+        "review_verdict": "{turn}: before it {before}; after it {after}",
+        "review_better": "{verdict}; a mistake: better {better}",
+        "review_wins": "{side} wins in {n} turns",
+        "review_wins_one": "{side} wins in 1 turn",
+        "review_draw": "a draw with best play",
+        "review_even": "even",
+        "review_ahead": "{side} {stones} stones ahead",
+        "decimal_point": ".",
     },
     "da": {
         "undo": "Fortryd træk",
@@ -253,6 +275,26 @@ LABELS = {
         "search_table": "slået op i slutspilstabellen: {info}",
         "progress": "{what}: {percent}% færdig",
         "progress_left": ", cirka {left} tilbage",
+        "end_no_stones": "{side} har ingen brikker tilbage",
+        "end_no_legal_turn": "{side} har intet lovligt træk",
+        "end_quiet_draw": "{quiet} træk i træk uden slag",
+        "end_adjudicated": "afgjort på brikker, hvid {white} mod sort {black}",
+        "review": "Gennemgang",
+        "review_tip": "computerens vurdering af partiet",
+        "review_mistake": "Fejl",
+        "review_start": "spil et parti, og tryk så på Gennemgang",
+        "review_found": "fejl: {mistakes} i {turns} træk, vurderet af {judge}",
+        "review_table": "den løste tabel for {size}",
+        "review_search": "en søgning {depth} træk frem",
+        "review_turn": "{move}. {side} {played}",
+        "review_verdict": "{turn}: før trækket {before}; efter det {after}",
+        "review_better": "{verdict}; en fejl: bedre er {better}",
+        "review_wins": "{side} vinder i {n} træk",
+        "review_wins_one": "{side} vinder i 1 træk",
+        "review_draw": "remis ved bedste spil",
+        "review_even": "lige",
+        "review_ahead": "{side} {stones} brikker foran",
+        "decimal_point": ",",
     },
     "de": {
         "undo": "Zug zurück",
@@ -376,6 +418,26 @@ LABELS = {
         "search_table": "in der Endspieltabelle nachgeschlagen: {info}",
         "progress": "{what}: {percent}% erledigt",
         "progress_left": ", noch etwa {left}",
+        "end_no_stones": "{side} hat keine Steine mehr",
+        "end_no_legal_turn": "{side} hat keinen erlaubten Zug",
+        "end_quiet_draw": "{quiet} Züge in Folge ohne Schlagen",
+        "end_adjudicated": "nach Steinen entschieden, Weiß {white} gegen Schwarz {black}",
+        "review": "Analyse",
+        "review_tip": "das Urteil des Computers über die Partie",
+        "review_mistake": "Fehler",
+        "review_start": "spiele eine Partie und drücke dann Analyse",
+        "review_found": "Fehler: {mistakes} in {turns} Zügen, beurteilt von {judge}",
+        "review_table": "der gelösten Tabelle für {size}",
+        "review_search": "einer Suche {depth} Züge tief",
+        "review_turn": "{move}. {side} {played}",
+        "review_verdict": "{turn}: vor dem Zug {before}; danach {after}",
+        "review_better": "{verdict}; ein Fehler: besser ist {better}",
+        "review_wins": "{side} gewinnt in {n} Zügen",
+        "review_wins_one": "{side} gewinnt in 1 Zug",
+        "review_draw": "Remis bei bestem Spiel",
+        "review_even": "ausgeglichen",
+        "review_ahead": "{side} {stones} Steine vorn",
+        "decimal_point": ",",
     },
     "cs": {
         "undo": "Vrátit tah",
@@ -493,6 +555,26 @@ LABELS = {
         "search_table": "vyhledáno v tabulce koncovek: {info}",
         "progress": "{what}: hotovo {percent} %",
         "progress_left": ", zbývá asi {left}",
+        "end_no_stones": "{side} už nemá žádné kameny",
+        "end_no_legal_turn": "{side} nemá žádný povolený tah",
+        "end_quiet_draw": "{quiet} tahů po sobě bez braní",
+        "end_adjudicated": "rozhodnuto podle kamenů, bílý {white} proti černému {black}",
+        "review": "Rozbor",
+        "review_tip": "hodnocení partie počítačem",
+        "review_mistake": "Chyba",
+        "review_start": "zahrajte si partii a pak stiskněte Rozbor",
+        "review_found": "chyby: {mistakes} v {turns} tazích, hodnotí {judge}",
+        "review_table": "vyřešená tabulka pro {size}",
+        "review_search": "prohledávání do hloubky {depth} tahů",
+        "review_turn": "{move}. {side} {played}",
+        "review_verdict": "{turn}: před tahem {before}; po něm {after}",
+        "review_better": "{verdict}; chyba: lepší je {better}",
+        "review_wins": "{side} vyhraje (tahů do konce: {n})",
+        "review_wins_one": "{side} vyhraje příštím tahem",
+        "review_draw": "remíza při nejlepší hře",
+        "review_even": "vyrovnáno",
+        "review_ahead": "{side} vede o {stones} kamene",
+        "decimal_point": ",",
     },
 }
 
@@ -522,6 +604,34 @@ def say(language: str, key: str, **values) -> str:
     return sentence[:1].upper() + sentence[1:]
 
 
+#: The sentence of each way a game ends by the rules or on stones (a declared ending keeps the
+#: players' own words).
+_ENDINGS = {
+    "no_stones": "end_no_stones",
+    "no_legal_turn": "end_no_legal_turn",
+    "quiet_draw": "end_quiet_draw",
+    "adjudicated": "end_adjudicated",
+}
+
+
+def ending(language: str, outcome) -> str:
+    """Why a game ended, in a language: made from the outcome's ``termination`` (a
+    ``fanorona.Termination``) and its counts; a model's own outcome without one, or an ending the
+    players declared, keeps its ``reason`` as it is."""
+    termination = getattr(getattr(outcome, "termination", None), "value", None)
+    if termination not in _ENDINGS:
+        return outcome.reason
+    text = labels(language)
+    counts = outcome.counts
+    loser = {"white": "black", "black": "white"}.get(outcome.winner or "", "white")
+    return text[_ENDINGS[termination]].format(
+        side=text[loser],
+        quiet=counts[0] if counts else "",
+        white=counts[0] if counts else "",
+        black=counts[1] if len(counts) > 1 else "",
+    )
+
+
 def page_language(query: str = "", default: str = "en") -> str:
     """The language a page asks for, as ``lang=da`` in its query string (Voilà hands the page's
     query string to the kernel as the environment variable QUERY_STRING); the default when none or
@@ -533,4 +643,4 @@ def page_language(query: str = "", default: str = "en") -> str:
     return asked if asked in LABELS else default
 
 
-__all__ = ["LABELS", "LANGUAGES", "labels", "page_language", "say"]
+__all__ = ["LABELS", "LANGUAGES", "ending", "labels", "page_language", "say"]
