@@ -42,7 +42,7 @@ def test_every_label_is_used():
     own = (PACKAGE / "labels.py").read_text()
     source = "\n".join((PACKAGE / name).read_text() for name in USERS)
     source += own[own.index("\ndef labels(") :]  # the endings are named in labels' own code
-    quoted = set(re.findall(r'"(\w+)"', source))
+    quoted = set(re.findall(r'"([\w-]+)"', source))
     presets = {key for key in LABELS["en"] if key.startswith("preset_")}
     unused = set(LABELS["en"]) - quoted - presets
     assert not unused, f"labels nobody uses: {sorted(unused)}"
@@ -189,3 +189,61 @@ def test_the_review_speaks_the_boards_language(language):
         assert any(str(v.move) + ". " in s for v in result.verdicts for s in said)
     finally:
         board.close()
+
+
+def refusals():
+    """Every reason the rules package gives for a step on a few boards: the start, a compulsory
+    capture, and a capture chain after its first and its second step (so the chain's rules)."""
+    import fanorona as fa
+    from fanorona import positions
+
+    boards = [fa.Board(), positions.load("compulsory-capture")]
+    for steps in (1, 2):
+        chain = positions.load("long-chain")
+        for _ in range(steps):
+            chain.push(chain.legal_steps()[0])
+        boards.append(chain)
+    found = {"there is no capture chain in progress to end"}
+    for board in boards:
+        names = [board.geometry.names[p] for p in range(len(board.geometry.names))]
+        for origin in names:
+            for destination in names:
+                try:
+                    board.captures(fa.Step(origin, destination))
+                except fa.IllegalMoveError as error:
+                    found.add(str(error))
+    return sorted(found)
+
+
+#: Reasons no click can meet (the controller asks which capture, and never names a wrong one).
+TYPED_ONLY = re.compile(r".* (captures by \w+.*: say which, as .*|does not capture by .*)")
+
+
+def test_every_reason_a_click_meets_is_said_in_each_language():
+    from fanorona.ui.labels import reason
+
+    said = [r for r in refusals() if not TYPED_ONLY.fullmatch(r)]
+    assert len(said) >= 9, said
+    assert any("may not return" in r for r in said) and any("compulsory" in r for r in said)
+    for text in said:
+        assert reason("en", text) == text
+        for language in ("da", "de", "cs"):
+            translated = reason(language, text)
+            assert english_left(language, translated) == [], (text, translated)
+            points = set(re.findall(r"\b[a-i][1-5]\b", text))
+            assert points <= set(re.findall(r"\b[a-i][1-5]\b", translated)), translated
+
+
+def test_a_refused_click_is_refused_in_the_boards_language():
+    from fanorona import positions
+    from fanorona.ui.controller import Controller
+
+    for language in ("da", "de", "cs"):
+        control = Controller(positions.load("long-chain"), language=language)
+        control.click("b2")
+        assert control.click("e5").action == "refused"  # not a neighbour
+        assert "b2" in control.status and "e5" in control.status
+        assert english_left(language, control.status) == [], control.status
+        control.click("c1")  # b2-c1 takes by withdrawal, and the chain may go on
+        assert control.click("b1").action == "refused"  # a chain's step must capture
+        assert english_left(language, control.status) == [], control.status
