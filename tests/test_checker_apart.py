@@ -130,6 +130,8 @@ def run_in(client, source):
             return "".join(out), error, time.monotonic() - started
 
 
+@pytest.mark.notebook
+@pytest.mark.slow
 def test_in_a_real_kernel_a_c_loop_gets_the_sentence_within_its_limit_and_the_next_cell_runs():
     manager, client = start_new_kernel(kernel_name="python3")
     try:
