@@ -28,12 +28,7 @@ def here():
 
 
 def forked():
-    def work(watch):
-        guard = Guard()
-        guard.watch = watch
-        return check_neighbours.run(neighbours, guard)
-
-    return apart(work)
+    return apart(lambda: check_neighbours.run(neighbours, Guard()))
 
 
 def median_seconds(check) -> float:

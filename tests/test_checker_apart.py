@@ -20,11 +20,10 @@ SLACK = 3.0
 
 
 def student_call(body, text="stuck(board)"):
-    """The work of a check whose one student call is ``body()``, watched as a check watches it."""
+    """The work of a check whose one student call is ``body()``, under a guard of its own."""
 
-    def work(watch):
+    def work():
         guard = Guard(call_limit=LIMIT)
-        guard.watch = watch
         try:
             with guard.running(text):
                 return body()
@@ -63,9 +62,8 @@ def test_a_function_that_cannot_be_pickled_keeps_its_state_across_calls_in_the_c
             seen.append(len(seen))
             return list(seen)
 
-    def work(watch):
+    def work():
         guard = Guard(call_limit=LIMIT)
-        guard.watch = watch
         for _ in range(3):
             with guard.running("stateful()"):
                 answer = stateful()

@@ -23,7 +23,7 @@ import time
 import traceback
 from collections.abc import Callable
 
-from .guard import CHECK_LIMIT, ExerciseFailed
+from .guard import CHECK_LIMIT, ExerciseFailed, watch_calls
 
 #: Seconds past a call's limit before its process is killed: the in-process limit (SIGALRM) comes
 #: first and gives the same sentence when the call is in Python code that can be interrupted.
@@ -33,7 +33,7 @@ GRACE = 0.5
 SPARE = CHECK_LIMIT + 480.0
 _FRAME = struct.Struct("!I")
 
-Watch = Callable[[tuple], None]
+Send = Callable[[tuple], None]
 
 
 class _Channel:
@@ -52,7 +52,7 @@ class _Channel:
 class _ChannelText(io.TextIOBase):
     """The child's stdout and stderr: every write goes to the kernel as printed text."""
 
-    def __init__(self, send: Watch):
+    def __init__(self, send: Send):
         super().__init__()
         self.send = send
 
@@ -66,7 +66,7 @@ class _ChannelText(io.TextIOBase):
         return len(text)
 
 
-def _quiet_kernel(send: Watch) -> None:
+def _quiet_kernel(send: Send) -> None:
     """In the child, nothing may touch the kernel's sockets (they belong to the parent): pictures
     go through the pipe, and every other kernel message (a widget's comm) is dropped."""
     try:
@@ -96,12 +96,13 @@ def _traceback_lines(error: BaseException) -> list[str]:
     return traceback.format_exception(type(error), error, error.__traceback__)
 
 
-def _child(work: Callable[[Watch | None], object], fd: int) -> None:
+def _child(work: Callable[[], object], fd: int) -> None:
     send = _Channel(fd)
     try:
         sys.stdout = sys.stderr = _ChannelText(send)
         _quiet_kernel(send)
-        send(("done", work(send)))
+        watch_calls(send)
+        send(("done", work()))
     except ExerciseFailed as failed:
         send(("failed", str(failed)))
     except BaseException as error:
@@ -212,18 +213,18 @@ class _Watcher:
         raise ExerciseFailed(self.call[1][why]) from None
 
 
-def apart(work: Callable[[Watch | None], object]):
-    """``work(watch)`` run in a forked child (``watch`` tells the parent of each student call),
-    or here with ``watch`` None where fork is not available."""
+def apart(work: Callable[[], object]):
+    """``work()`` run in a forked child, which tells the parent of each student call its guards
+    run (``guard.watch_calls``); or here, where fork is not available."""
     if not hasattr(os, "fork"):
-        return work(None)
+        return work()
     read, write = os.pipe()
     try:
         pid = os.fork()
     except OSError:
         os.close(read)
         os.close(write)
-        return work(None)
+        return work()
     if pid == 0:
         os.close(read)
         _child(work, write)

@@ -384,14 +384,13 @@ def sealed_check(run: Callable[[Guard], int], guard: Guard | None = None) -> int
     if changed:
         raise ExerciseFailed(changed)
     if in_notebook():
-        return apart(lambda watch: _check(run, guard or Guard(), watch))
-    return _check(run, guard or Guard(), None)
+        return apart(lambda: _check(run, guard or Guard()))
+    return _check(run, guard or Guard())
 
 
-def _check(run: Callable[[Guard], int], guard: Guard, watch) -> int:
+def _check(run: Callable[[Guard], int], guard: Guard) -> int:
     from .seal import tampering
 
-    guard.watch = watch
     try:
         n = run(guard)
     except _Unfinished:

@@ -148,6 +148,17 @@ def _size(n: int) -> str:
     return f"{n} characters"
 
 
+#: Told of each student call's start and end, in the child process a check runs in (``apart``),
+#: so that the parent can end a call that does not stop and say which it was; every guard of the
+#: check tells it, a checker's own guards too.
+_watching: list[Callable[[tuple], None] | None] = [None]
+
+
+def watch_calls(tell: Callable[[tuple], None]) -> None:
+    """From now on, tell ``tell`` of each student call (called once, in the check's child)."""
+    _watching[0] = tell
+
+
 class Guard:
     """Runs the student's code for one check: each call under ``call_limit`` seconds and all of
     them within ``check_limit``, printed output captured, and every way out that is not an answer
@@ -160,9 +171,6 @@ class Guard:
         self.check_limit = CHECK_LIMIT if check_limit is None else check_limit
         self.used, self.calls = 0.0, 0
         self.output = CappedText()
-        #: Told of each call's start and end when the check runs in a child process (``apart``),
-        #: so that the parent can end a call that does not stop and say which it was.
-        self.watch: Callable[[tuple], None] | None = None
 
     @contextmanager
     def running(self, call, on_error: Callable[[], None] | None = None):
@@ -173,9 +181,9 @@ class Guard:
         total = limit < self.call_limit
         started = time.perf_counter()
         stopped = None
-        if self.watch is not None:
+        if _watching[0] is not None:
             text = call() if callable(call) else call
-            self.watch(
+            _watching[0](
                 (
                     "call",
                     limit,
@@ -205,8 +213,8 @@ class Guard:
                 raise
             stopped = "time"  # the timeout broke a library's cleanup, which raised in its place
         finally:
-            if self.watch is not None:
-                self.watch(("returned",))
+            if _watching[0] is not None:
+                _watching[0](("returned",))
             elapsed = time.perf_counter() - started
             self.used += elapsed
             self.calls += 1
