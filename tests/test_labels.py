@@ -5,6 +5,8 @@ from pathlib import Path
 from string import Formatter
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from fanorona.ui.labels import LABELS, LANGUAGES, ending, labels, say
 
@@ -247,3 +249,35 @@ def test_a_refused_click_is_refused_in_the_boards_language():
         control.click("c1")  # b2-c1 takes by withdrawal, and the chain may go on
         assert control.click("b1").action == "refused"  # a chain's step must capture
         assert english_left(language, control.status) == [], control.status
+
+
+WHY = sorted(key for key in LABELS["en"] if key.startswith("why_"))
+POINT = st.builds(lambda c, r: f"{c}{r}", st.sampled_from("abcdefghi"), st.integers(1, 13))
+DIRECTION = st.sampled_from(["east", "north-east", "north", "north-west", "west", "south-west"])
+
+
+@given(
+    key=st.sampled_from(WHY),
+    language=st.sampled_from(["da", "de", "cs"]),
+    a=POINT,
+    b=POINT,
+    side=st.sampled_from(["white", "black"]),
+    stone=st.sampled_from(["white", "black"]),
+    direction=DIRECTION | st.just("south") | st.just("south-east"),
+    turns=st.lists(st.sampled_from(["c1c2A", "d3e3W", "b2c1Wd2A"]), min_size=1, max_size=3),
+)
+def test_a_reason_read_back_is_the_same_sentence_in_the_other_language(
+    key, language, a, b, side, stone, direction, turns
+):
+    """Each English reason the board knows is read back into its parts: said in another language
+    it names the same points, colours and direction."""
+    from fanorona.ui.labels import reason
+
+    english, other = LABELS["en"], LABELS[language]
+    values = dict(a=a, b=b, weak=a, side=side, stone=stone, direction=direction)
+    values["turns"] = ", ".join(turns)
+    said = {
+        k: other[v] if v in other and k in ("side", "stone", "direction") else v
+        for k, v in values.items()
+    }
+    assert reason(language, english[key].format(**values)) == other[key].format(**said)
