@@ -107,14 +107,19 @@ KERNEL_CELLS = [
     "check(double)",
     "print(round(time.monotonic() - began, 1))",
     "check(lambda n: n + n)",
+    """
+    from fanorona.exercises import check_neighbours
+    check_neighbours(lambda width, height, point: set())
+    """,
 ]
 
 
 def run_in(client, source):
-    """Run a cell as the notebook does; its streams, its error and the seconds it took."""
+    """Run a cell as the notebook does: its streams, its error, the seconds it took, and the
+    pictures it displayed."""
     started = time.monotonic()
     msg_id = client.execute(textwrap.dedent(source))
-    out, error = [], None
+    out, error, shown = [], None, []
     while True:
         msg = client.get_iopub_msg(timeout=60)
         if msg["parent_header"].get("msg_id") != msg_id:
@@ -124,8 +129,10 @@ def run_in(client, source):
             out.append(content["text"])
         elif kind == "error":
             error = content
+        elif kind == "display_data":
+            shown.append(content["data"])
         elif kind == "status" and content["execution_state"] == "idle":
-            return "".join(out), error, time.monotonic() - started
+            return "".join(out), error, time.monotonic() - started, shown
 
 
 @pytest.mark.notebook
@@ -133,13 +140,15 @@ def run_in(client, source):
 def test_in_a_real_kernel_a_c_loop_gets_the_sentence_within_its_limit_and_the_next_cell_runs():
     manager, client = start_new_kernel(kernel_name="python3")
     try:
-        setup, stuck, elapsed, fine = (run_in(client, cell) for cell in KERNEL_CELLS)
+        setup, stuck, elapsed, fine, wrong = (run_in(client, cell) for cell in KERNEL_CELLS)
         assert setup[1] is None, setup
         assert stuck[1]["ename"] == "ExerciseFailed"
         assert "double(1) took longer than 2 s, the time limit for one call" in stuck[1]["evalue"]
         assert stuck[2] < 2.0 + GRACE + SLACK
         assert float(elapsed[0]) < 2.0 + GRACE + SLACK
         assert fine[1] is None and "All 3 cases agree." in fine[0]
+        assert wrong[1]["ename"] == "ExerciseFailed" and "Expected:" in wrong[0]
+        assert any("image/png" in data for data in wrong[3]), "the board came back as a picture"
     finally:
         client.stop_channels()
         manager.shutdown_kernel(now=True)
