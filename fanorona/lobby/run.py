@@ -9,13 +9,45 @@ import threading
 import time
 
 import uvicorn
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
-from .server import create_app
+from .protocol import Meter
+from .server import POLICY, create_app
 from .store import Store
 
 #: The largest WebSocket frame uvicorn reads at all; the lobby refuses anything over
 #: ``protocol.MAX_BYTES`` itself, with a sentence.
 FRAME_LIMIT = 65536
+#: WebSocket pings a connection may send: a burst, then this many a second.
+PING_BURST, PING_RATE = 10, 2.0
+
+
+class MeteredPings(WebSocketsSansIOProtocol):
+    """uvicorn's WebSocket protocol with the client's pings metered: a ping is answered below the
+    application, so no message meter sees it; past the limit the connection is closed."""
+
+    def handle_ping(self) -> None:
+        if not hasattr(self, "pings"):
+            self.pings = Meter(PING_BURST, PING_RATE)
+        if self.pings.allow():
+            super().handle_ping()
+            return
+        self.conn.fail(POLICY, f"too many pings: at most {PING_RATE:g} a second")
+        self.transport.write(b"".join(self.conn.data_to_send()))
+        self.transport.close()
+
+
+def more_files() -> None:
+    """Raise this process's limit of open files to its hard limit (a class is hundreds of
+    connections, and the usual soft limit is 1,024); nothing where there is no such limit."""
+    try:
+        import resource
+    except ImportError:  # Windows
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    want = hard if hard != resource.RLIM_INFINITY else 65536
+    if soft != resource.RLIM_INFINITY and soft < want:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
 
 
 def config(
@@ -27,12 +59,26 @@ def config(
         app,
         host=host,
         port=port,
-        ws="websockets-sansio",
+        ws=MeteredPings,
         ws_max_size=FRAME_LIMIT,
         ws_ping_interval=20,
         log_level=options.pop("log_level", "info"),
         **options,
     )
+
+
+def port_taken(host: str, port: int) -> str | None:
+    """The sentence to say when ``host:port`` cannot be listened on, or None when it can."""
+    with socket.socket() as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind((host, port))
+        except OSError as e:
+            return (
+                f"port {port} on {host} is taken ({e.strerror}): another lobby, or another "
+                f"program, listens there; choose another with --port (make lobby PORT=...)"
+            )
+    return None
 
 
 def free_port() -> int:
