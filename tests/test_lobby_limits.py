@@ -16,7 +16,7 @@ from websockets.sync.client import connect
 from fanorona.lobby import LobbyClient, LobbyError
 from fanorona.lobby.protocol import BURST, MAX_BYTES
 from fanorona.lobby.run import PING_BURST, Background
-from fanorona.lobby.server import HELLO_WAIT, STRANGERS_EACH
+from fanorona.lobby.server import HELLO_WAIT
 from fanorona.lobby.store import Store
 
 
@@ -26,6 +26,7 @@ def lobby():
     tokens = {name: store.add_player(name) for name in ("ann", "ben", "cat", "eve")}
     with Background(store) as server:
         server.tokens = tokens
+        server.door.cap, server.door.each = 64, 48  # small caps, soon reached
         yield server
 
 
@@ -74,7 +75,7 @@ def test_a_flooded_student_stays_signed_in_and_the_flooder_is_refused(lobby):
 
 def test_connections_that_never_sign_in_cannot_keep_a_student_out(lobby):
     strangers = [
-        socket.create_connection(("127.0.0.1", lobby.port)) for _ in range(STRANGERS_EACH + 40)
+        socket.create_connection(("127.0.0.1", lobby.port)) for _ in range(lobby.door.each + 40)
     ]
     try:
         for s in strangers:

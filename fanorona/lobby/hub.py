@@ -139,7 +139,7 @@ def hub_app(
         ],
         lifespan=lambda _: lobby.router.lifespan_context(lobby),  # type: ignore[arg-type]
     )
-    app.state.lobby = lobby.state.lobby
+    app.state.lobby, app.state.door = lobby.state.lobby, lobby.state.door
     return app
 
 

@@ -20,11 +20,18 @@ from .store import Store
 FRAME_LIMIT = 65536
 #: WebSocket pings a connection may send: a burst, then this many a second.
 PING_BURST, PING_RATE = 10, 2.0
+#: Seconds a client has to answer the lobby's closing frame before its connection is cut.
+CLOSE_WAIT = 3.0
 
 
 class MeteredPings(WebSocketsSansIOProtocol):
     """uvicorn's WebSocket protocol with the client's pings metered: a ping is answered below the
-    application, so no message meter sees it; past the limit the connection is closed."""
+    application, so no message meter sees it; past the limit the connection is closed.  A
+    client that does not answer the closing frame is cut after ``CLOSE_WAIT`` seconds."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.close_timeout = CLOSE_WAIT
 
     def handle_ping(self) -> None:
         if not hasattr(self, "pings"):
@@ -96,6 +103,8 @@ class Background:
         settings = config(store, "127.0.0.1", self.port, log_level="warning", **options)
         #: The lobby's state (``lobby.Lobby``), for a test to look at.
         self.lobby = settings.app.state.lobby  # type: ignore[union-attr]
+        #: Its door for connections not signed in yet (``server.Door``).
+        self.door = settings.app.state.door  # type: ignore[union-attr]
         self.server = uvicorn.Server(settings)
         self.thread = threading.Thread(target=self._run, daemon=True, name="lobby-server")
         self.url = f"ws://127.0.0.1:{self.port}/ws"

@@ -26,9 +26,25 @@ from .store import Store
 
 #: Seconds a new connection has to say who it is.
 HELLO_WAIT = 3.0
-#: Connections not signed in yet, at most, in all and from one address; past either, the
-#: oldest of them is closed, so the newcomer (who says hello at once) gets in.
-STRANGERS, STRANGERS_EACH = 256, 128
+#: Connections not signed in yet, at most: a quarter of the files this process may open (at
+#: most ``STRANGERS``), three quarters of that from one address; past either, the oldest of them is
+#: closed, so the newcomer (who says hello at once) gets in.
+STRANGERS = 4096
+
+
+def stranger_caps() -> tuple[int, int]:
+    """The caps on connections not signed in, in all and from one address, from this process's
+    limit of open files (so the students' own connections always find one)."""
+    try:
+        import resource
+
+        files = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    except ImportError:  # Windows: no such limit
+        files = 4 * STRANGERS
+    cap = max(16, min(STRANGERS, files // 4 if files > 0 else STRANGERS))
+    return cap, cap * 3 // 4
+
+
 #: Messages queued for a client that does not read them before it is dropped.
 BACKLOG = 500
 #: The WebSocket close code for a broken protocol (RFC 6455: policy violation).
@@ -84,8 +100,9 @@ class Door:
     """The connections that have not signed in yet, oldest first, each with its address: a cap
     in all and one per address, the oldest closed to make room."""
 
-    def __init__(self, cap: int = STRANGERS, each: int = STRANGERS_EACH):
-        self.cap, self.each = cap, each
+    def __init__(self, cap: int | None = None, each: int | None = None):
+        caps = stranger_caps()
+        self.cap, self.each = cap or caps[0], each or caps[1]
         self.waiting: OrderedDict = OrderedDict()  # ws -> (address, the task waiting for hello)
 
     def enter(self, ws: WebSocket, task: asyncio.Task | None) -> None:
@@ -246,5 +263,5 @@ def create_app(
         ],
         lifespan=lifespan,
     )
-    app.state.lobby = lobby
+    app.state.lobby, app.state.door = lobby, door
     return app
