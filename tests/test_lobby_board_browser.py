@@ -173,7 +173,7 @@ def test_two_students_play_a_ranked_game_on_the_kits_board_while_a_third_watches
             mu, sigma = lobby.store.rating(name)
             assert sigma < MODEL.rating().sigma  # one game has narrowed the guess
             assert (mu, sigma) == pytest.approx((rated.mu, rated.sigma))
-            assert f"{name} {round(mu, 2)} ± {round(sigma, 2)}" in said, said
+            assert f"{name}: {round(mu, 2)} ± {round(sigma, 2)}" in said, said
         with LobbyClient(lobby.url, lobby.tokens["carol"]) as carol:
             ladder = carol.ladder()
             assert [tuple(row) for row in ladder] == lobby.store.ladder()

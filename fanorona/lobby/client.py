@@ -12,7 +12,7 @@ import json
 import threading
 import time
 
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, WebSocketException
 from websockets.sync.client import connect
 
 from ..game import Game
@@ -57,7 +57,12 @@ class LobbyClient:
         self._reader.join(self.timeout)
         with self._seen:
             self.closed = None
-        self._open()
+        try:
+            self._open()
+        except (OSError, WebSocketException) as e:
+            with self._seen:
+                self.closed = f"the lobby at {self.url} cannot be reached: {e}"
+            raise LobbyError(self.closed) from None
 
     def close(self) -> None:
         self.ws.close()

@@ -124,8 +124,6 @@ class LiveGame:
             )
         if side != self.board.to_move.value:
             raise Refusal(f"it is {self.board.to_move.value}'s turn in game {self.id}, not yours")
-        if self.held:
-            raise Refusal(f"game {self.id} is waiting: {self.held}")
         if self.flag(now):
             raise Refusal(f"your time ran out in game {self.id}: {self.outcome}")
         running = self.running

@@ -7,7 +7,8 @@ The rules, stated once (docs/how-to/class-lobby.md says them to the instructor):
 - The clocks run from the moment each side has played its first turn; the side to move has
   ``FIRST_TURN_WAIT`` seconds for its first turn, or the game is aborted, unrated.
 - After a restart the live games come back with their clocks as they were when the lobby stopped
-  (the downtime is not charged) and held until both players are back.  A player not back within
+  (the downtime is not charged), and no clock runs until both players are back (a player who is
+  back may play meanwhile).  A player not back within
   ``RETURN_WAIT`` seconds loses the game (rated, if it counts); if neither is back, or the game
   had not started, it is aborted, unrated.
 - A ranked game is rated only once each side has played ``MIN_TURNS_EACH`` turns, and at most
@@ -95,7 +96,7 @@ class Tables:
                 spent = max(0.0, stopped - pressed_at)
                 game.clock.left[side] = max(0.0, game.clock.left[side] - spent)
             game.hold(
-                f"the lobby restarted; the clocks wait until both players are back "
+                f"the lobby restarted: the clocks wait until both players are back "
                 f"({_minutes(RETURN_WAIT)} at most)",
                 now,
             )
