@@ -122,7 +122,7 @@ class RemoteSeat:
 
     def _heal(self) -> None:
         with contextlib.suppress(SeatLost):
-            self.connected()
+            self.connected(wait=False)
 
     def board(self) -> Board:
         """The game so far, replayed on a board of its size and rules."""
@@ -145,11 +145,20 @@ class RemoteSeat:
 
     # -- the connection ------------------------------------------------------------------------
 
-    def connected(self, stop=None) -> None:
+    def connected(self, stop=None, wait: bool = True) -> None:
         """Make sure the client is signed in: a lost connection is tried again a few times; a
-        sign-in elsewhere is not (that would take the seat from the other place): ``SeatLost``."""
-        with self._healing:
-            self._connect(stop)
+        sign-in elsewhere is not (that would take the seat from the other place).  Then, with
+        ``wait``, the seat waits for the student's "Take the seat back" (``take_seat``), or for
+        ``stop``: ``SeatLost``."""
+        try:
+            with self._healing:
+                self._connect(stop)
+        except SeatLost:
+            if not wait or stop is None:
+                raise
+            while self.client.closed:  # until the seat is taken back
+                if stop.wait(0.2):
+                    raise SeatLost("stopped") from None
 
     def _connect(self, stop) -> None:
         if not self.client.closed:
