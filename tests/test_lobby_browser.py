@@ -110,6 +110,35 @@ def test_two_browsers_play_a_ranked_game_while_a_third_watches(lobby, browser):
         )
         last = SCRIPT[-1]
         assert watcher.get_attribute("#board polyline.last", "data-last") == last
+        # the last turn step by step: first the position before it
+        page = pages[white]
+        page.click("#lastturn")
+        before = fa.Board((5, 5))
+        for turn in SCRIPT[:-1]:
+            before.push(turn)
+        assert stones(page) == {
+            p: before.stone_at(p).value for p in before.points if before.stone_at(p)
+        }
+        # the ladder and the replay of the finished game, on the page
+        page.click("#ladderbutton")
+        page.wait_for_selector("#ladder tbody tr >> nth=1")
+        rows = [r.split("\t") for r in page.inner_text("#ladder tbody").splitlines()]
+        assert [r[1] for r in rows] == [winner, loser] and [r[4] for r in rows] == ["1", "1"]
+        page.fill("#replayid", game)
+        page.click("#replaybutton")
+        page.wait_for_selector("#replaytext:has-text('turn 10 of 10')")
+        page.fill("#replayturn", "4")
+        page.dispatch_event("#replayturn", "input")
+        four = fa.Board((5, 5))
+        for turn in SCRIPT[:4]:
+            four.push(turn)
+        drawn = dict(
+            page.eval_on_selector_all(
+                "#replayboard [data-stone]",
+                "es => es.map(e => [e.dataset.stone, e.getAttribute('class')])",
+            )
+        )
+        assert drawn == {p: four.stone_at(p).value for p in four.points if four.stone_at(p)}
         assert teacher.inner_text("#turns") == " ".join(SCRIPT)
         with LobbyClient(lobby.url, lobby.tokens["carol"]) as c:
             ladder = {row[0]: row for row in c.ladder()}
