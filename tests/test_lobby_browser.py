@@ -157,7 +157,7 @@ def test_a_lost_connection_is_said_retried_and_loses_no_turn_and_a_link_asks_fir
         alice.fill("#clock", "10+0")
         alice.click("#link")
         alice.wait_for_selector("#linktext:has-text('#join=')")
-        link = alice.inner_text("#linktext").split("share: ")[1]
+        link = alice.inner_text("#linktext").split("Share this link: ")[1]
         bob = contexts["bob"].new_page()
         bob.goto(link)
         bob.fill("#token", lobby.tokens["bob"])
