@@ -260,3 +260,24 @@ def test_the_class_view_follows_a_bounded_number_of_games_and_sums_up_the_rest()
         assert len(teacher.said) < 3 * SHOWN
 
     run(test)
+
+
+def test_the_class_view_keeps_a_finished_game_for_a_while_then_forgets_it():
+    from fanorona.lobby.classview import KEEP
+
+    def test(lobby, clock, m, store):
+        game = game_between(lobby, m["ann"], m["ben"], ranked=False)
+        say(lobby, m["ben"], "resign", game=game.id)
+        early, late = Member("ms_lee", "instructor"), Member("mr_x", "instructor")
+        lobby.arrive(early)
+        say(lobby, early, "class_view")
+        assert early.last("game")["outcome"]["reason"] == "black resigned"
+        clock.t += KEEP + 1
+        other = game_between(lobby, m["cat"], m["dan"], ranked=False)
+        say(lobby, m["dan"], "resign", game=other.id)
+        assert list(lobby.class_view.finished) == [other.id]  # the old one forgotten
+        lobby.arrive(late)
+        say(lobby, late, "class_view")
+        assert [s["game"] for s in late.said if s["type"] == "game"] == [other.id]
+
+    run(test)

@@ -25,11 +25,15 @@ class ClassView:
         self.finished: dict[str, tuple[float, dict]] = {}  # id -> (when, its last state)
         self._summary: asyncio.TimerHandle | None = None
 
+    def _forget_old(self) -> None:
+        now = self.now()
+        for gid in [g for g, (t, _) in self.finished.items() if now - t > KEEP]:
+            del self.finished[gid]
+
     def join(self, client) -> None:
         now = self.now()
         followed = self.viewers.setdefault(client, set())
-        for gid in [g for g, (t, _) in self.finished.items() if now - t > KEEP]:
-            del self.finished[gid]
+        self._forget_old()
         for game in list(self.games.values())[:SHOWN]:
             followed.add(game.id)
             client.send(game.state(now))
@@ -62,6 +66,7 @@ class ClassView:
 
     def over(self, game: LiveGame) -> None:
         """A finished game is kept for a while; its place goes to a game not yet followed."""
+        self._forget_old()
         self.finished[game.id] = (self.now(), game.state(self.now()))
         for client, followed in self.viewers.items():
             followed.discard(game.id)
