@@ -97,7 +97,7 @@ def test_a_game_survives_a_sigkill_and_is_finished_and_rated(lobby_file):
         assert held["clocks"]["white"] == clocks["white"]
         # black was charged for the time up to the lobby's last beat, never for the downtime
         charged = clocks["black"] - held["clocks"]["black"]
-        assert running_for - BEAT_EVERY - 0.5 <= charged <= running_for + 0.5
+        assert running_for - 2 * BEAT_EVERY - 1 <= charged <= running_for + 0.5
         time.sleep(1.0)  # held: nobody's clock runs while ben is away
         if black == "ann":  # a player who is back may play meanwhile, her clock stopped
             reply = ann.play(game, 5, held["legal"][0])
