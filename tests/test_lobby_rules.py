@@ -281,3 +281,42 @@ def test_the_class_view_keeps_a_finished_game_for_a_while_then_forgets_it():
         assert [s["game"] for s in late.said if s["type"] == "game"] == [other.id]
 
     run(test)
+
+
+def test_a_class_file_from_before_the_clocks_were_stored_opens_and_its_live_game_comes_back(
+    tmp_path,
+):
+    import sqlite3
+
+    import fanorona as fa
+
+    db = tmp_path / "old.sqlite"
+    old = sqlite3.connect(db)
+    old.execute(
+        "CREATE TABLE players (name VARCHAR(40) PRIMARY KEY, token_hash CHAR(64) NOT NULL UNIQUE,"
+        " role VARCHAR(12) NOT NULL, mu DOUBLE PRECISION, sigma DOUBLE PRECISION,"
+        " games INTEGER NOT NULL DEFAULT 0)"
+    )
+    old.execute(
+        "CREATE TABLE games (id INTEGER PRIMARY KEY, white VARCHAR(40) NOT NULL,"
+        " black VARCHAR(40) NOT NULL, size VARCHAR(8) NOT NULL, rules VARCHAR(20) NOT NULL,"
+        " clock VARCHAR(10) NOT NULL, ranked INTEGER NOT NULL,"
+        " finished INTEGER NOT NULL DEFAULT 0, record TEXT NOT NULL)"
+    )
+    board = fa.Board((5, 5))
+    board.push("b2c3A")
+    record = fa.Game.from_board(board, None, "ann", "ben").to_json()
+    old.execute(
+        "INSERT INTO games VALUES (1, 'ann', 'ben', '5x5', 'standard', '5+0', 1, 0, ?)", (record,)
+    )
+    old.commit()
+    old.close()
+
+    async def main():
+        lobby = Lobby(Store(db), clock=Clock())
+        assert lobby.tables.restore() == 1
+        game = lobby.games["g1"]
+        assert [str(t) for t in game.board.turns] == ["b2c3A"] and game.held
+        assert game.clocks(lobby.now()) == {"white": 300.0, "black": 300.0}
+
+    asyncio.run(main())
