@@ -185,7 +185,7 @@ def test_two_students_play_a_ranked_game_on_the_kits_board_while_a_third_watches
         watching.close()
 
 
-def test_the_kits_board_and_the_lobby_page_finish_a_ranked_game_through_a_lost_connection_a_sign_in_elsewhere_and_a_restart(  # noqa: E501
+def test_board_and_page_finish_a_game_through_a_lost_link_a_second_sign_in_and_a_restart(
     voila, browser, tmp_path
 ):
     import os
