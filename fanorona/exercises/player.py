@@ -19,7 +19,9 @@ def check_tournament_player(
     path: str | Path, games: int = 4, max_turns: int = 60, wins: int = 3
 ) -> CheckReport:
     """Play the player in the file ``path`` against level 1 as the tournament will; it passes
-    when it forfeits no game and wins at least ``wins`` of the ``games``."""
+    when it forfeits no game and wins at least ``wins`` of the ``games``.
+
+    Partial credit: a share for each game won, up to ``wins``; none for a player that forfeits."""
     from ..tournament import check  # the class's layer, above the exercises: not in the seal
 
     sealed()

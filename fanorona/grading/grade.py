@@ -19,7 +19,7 @@ from contextlib import redirect_stdout
 from dataclasses import dataclass, field
 
 from .. import exercises
-from ..exercises import Case, Checker, ExerciseFailed, Guard
+from ..exercises import Case, Checker, ExerciseFailed, Guard, credit
 from ..exercises.guard import UNFINISHED, _Unfinished
 from . import special
 from .package import PACKAGE
@@ -167,9 +167,10 @@ def refusal_of(error: StudentError) -> str | None:
     return None
 
 
-def count_agreeing(checker: Checker, fn) -> tuple[int, int, str | None]:
-    """(cases that agree, cases, the first difference's sentence): every case is tried, in one
-    request to the worker, and the first that differs is shown as the checker shows it."""
+def count_agreeing(checker: Checker, fn) -> special.Counted:
+    """(cases that agree, cases, the first difference's sentence, each case with whether it
+    agreed): every case is tried, in one request to the worker, and the first that differs is
+    shown as the checker shows it."""
     cases = [
         c if isinstance(c, Case) else Case(c if isinstance(c, tuple) else (c,))
         for c in checker.cases()
@@ -183,6 +184,7 @@ def count_agreeing(checker: Checker, fn) -> tuple[int, int, str | None]:
     answers = fn.map_calls([c.args for c in cases], guard.call_limit, guard.check_limit, late)
     agreed = total = 0
     first: str | None = None
+    outcomes: list[tuple[object, bool]] = []
     try:
         for case in cases:
             answer = next(answers, None)
@@ -200,7 +202,9 @@ def count_agreeing(checker: Checker, fn) -> tuple[int, int, str | None]:
                 ) from None
             except (TypeError, ValueError, StudentError) as e:
                 first = first or f"{checker.call_text(case)} went wrong: {type(e).__name__}: {e}"
+                outcomes.append((case, False))
                 continue
+            outcomes.append((case, actual == expected))
             if actual == expected:
                 agreed += 1
             elif first is None:
@@ -212,15 +216,20 @@ def count_agreeing(checker: Checker, fn) -> tuple[int, int, str | None]:
         raise ExerciseFailed(UNFINISHED) from None
     finally:
         guard.report_output()
-    return agreed, len(cases), first
+    outcomes += [(case, False) for case in cases[len(outcomes) :]]  # never reached
+    return agreed, len(cases), first, outcomes
 
 
-def shared(printed: str, agreed: int, total: int, first: str | None, points: float) -> Result:
-    """Full points when every case agrees, else the share that does, with the first difference."""
+def shared(name: str, printed: str, counted: special.Counted, points: float) -> Result:
+    """Full points when every case agrees, else the check's partial credit (``credit``), with the
+    first difference."""
+    agreed, total, first, outcomes = counted
     if agreed == total:
         return Result(printed + f"All {total} cases agree.\n")
-    score = math.floor(points * agreed / max(total, 1) * 100) / 100
-    sentence = f"{first or ''} {agreed} of {total} cases agree: {score:g} of {points:g} points."
+    score = math.floor(points * credit.share(name, outcomes) * 100) / 100
+    weights = credit.explained(name)
+    by = f", weighted by kind ({weights})" if weights else ""
+    sentence = f"{first or ''} {agreed} of {total} cases agree{by}: {score:g} of {points:g} points."
     return Result(printed, sentence.strip(), score)
 
 
@@ -240,8 +249,7 @@ def run_check(name: str, args: list, points: float, options: dict | None = None)
             else:
                 checker(*args)
                 return Result(printed.getvalue())
-        agreed, total, first = counted
-        return shared(printed.getvalue(), agreed, total, first, points)
+        return shared(name, printed.getvalue(), counted, points)
     except Refused as e:
         return Result(printed.getvalue(), str(e), 0, refused=True)
     except BoardChanged:
