@@ -24,7 +24,7 @@ N10, N10B = "10_assignment_view_and_control.ipynb", "10b_assignment_extensions.i
 ROUNDED = "round(event.xdata), round(event.ydata)"
 TRUNCATED = "int(event.xdata), int(event.ydata)"
 #: A MyGame whose game ends only when the side to move has no stones (never when it is stuck).
-NO_STONES_ONLY = '''
+NO_STONES_ONLY = """
 
 class NoStonesOnly(MyGame):
     def outcome(self):
@@ -34,7 +34,7 @@ class NoStonesOnly(MyGame):
 
 
 MyGame = NoStonesOnly
-'''
+"""
 
 
 def program(notebook: str, *mistake: str) -> dict:
@@ -73,7 +73,7 @@ def test_a_frame_around_the_board_is_no_line_of_it_and_passes():
 
 def test_a_drawing_with_lines_across_the_board_loses_points_in_the_grader():
     extra = (
-        "    ax.set_aspect(\"equal\")\n",
+        '    ax.set_aspect("equal")\n',
         "    ax.plot([0, width - 1], [0, height - 1], color='k')\n"
         "    ax.plot([0, width - 1], [height - 1, 0], color='k')\n"
         '    ax.set_aspect("equal")\n',

@@ -19,7 +19,7 @@ from contextlib import redirect_stdout
 from dataclasses import dataclass, field
 
 from .. import exercises
-from ..exercises import Case, Checker, ExerciseFailed, Guard, credit
+from ..exercises import Case, Checker, ExerciseFailed, Guard, credit, own_work
 from ..exercises.guard import UNFINISHED, _Unfinished
 from . import special
 from .package import PACKAGE
@@ -325,6 +325,9 @@ class Notebook:
                     " notebook writes: no cell of yours wrote it, so it gives no points.",
                     0,
                 )
+            refused = own_work.kit_use(name, [self.files[filename]], None)
+            if refused is not None:
+                return Result("", refused, 0, refused=True)
             return self.finish(run_check(name, [self.files[filename]], points, options), points)
         if call is None:
             return Result(
@@ -335,6 +338,9 @@ class Notebook:
                 refused=True,
             )
         name, names = call
+        refused = own_work.kit_use(name, self.sources, names)
+        if refused is not None:  # read from the cells' text, here: the worker has no say
+            return Result("", refused, 0, refused=True)
         try:
             session = self.worker()
             args = [session.get(n) for n in names]

@@ -1,0 +1,196 @@
+"""The exercise, not the kit, gets the points: graded code that answers an exercise with the kit's
+own engine scores 0 with a sentence naming what it used, whether it reaches it directly, through a
+helper in another cell, by a base class, by patching, or by a name computed at run time; the
+notebooks' own answers use none of it."""
+
+import nbformat
+import pytest
+from test_clickable_browser import reference_program
+from test_grading import NOTEBOOKS, graded
+from test_student_copies import answer
+
+from fanorona.exercises import ExerciseFailed, check_tournament_player
+from fanorona.exercises.own_work import REFUSED, kit_use
+from fanorona.grading.grade import check_call, file_call
+
+N01, N02 = "01_board_graph.ipynb", "02_strings.ipynb"
+N10, N10B, N11 = (
+    "10_assignment_view_and_control.ipynb",
+    "10b_assignment_extensions.ipynb",
+    "11_tournament.ipynb",
+)
+IMPORTS_01 = "import fanorona as fa\nfrom fanorona.geometry import geometry\n"
+
+#: route: (notebook, check, points, the student's cells, a word the sentence must hold).
+ROUTES = {
+    "neighbours from geometry's own graph": (
+        N01,
+        "check_neighbours",
+        2,
+        [
+            IMPORTS_01,
+            "def neighbours(width, height, point):\n"
+            "    g = geometry(width, height)\n"
+            "    return {g.names[q] for q in g.neighbour[g.index[point]] if q >= 0}\n",
+        ],
+        ".neighbour",
+    ),
+    "neighbours through a helper in another cell": (
+        N01,
+        "check_neighbours",
+        2,
+        [
+            IMPORTS_01,
+            "def around(width, height, point):\n"
+            "    board = fa.Board((width, height))\n"
+            "    g = board.geometry\n"
+            "    return {g.names[q] for q in g.neighbour[g.index[point]] if q >= 0}\n",
+            "def neighbours(width, height, point):\n    return around(width, height, point)\n",
+        ],
+        "Your around uses .geometry",
+    ),
+    "strings from the board's own strings": (
+        N02,
+        "check_strings_through",
+        3,
+        [
+            "def strings_through(board, point):\n"
+            "    return [s for s in board.strings(board.stone_at(point)) if point in s]\n"
+        ],
+        ".strings",
+    ),
+    "strings through a method named at run time": (
+        N02,
+        "check_strings_through",
+        3,
+        [
+            "def strings_through(board, point):\n"
+            "    find = getattr(board, 'str' + 'ings')\n"
+            "    return [s for s in find(board.stone_at(point)) if point in s]\n"
+        ],
+        "getattr(...) with a name computed at run time",
+    ),
+    "a control that is the board's own controller": (
+        N10,
+        "check_simple_control",
+        5,
+        [
+            "from fanorona.ui.controller import Controller\n\n\n"
+            "class Clicks(Controller):\n"
+            "    def __init__(self, model):\n"
+            "        super().__init__(model)\n"
+            "        self.selected = None\n"
+        ],
+        "fanorona.ui.controller",
+    ),
+    "a control patched with the controller's click": (
+        N10,
+        "check_simple_control",
+        5,
+        [
+            "import fanorona.ui.controller as kit\n\n\nclass Clicks:\n"
+            "    def __init__(self, model):\n        self.model = model\n",
+            "Clicks.click = kit.Controller.click\n",
+        ],
+        ".Controller",
+    ),
+    "a view that is the kit's own drawing": (
+        N10,
+        "check_view",
+        3,
+        [
+            "from fanorona.ui.draw import draw_board\n\n\n"
+            "def draw_position(board, ax):\n    draw_board(board, ax)\n"
+        ],
+        "fanorona.ui.draw",
+    ),
+    "a view imported by a computed name": (
+        N10,
+        "check_view",
+        3,
+        [
+            "def draw_position(board, ax):\n"
+            "    draw = __import__('fanorona.ui.' + 'draw', fromlist=['x'])\n"
+            "    draw.draw_board(board, ax)\n"
+        ],
+        "__import__",
+    ),
+    "the tournament player that is the built-in level 3": (
+        N11,
+        "check_tournament_player",
+        3,
+        [
+            "%%writefile {folder}/my_player.py\n"
+            "from fanorona.engine.ai import make_player\n\n"
+            "player = make_player('level3')\n"
+        ],
+        "fanorona.engine.ai",
+    ),
+}
+
+
+def check_source(notebook: str, grade_id: str) -> str:
+    cells = nbformat.read(NOTEBOOKS / notebook, as_version=4).cells
+    return next(
+        c.source for c in cells if c.metadata.get("nbgrader", {}).get("grade_id") == grade_id
+    )
+
+
+@pytest.mark.parametrize("route", sorted(ROUTES))
+def test_an_answer_from_the_kits_own_engine_scores_nothing_in_the_grader(route):
+    notebook, check, points, cells, word = ROUTES[route]
+    result = graded(cells, notebook, check, points)
+    assert result.score == 0 and result.refused, result.text
+    assert word in (result.sentence or "") and "no points" in (result.sentence or "")
+
+
+def test_the_tournament_player_from_the_kits_levels_is_refused_in_the_kernel_too(tmp_path):
+    player = tmp_path / "my_player.py"
+    cells = ROUTES["the tournament player that is the built-in level 3"][3]
+    player.write_text(cells[0].split("\n", 1)[1])
+    with pytest.raises(ExerciseFailed, match="file uses fanorona.engine.ai"):
+        check_tournament_player(player)
+
+
+def graded_checks():
+    """(notebook, check cell source, the reference cells before it) of every graded check."""
+    for path in sorted(NOTEBOOKS.glob("*.ipynb")):
+        sources: list[str] = []
+        for cell in nbformat.read(path, as_version=4).cells:
+            meta = cell.metadata.get("nbgrader", {})
+            if cell.cell_type != "code":
+                continue
+            if meta.get("grade") and not meta.get("solution"):
+                yield path.name, cell.source, list(sources)
+            elif meta.get("solution") and meta.get("grade_id") != "earlier_functions":
+                sources.append(answer(path.name, meta["grade_id"]))
+            else:
+                sources.append(cell.source)
+
+
+def test_no_notebooks_own_answer_uses_a_part_its_check_refuses():
+    refusing = set()
+    for notebook, source, sources in graded_checks():
+        call = check_call(source)
+        if call is not None:
+            assert kit_use(call[0], sources, call[1]) is None, (notebook, call)
+            refusing.add(call[0])
+        on_file = file_call(source)
+        if on_file is not None:
+            written = [s for s in sources if s.startswith("%%writefile")]
+            assert kit_use(on_file[0], written, None) is None, notebook
+            refusing.add(on_file[0])
+    assert set(REFUSED) <= refusing  # every refusing check is one a notebook grades
+
+
+@pytest.mark.parametrize("notebook", [N10, N10B])
+def test_the_reference_programs_use_nothing_their_checks_refuse(notebook):
+    program = reference_program(notebook)
+    for check, names in (("check_view", ["draw_position"]), ("check_clickable", ["play"])):
+        assert kit_use(check, [program], names) is None
+
+
+@pytest.mark.parametrize("notebook", [N10, N10B, N11])
+def test_each_notebook_that_refuses_parts_says_which_in_its_first_cell(notebook):
+    first = nbformat.read(NOTEBOOKS / notebook, as_version=4).cells[0].source
+    assert "Graded code may not use" in first
