@@ -4,9 +4,12 @@
 (``remote.Session``), in order, as a kernel would; at each check cell it calls the checker named
 in the cell (``check_neighbours(neighbours)``) here, with stand-ins (``remote.Remote``) for the
 student's objects.  The checkers' cases, their references, the comparison and the points never
-leave this process.  A ``Checker`` that counts cases gives partial credit: the share of its cases
-that agree.  Each check cell gets the checker's lines and one sentence as its output, in the form
-nbgrader's ``SaveAutoGrades`` scores: an error for no points, a number for partial credit.
+leave this process.  A ``Checker`` that counts cases gives partial credit by its rule in
+``exercises.credit`` (the share of its cases that agree, or of kinds of cases weighted), and a
+check whose code uses the kit part it asks for gets nothing (``exercises.own_work``, read from
+the cells' text here).  Each check cell gets the checker's lines and one sentence as its output,
+in the form nbgrader's ``SaveAutoGrades`` scores: an error for no points, a number for partial
+credit.
 """
 
 from __future__ import annotations
@@ -27,8 +30,8 @@ from .remote import BoardChanged, CallTimedOut, Refused, Remote, Session, Studen
 
 #: Modules graded code cannot import, and the sentence for trying.
 HIDDEN_MODULES = ("fanorona.exercises", "fanorona.grading", "fanorona.tournament")
-#: Checks the grader runs its own way (``special``), on the student's objects: each gives the
-#: share of its cases that agree.
+#: Checks the grader runs its own way (``special``), on the student's objects: each gives its
+#: cases and whether they agree, for partial credit (``exercises.credit``).
 COUNTED: dict[str, Callable[..., special.Counted]] = {
     "check_view": special.view,
     "check_subtraction": special.subtraction,
