@@ -47,7 +47,7 @@ ROUTES = {
             "    return {g.names[q] for q in g.neighbour[g.index[point]] if q >= 0}\n",
             "def neighbours(width, height, point):\n    return around(width, height, point)\n",
         ],
-        "Your around uses .geometry",
+        "Your code (around) uses .geometry",
     ),
     "strings from the board's own strings": (
         N02,
@@ -69,6 +69,45 @@ ROUTES = {
             "    return [s for s in find(board.stone_at(point)) if point in s]\n"
         ],
         "getattr(...) with a name computed at run time",
+    ),
+    "neighbours defined inside an if": (
+        N01,
+        "check_neighbours",
+        2,
+        [
+            IMPORTS_01,
+            "if True:\n"
+            "    def neighbours(width, height, point):\n"
+            "        g = geometry(width, height)\n"
+            "        return {g.names[q] for q in g.neighbour[g.index[point]] if q >= 0}\n",
+        ],
+        ".neighbour",
+    ),
+    "neighbours put in place through globals()": (
+        N01,
+        "check_neighbours",
+        2,
+        [
+            IMPORTS_01,
+            "def neighbours(width, height, point):\n    return set()\n",
+            "def _kit(width, height, point):\n"
+            "    g = geometry(width, height)\n"
+            "    return {g.names[q] for q in g.neighbour[g.index[point]] if q >= 0}\n\n\n"
+            "globals()['neigh' + 'bours'] = _kit\n",
+        ],
+        "Your code (a cell run at the top, _kit",
+    ),
+    "strings from a module written at run time": (
+        N02,
+        "check_strings_through",
+        3,
+        [
+            "import sys\nsys.path.insert(0, '/tmp')\n"
+            "open('/tmp/helper_mod.py', 'w').write('def strings_through(board, point):\\n"
+            "    return [s for s in board.strings(board.stone_at(point)) if point in s]\\n')\n",
+            "from helper_mod import strings_through\n",
+        ],
+        "helper_mod (a module of its own, written at run time)",
     ),
     "a control that is the board's own controller": (
         N10,

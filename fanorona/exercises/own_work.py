@@ -14,6 +14,8 @@ its assignment's first cell and in ``docs/reference/graded-code.md``.
 from __future__ import annotations
 
 import ast
+import importlib.util
+import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
@@ -32,13 +34,23 @@ class KitParts:
 
 GRAPH = KitParts(
     ("fanorona.geometry", "fanorona.movegen"),
-    ("geometry", "Geometry", "neighbour", "edges", "lines", "strong"),
+    ("geometry", "Geometry", "neighbour", "edges", "lines", "strong", "legal_steps", "legal_turns"),
     "the kit's board graph",
     "work the neighbours out from the point's column and row",
 )
 STRINGS = KitParts(
     ("fanorona.geometry", "fanorona.movegen"),
-    ("strings", "geometry", "Geometry", "neighbour", "lines", "captures", "legal_steps"),
+    (
+        "strings",
+        "geometry",
+        "Geometry",
+        "neighbour",
+        "lines",
+        "captures",
+        "legal_steps",
+        "legal_turns",
+        "after",
+    ),
     "the kit's strings and board graph",
     "walk the lines yourself with board.size and board.stone_at",
 )
@@ -55,6 +67,9 @@ PLAYERS = KitParts(
     "choose the turn with your own code (fa.Board's rules may help)",
 )
 
+#: No part: what every check refuses, the ways to compute a name.
+NOTHING = KitParts((), (), "", "")
+
 #: The parts each check refuses, by the name of the function its check cell calls.
 REFUSED = {
     "check_neighbours": GRAPH,
@@ -68,13 +83,27 @@ REFUSED = {
 }
 
 #: Names that reach code by a name computed at run time (a way around every list above).
-COMPUTED = frozenset(
-    {"eval", "exec", "compile", "__import__", "globals", "vars", "importlib", "__builtins__"}
-)
+COMPUTED = frozenset({"eval", "exec", "compile", "__import__", "globals", "vars", "__builtins__"})
+#: Modules that load or build code at run time.
+COMPUTED_MODULES = frozenset({"importlib", "runpy", "marshal", "ctypes", "code", "codeop"})
 COMPUTED_ATTRIBUTES = frozenset(
-    {"__dict__", "__getattribute__", "__bases__", "__class__", "modules", "import_module"}
+    {
+        "__dict__",
+        "__getattribute__",
+        "__bases__",
+        "__class__",
+        "__code__",
+        "__globals__",
+        "__builtins__",
+        "modules",
+        "import_module",
+        "FunctionType",
+        "CodeType",
+    }
 )
-BY_NAME = frozenset({"getattr", "setattr", "hasattr", "delattr", "attrgetter", "methodcaller"})
+BY_NAME = frozenset(
+    {"getattr", "setattr", "hasattr", "delattr", "attrgetter", "methodcaller", "getattr_static"}
+)
 
 
 def _parsed(source: str) -> ast.Module | None:
@@ -91,17 +120,26 @@ def _parsed(source: str) -> ast.Module | None:
 
 
 def _binds(statement: ast.stmt) -> Iterator[str]:
-    """The names a top-level statement binds."""
-    if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-        yield statement.name
-        return
-    if isinstance(statement, (ast.Import, ast.ImportFrom)):
-        for alias in statement.names:
-            yield (alias.asname or alias.name).split(".")[0]
-        return
-    for node in ast.walk(statement):
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+    """The names a top-level statement binds, also inside ``if``, ``try``, ``with`` or ``for``."""
+    todo: list[ast.AST] = [statement]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            yield node.name
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            yield from ((alias.asname or alias.name).split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
             yield node.id
+        elif not isinstance(node, ast.Lambda):
+            todo.extend(ast.iter_child_nodes(node))
+
+
+def _computed(statement: ast.stmt) -> bool:
+    """Whether a statement run at the top level may bind or change names by computing them (as
+    ``globals()["neighbours"] = ...`` or ``exec(...)`` do): it is read with every check."""
+    if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return False
+    return any(True for _ in _uses(statement, NOTHING))
 
 
 def _changes(statement: ast.stmt) -> Iterator[str]:
@@ -117,11 +155,16 @@ def _changes(statement: ast.stmt) -> Iterator[str]:
                 yield root.id
 
 
+#: The name under which ``bindings`` files the top-level statements that compute names.
+EVERY_CHECK = "<read with every check>"
+
+
 def bindings(sources: Iterable[str]) -> dict[str, list[ast.stmt]]:
     """Each top-level name with the statements that bind it (the last one last), and after them
-    every statement that sets one of its attributes or items."""
+    every statement that sets one of its attributes or items; under ``EVERY_CHECK``, the
+    statements that compute names."""
     bound: dict[str, list[ast.stmt]] = {}
-    changed: dict[str, list[ast.stmt]] = {}
+    changed: dict[str, list[ast.stmt]] = {EVERY_CHECK: []}
     for source in sources:
         tree = _parsed(source)
         for statement in tree.body if tree is not None else []:
@@ -129,7 +172,10 @@ def bindings(sources: Iterable[str]) -> dict[str, list[ast.stmt]]:
                 bound.setdefault(name, []).append(statement)
             for name in _changes(statement):
                 changed.setdefault(name, []).append(statement)
-    return {name: [*bound.get(name, [])[-1:], *changed.get(name, [])] for name in bound}
+            if _computed(statement):
+                changed[EVERY_CHECK].append(statement)
+    names = [*bound, EVERY_CHECK]
+    return {name: [*bound.get(name, [])[-1:], *changed.get(name, [])] for name in names}
 
 
 def _imported(node: ast.AST) -> Iterator[str]:
@@ -147,8 +193,10 @@ def _uses(node: ast.AST, parts: KitParts) -> Iterator[str]:
         for module in _imported(sub):
             top, last = module.split(".")[0], module.split(".")[-1]
             below = any(module == m or module.startswith(m + ".") for m in parts.modules)
-            if below or last in parts.names or top == "importlib":
+            if below or last in parts.names or top in COMPUTED_MODULES:
                 yield module
+            elif not _installed(top):
+                yield f"{module} (a module of its own, written at run time)"
         if isinstance(sub, ast.Attribute) and (
             sub.attr in parts.names or sub.attr in COMPUTED_ATTRIBUTES
         ):
@@ -160,6 +208,17 @@ def _uses(node: ast.AST, parts: KitParts) -> Iterator[str]:
             text = named.value if isinstance(named, ast.Constant) else None
             if not isinstance(text, str) or text in parts.names or text in COMPUTED_ATTRIBUTES:
                 yield f"{_name_of(sub.func)}(...) with a name computed at run time"
+
+
+def _installed(top: str) -> bool:
+    """Whether a top-level module is one Python or the kit's environment has (not one graded
+    code wrote at run time)."""
+    if top in sys.stdlib_module_names or top in sys.builtin_module_names:
+        return True
+    try:
+        return importlib.util.find_spec(top) is not None
+    except (ImportError, ValueError):
+        return False
 
 
 FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
@@ -248,7 +307,7 @@ def kit_use(check: str, sources: Iterable[str], names: Iterable[str] | None) -> 
 def _reached(defined: dict[str, list[ast.stmt]], names: list[str], parts: KitParts):
     """What of ``parts`` the definitions reached from ``names`` use, and the words for where."""
     seen: set[str] = set()
-    todo, found, culprits = list(names), [], []
+    todo, found, culprits = [*names, EVERY_CHECK], [], []
     while todo:
         name = todo.pop()
         if name in seen or name not in defined:
@@ -260,5 +319,6 @@ def _reached(defined: dict[str, list[ast.stmt]], names: list[str], parts: KitPar
                 found += uses
                 culprits.append(name)
             todo += sorted(free_names(statement))
-    where = f"your {', '.join(dict.fromkeys(culprits))}" if culprits else ""
+    named = ["a cell run at the top" if c == EVERY_CHECK else c for c in culprits]
+    where = f"your code ({', '.join(dict.fromkeys(named))})" if culprits else ""
     return found, where
