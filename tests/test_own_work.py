@@ -233,3 +233,24 @@ def test_the_reference_programs_use_nothing_their_checks_refuse(notebook):
 def test_each_notebook_that_refuses_parts_says_which_in_its_first_cell(notebook):
     first = nbformat.read(NOTEBOOKS / notebook, as_version=4).cells[0].source
     assert "Graded code may not use" in first
+
+
+INNOCENT = [
+    "%load_ext autoreload\n%autoreload 2\nimport inspect\nimport fanorona as fa\n",
+    "board = fa.Board()\nprint(type(board).__name__, board.__class__, getattr(board, 'size'))\n",
+    "%time neighbours(9, 5, 'e3')\nhelp(fa.Board)\nprint(inspect.getsource(neighbours))\n",
+    "from fanorona.exercises import *\n",
+]
+
+
+def test_innocent_cells_of_a_student_refuse_nothing():
+    (answer_cell,) = [answer(N01, "neighbours")]
+    helpers = [
+        c.source
+        for c in nbformat.read(NOTEBOOKS / N01, as_version=4).cells
+        if c.cell_type == "code" and "def is_strong" in c.source
+    ]
+    checked = "def parts(step):\n    return all(hasattr(step, p) for p in ('origin', 'capture'))\n"
+    assert helpers
+    sources = [*helpers, answer_cell, checked, *INNOCENT]
+    assert kit_use("check_neighbours", sources, ["neighbours", "parts"]) is None

@@ -67,9 +67,6 @@ PLAYERS = KitParts(
     "choose the turn with your own code (fa.Board's rules may help)",
 )
 
-#: No part: what every check refuses, the ways to compute a name.
-NOTHING = KitParts((), (), "", "")
-
 #: The parts each check refuses, by the name of the function its check cell calls.
 REFUSED = {
     "check_neighbours": GRAPH,
@@ -91,7 +88,6 @@ COMPUTED_ATTRIBUTES = frozenset(
         "__dict__",
         "__getattribute__",
         "__bases__",
-        "__class__",
         "__code__",
         "__globals__",
         "__builtins__",
@@ -102,8 +98,10 @@ COMPUTED_ATTRIBUTES = frozenset(
     }
 )
 BY_NAME = frozenset(
-    {"getattr", "setattr", "hasattr", "delattr", "attrgetter", "methodcaller", "getattr_static"}
+    {"getattr", "setattr", "delattr", "attrgetter", "methodcaller", "getattr_static"}
 )
+#: What lets a statement bind or change a name without naming it (``globals()[...] = ...``).
+REBINDS = frozenset({"setattr", "delattr", "__dict__", "modules", "__globals__", "builtins"})
 
 
 def _parsed(source: str) -> ast.Module | None:
@@ -139,7 +137,15 @@ def _computed(statement: ast.stmt) -> bool:
     ``globals()["neighbours"] = ...`` or ``exec(...)`` do): it is read with every check."""
     if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
         return False
-    return any(True for _ in _uses(statement, NOTHING))
+    for node in ast.walk(statement):
+        modules = [m.split(".")[0] for m in _imported(node)]
+        if any(m in COMPUTED_MODULES or m in REBINDS for m in modules):
+            return True
+        if isinstance(node, ast.Name) and (node.id in COMPUTED or node.id in REBINDS):
+            return True
+        if isinstance(node, ast.Attribute) and node.attr in REBINDS:
+            return True
+    return False
 
 
 def _changes(statement: ast.stmt) -> Iterator[str]:
