@@ -220,13 +220,13 @@ def _tree_kind(index: int, _case) -> str:
     """The grader's cases: minimax on each tree of ``TREES``, then alpha-beta on each."""
     if index < len(TREES):
         return "minimax"
-    return "alpha-beta, ties" if ties_decide(TREES[index - len(TREES)]) else "alpha-beta"
+    return "alpha-beta on ties" if ties_decide(TREES[index - len(TREES)]) else "alpha-beta"
 
 
 #: Pruning only on ``>`` keeps half: the trees where a tie decides are alpha-beta's point.
 weigh(
     "check_game_tree",
     _tree_kind,
-    {"minimax": Fraction(2, 5), "alpha-beta": Fraction(1, 10), "alpha-beta, ties": Fraction(1, 2)},
+    {"minimax": Fraction(2, 5), "alpha-beta": Fraction(1, 10), "alpha-beta on ties": Fraction(1, 2)},
     check_search,
 )
