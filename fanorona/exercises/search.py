@@ -227,6 +227,10 @@ def _tree_kind(index: int, _case) -> str:
 weigh(
     "check_game_tree",
     _tree_kind,
-    {"minimax": Fraction(2, 5), "alpha-beta": Fraction(1, 10), "alpha-beta on ties": Fraction(1, 2)},
+    {
+        "minimax": Fraction(2, 5),
+        "alpha-beta": Fraction(1, 10),
+        "alpha-beta on ties": Fraction(1, 2),
+    },
     check_search,
 )
