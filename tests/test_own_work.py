@@ -83,6 +83,19 @@ ROUTES = {
         ],
         ".neighbour",
     ),
+    "neighbours wrapped and bound again under its own name": (
+        N01,
+        "check_neighbours",
+        2,
+        [
+            IMPORTS_01,
+            "def neighbours(width, height, point):\n"
+            "    g = geometry(width, height)\n"
+            "    return {g.names[q] for q in g.neighbour[g.index[point]] if q >= 0}\n",
+            "neighbours = neighbours\n",
+        ],
+        ".neighbour",
+    ),
     "neighbours put in place through globals()": (
         N01,
         "check_neighbours",
@@ -254,3 +267,10 @@ def test_innocent_cells_of_a_student_refuse_nothing():
     assert helpers
     sources = [*helpers, answer_cell, checked, *INNOCENT]
     assert kit_use("check_neighbours", sources, ["neighbours", "parts"]) is None
+
+
+def test_a_definition_written_again_is_judged_by_the_one_in_force():
+    kit = ROUTES["neighbours from geometry's own graph"][3]
+    rewritten = "def neighbours(width, height, point):\n    return {point}\n"
+    assert kit_use("check_neighbours", [*kit, rewritten], ["neighbours"]) is None
+    assert kit_use("check_neighbours", [rewritten, *kit], ["neighbours"]) is not None

@@ -166,9 +166,10 @@ EVERY_CHECK = "<read with every check>"
 
 
 def bindings(sources: Iterable[str]) -> dict[str, list[ast.stmt]]:
-    """Each top-level name with the statements that bind it (the last one last), and after them
-    every statement that sets one of its attributes or items; under ``EVERY_CHECK``, the
-    statements that compute names."""
+    """Each top-level name with the statements whose binding is the one in force (the last, and
+    the one before it while a binding uses the name itself, as ``f = wrapped(f)`` does), and
+    after them every statement that sets one of its attributes or items; under ``EVERY_CHECK``,
+    the statements that compute names."""
     bound: dict[str, list[ast.stmt]] = {}
     changed: dict[str, list[ast.stmt]] = {EVERY_CHECK: []}
     for source in sources:
@@ -180,8 +181,18 @@ def bindings(sources: Iterable[str]) -> dict[str, list[ast.stmt]]:
                 changed.setdefault(name, []).append(statement)
             if _computed(statement):
                 changed[EVERY_CHECK].append(statement)
-    names = [*bound, EVERY_CHECK]
-    return {name: [*bound.get(name, [])[-1:], *changed.get(name, [])] for name in names}
+    bound.setdefault(EVERY_CHECK, [])
+    return {name: [*_in_force(name, bound.get(name, [])), *changed.get(name, [])] for name in bound}
+
+
+def _in_force(name: str, bound: list[ast.stmt]) -> list[ast.stmt]:
+    """The last binding of ``name``, and each earlier one the later ones take ``name`` from."""
+    kept = bound[-1:]
+    for statement in reversed(bound[:-1]):
+        if name not in free_names(kept[-1]):
+            break
+        kept.append(statement)
+    return kept
 
 
 def _imported(node: ast.AST) -> Iterator[str]:
