@@ -274,3 +274,25 @@ def test_a_definition_written_again_is_judged_by_the_one_in_force():
     rewritten = "def neighbours(width, height, point):\n    return {point}\n"
     assert kit_use("check_neighbours", [*kit, rewritten], ["neighbours"]) is None
     assert kit_use("check_neighbours", [rewritten, *kit], ["neighbours"]) is not None
+
+
+@pytest.mark.notebook
+def test_in_a_kernel_the_check_says_so_at_once():
+    """The student hears it while working, from the cells run so far, before the grader says
+    it."""
+    from nbclient import NotebookClient
+
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [
+        nbformat.v4.new_code_cell(
+            "import matplotlib\nmatplotlib.use('Agg')\n"
+            "from fanorona.ui.draw import draw_board\n\n\n"
+            "def draw_position(board, ax):\n    draw_board(board, ax)\n"
+        ),
+        nbformat.v4.new_code_cell(
+            "from fanorona.exercises import check_view\n\ncases = check_view(draw_position)"
+        ),
+    ]
+    NotebookClient(nb, timeout=120, allow_errors=True, kernel_name="python3").execute()
+    errors = [o for o in nb.cells[1].outputs if o.output_type == "error"]
+    assert errors and "uses fanorona.ui.draw" in errors[0].evalue

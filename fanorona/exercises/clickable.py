@@ -30,6 +30,7 @@ from ..ui.controller import Controller
 from .checking import ExerciseFailed, Guard, cut, fmt, sealed_check, short_repr, show
 from .control import model_stones
 from .guard import _Unfinished
+from .own_work import kit_use_in_kernel
 from .view import drawn_stones
 
 #: (width, height, seed, turns at most) of each game played on the model; each has two-way choices
@@ -308,6 +309,7 @@ def check_clickable(play, make) -> int:
     Partial credit: the share of the game's states (its start, and after each click) in which the
     model and the figure show the rules' board; after the model differs, the rest of its game
     counts as differing."""
+    kit_use_in_kernel("check_clickable", play, make)
     return sealed_check(lambda guard: click_games(play, make, guard))
 
 
@@ -316,6 +318,7 @@ def check_simple_clickable(play, make) -> int:
     simplified game (your ``MyGame``): one step a turn, no chains.
 
     Partial credit: as ``check_clickable``'s, the share of the game's states shown right."""
+    kit_use_in_kernel("check_simple_clickable", play, make)
     return sealed_check(lambda guard: click_games(play, make, guard, variant=SIMPLE))
 
 

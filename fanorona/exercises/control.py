@@ -24,6 +24,7 @@ from ..board import Board
 from ..rules import Rules
 from ..ui.controller import Controller
 from .checking import ExerciseFailed, Guard, board_code, checked, cut, fmt, short_repr, show
+from .own_work import kit_use_in_kernel
 from .samples import random_game_fens
 
 ACTIONS_PER_SCRIPT = 30
@@ -225,6 +226,7 @@ def check_control(make, guard: Guard) -> int:
     own controller, on seeded scripts of actions from positions with two-way captures and chains.
 
     Partial credit: none; the first difference ends the check."""
+    kit_use_in_kernel("check_control", make)
     return _scripts(make, guard, _control_starts(), CLICKS_MEMBERS, chains=True)
 
 
@@ -236,6 +238,7 @@ def check_simple_control(make, guard: Guard) -> int:
     simplified rules (one step a turn).
 
     Partial credit: none; the first difference ends the check."""
+    kit_use_in_kernel("check_simple_control", make)
     return _scripts(make, guard, _simple_starts(), SIMPLE_CLICKS_MEMBERS, chains=False)
 
 

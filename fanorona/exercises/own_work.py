@@ -339,3 +339,21 @@ def _reached(defined: dict[str, list[ast.stmt]], names: list[str], parts: KitPar
     named = ["a cell run at the top" if c == EVERY_CHECK else c for c in culprits]
     where = f"your code ({', '.join(dict.fromkeys(named))})" if culprits else ""
     return found, where
+
+
+def kit_use_in_kernel(check: str, *objects) -> None:
+    """In a notebook, fail the check at once with ``kit_use``'s sentence when the cells run so
+    far answer it with the kit's own parts, as the grader will; elsewhere do nothing."""
+    from .checking import in_notebook
+    from .guard import ExerciseFailed
+
+    if not in_notebook():
+        return
+    from IPython import get_ipython
+
+    shell = get_ipython()
+    cells = shell.user_ns.get("In", []) if shell is not None else []
+    names = [n for n in (getattr(o, "__name__", None) for o in objects) if isinstance(n, str)]
+    sentence = kit_use(check, [c for c in cells if isinstance(c, str)], names)
+    if sentence is not None:
+        raise ExerciseFailed(sentence)

@@ -23,6 +23,7 @@ from ..board import Board
 from ..readback import take
 from ..rules import Rules
 from .checking import ExerciseFailed, Guard, board_code, board_state, checked, cut, fmt, in_notebook
+from .own_work import kit_use_in_kernel
 from .samples import sample_boards
 
 #: A filled marker lighter than this is a white stone, darker than DARK a black one; between the
@@ -342,6 +343,7 @@ def check_view(fn, guard: Guard) -> int:
     Partial credit: the share of the boards drawn right."""
     from ..ui.draw import figure_size
 
+    kit_use_in_kernel("check_view", fn)
     guard.call_limit = VIEW_CALL_LIMIT
 
     def shoot(board: Board, call: str) -> dict:
