@@ -3,12 +3,13 @@ kit's own engine (geometry's neighbours, the board's strings, the board's contro
 drawing, the built-in players).
 
 The grader reads the student's cells as text, outside the sandbox, so nothing the student's code
-does at run time changes what is found.  From the names a check is called on (``neighbours``,
-``play`` and ``MyGame``) it follows every definition they use, through the notebook's cells, the
-last binding of each name first; a use of a part this check forbids, or a name computed at run
-time (``getattr`` with a computed name, ``eval``, ``__import__``, ...) that could reach one,
-refuses the check with one sentence naming it.  Which parts each notebook may use is written in
-its assignment's first cell and in ``docs/reference/graded-code.md``.
+does at run time changes what is found (in a notebook, ``kit_use_in_kernel`` reads the kernel's
+cells the same way, so the student hears it first).  From the names a check is called on
+(``neighbours``, ``play`` and ``MyGame``) it follows every definition they use, through the
+notebook's cells, each name's binding in force; a use of a part this check forbids, or a name
+computed at run time (``getattr`` with a computed name, ``eval``, ``__import__``, ...) that could
+reach one, refuses the check with one sentence naming it.  Which parts a notebook may not use is
+written in its first cell (or its exercise) and in ``docs/reference/graded-code.md``.
 """
 
 from __future__ import annotations
