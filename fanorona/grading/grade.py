@@ -330,7 +330,7 @@ class Notebook:
                 )
             refused = own_work.kit_use(name, [self.files[filename]], None)
             if refused is not None:
-                return Result("", refused, 0, refused=True)
+                return self.finish(Result("", refused, 0, refused=True), points)
             return self.finish(run_check(name, [self.files[filename]], points, options), points)
         if call is None:
             return Result(
@@ -343,7 +343,7 @@ class Notebook:
         name, names = call
         refused = own_work.kit_use(name, self.sources, names)
         if refused is not None:  # read from the cells' text, here: the worker has no say
-            return Result("", refused, 0, refused=True)
+            return self.finish(Result("", refused, 0, refused=True), points)
         try:
             session = self.worker()
             args = [session.get(n) for n in names]
