@@ -122,6 +122,32 @@ ROUTES = {
         ],
         "helper_mod (a module of its own, written at run time)",
     ),
+    "a control found among the subclasses of object": (
+        N10,
+        "check_simple_control",
+        5,
+        [
+            "def kit():\n"
+            "    return next(c for c in object.__subclasses__() if c.__name__ == 'Con' + 'troller')"
+            "\n\n\n"
+            "class Clicks:\n"
+            "    def __init__(self, model):\n"
+            "        self.inner = kit()(model)\n",
+        ],
+        ".__subclasses__",
+    ),
+    "strings through getattr handed on under another name": (
+        N02,
+        "check_strings_through",
+        3,
+        [
+            "fetch = getattr\n\n\n"
+            "def strings_through(board, point):\n"
+            "    find = fetch(board, 'str' + 'ings')\n"
+            "    return [s for s in find(board.stone_at(point)) if point in s]\n"
+        ],
+        "getattr(...) with a name computed at run time",
+    ),
     "a control that is the board's own controller": (
         N10,
         "check_simple_control",

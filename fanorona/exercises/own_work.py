@@ -83,12 +83,33 @@ REFUSED = {
 #: Names that reach code by a name computed at run time (a way around every list above).
 COMPUTED = frozenset({"eval", "exec", "compile", "__import__", "globals", "vars", "__builtins__"})
 #: Modules that load or build code at run time.
-COMPUTED_MODULES = frozenset({"importlib", "runpy", "marshal", "ctypes", "code", "codeop"})
+COMPUTED_MODULES = frozenset(
+    {
+        "importlib",
+        "runpy",
+        "marshal",
+        "ctypes",
+        "code",
+        "codeop",
+        "gc",
+        "pickle",
+        "copyreg",
+        "shelve",
+        "dill",
+        "cloudpickle",
+        "builtins",
+    }
+)
 COMPUTED_ATTRIBUTES = frozenset(
     {
         "__dict__",
         "__getattribute__",
         "__bases__",
+        "__base__",
+        "__mro__",
+        "__subclasses__",
+        "getmembers",
+        "getmodule",
         "__code__",
         "__globals__",
         "__builtins__",
@@ -207,6 +228,13 @@ def _imported(node: ast.AST) -> Iterator[str]:
 
 def _uses(node: ast.AST, parts: KitParts) -> Iterator[str]:
     """What of ``parts`` (or of the ways to compute a name) the code of ``node`` uses, as text."""
+    called = set()  # getattr and the like, called with a name given as text: not computed
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Call) and _name_of(sub.func) in BY_NAME:
+            named = sub.args[1] if len(sub.args) > 1 else (sub.args[0] if sub.args else None)
+            text = named.value if isinstance(named, ast.Constant) else None
+            if isinstance(text, str) and text not in parts.names + tuple(COMPUTED_ATTRIBUTES):
+                called.add(id(sub.func))
     for sub in ast.walk(node):
         for module in _imported(sub):
             top, last = module.split(".")[0], module.split(".")[-1]
@@ -221,11 +249,8 @@ def _uses(node: ast.AST, parts: KitParts) -> Iterator[str]:
             yield f".{sub.attr}"
         elif isinstance(sub, ast.Name) and sub.id in COMPUTED:
             yield sub.id
-        elif isinstance(sub, ast.Call) and _name_of(sub.func) in BY_NAME:
-            named = sub.args[1] if len(sub.args) > 1 else (sub.args[0] if sub.args else None)
-            text = named.value if isinstance(named, ast.Constant) else None
-            if not isinstance(text, str) or text in parts.names or text in COMPUTED_ATTRIBUTES:
-                yield f"{_name_of(sub.func)}(...) with a name computed at run time"
+        elif _name_of(sub) in BY_NAME and id(sub) not in called:  # computed, or handed on
+            yield f"{_name_of(sub)}(...) with a name computed at run time"
 
 
 def _installed(top: str) -> bool:
