@@ -241,7 +241,7 @@ def test_prints_in_the_click_handler_are_captured(ref, capsys):
     assert check_clickable(play, ref["MyFullGame"]) > 10
     out = capsys.readouterr().out
     assert out.startswith("Your code printed ")
-    assert re.search(r"^clicked \d\.0$", out, re.MULTILINE)
+    assert re.search(r"^clicked \d\.\d+$", out, re.MULTILINE)  # on a point or near it
 
 
 def test_a_model_that_patches_the_package_during_the_check_gets_no_points(ref, forget_tampering):

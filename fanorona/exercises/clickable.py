@@ -7,12 +7,13 @@ package's board, and ``check_clickable(play, MyFullGame)`` clicks the figure on 
 
 They play seeded games through the board's own controller, preferring steps that capture both ways
 and chains that go on, so every game asks for the two-way choice and, with the extensions, plays
-chains; a click on the capturing stone ends its chain, and each game ends with two turns taken
-back (the Undo button, so the model's ``pop`` is tried).  The student's code runs as in the other
-checkers: each call under ``Guard``'s time limit with its prints captured, the package verified
-unchanged before and after (``sealed_check``).  The figure is reached through ``Figures``: here in
-the kernel, or in the grader's sandboxed worker, which sends the clicks and reads the picture back
-as plain data.
+chains; the clicks land on the points and between them (``readback.click_at``), so a program
+must round to the nearest point; a click on the capturing stone ends its chain, and each game ends
+with two turns taken back (the Undo button, so the model's ``pop`` is tried).  The student's code
+runs as in the other checkers: each call under ``Guard``'s time limit with its prints captured,
+the package verified unchanged before and after (``sealed_check``).  The figure is reached
+through ``Figures``: here in the kernel, or in the grader's sandboxed worker, which sends the
+clicks and reads the picture back as plain data.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from ..ui.controller import Controller
 from .checking import ExerciseFailed, Guard, cut, fmt, sealed_check, short_repr, show
 from .control import model_stones
 from .guard import _Unfinished
+from .own_work import kit_use_in_kernel
 from .view import drawn_stones
 
 #: (width, height, seed, turns at most) of each game played on the model; each has two-way choices
@@ -40,6 +42,11 @@ FIGURE_GAMES = ((5, 5, 1, 8),)
 UNDO = "Undo"
 #: Turns taken back at the end of each game.
 UNDONE = 2
+#: Where the synthetic clicks land (``readback.click_at``), as the sentence for a difference says.
+NEAR_POINTS = (
+    "The clicks land on the points or up to a third of their spacing off them, as a hand clicks:"
+    " round event.xdata and event.ydata to the nearest point."
+)
 
 
 @dataclass(frozen=True)
@@ -232,7 +239,9 @@ def read_state(model, board: Board, done: list, guard: Guard) -> dict:
 def check_full_game(make) -> int:
     """Check a model class ``make(width, height)`` of the game with both extensions by playing
     seeded games through the board's controller on it and on the package's board, comparing after
-    each click."""
+    each click.
+
+    Partial credit: none; the first difference ends the check."""
     return sealed_check(lambda guard: play_full_games(make, guard))
 
 
@@ -294,14 +303,22 @@ class Figures:
 def check_clickable(play, make) -> int:
     """Check ``play(model)`` on a model ``make(width, height)`` of the game with both extensions: a
     matplotlib figure whose clicks play ``model`` (your control acts on the point clicked, your view
-    redraws). Synthetic clicks at the points' places on the figure's first Axes; after each one the
-    model and the stones drawn must match the package's board."""
+    redraws). Synthetic clicks on and near the points' places on the figure's first Axes; after
+    each one the model and the stones drawn must match the package's board.
+
+    Partial credit: the share of the game's states (its start, and after each click) in which the
+    model and the figure show the rules' board; after the model differs, the rest of its game
+    counts as differing."""
+    kit_use_in_kernel("check_clickable", play, make)
     return sealed_check(lambda guard: click_games(play, make, guard))
 
 
 def check_simple_clickable(play, make) -> int:
     """Check ``play(model)`` as ``check_clickable`` does, on a model ``make(width, height)`` of the
-    simplified game (your ``MyGame``): one step a turn, no chains."""
+    simplified game (your ``MyGame``): one step a turn, no chains.
+
+    Partial credit: as ``check_clickable``'s, the share of the game's states shown right."""
+    kit_use_in_kernel("check_simple_clickable", play, make)
     return sealed_check(lambda guard: click_games(play, make, guard, variant=SIMPLE))
 
 
@@ -394,7 +411,7 @@ def _clicked(
         board,
         done,
         "Clicks on your figure",
-        variant.recalled,
+        f"{variant.recalled} {NEAR_POINTS}" if point not in (None, UNDO) else variant.recalled,
     )
     return fig
 

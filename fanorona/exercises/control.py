@@ -24,6 +24,7 @@ from ..board import Board
 from ..rules import Rules
 from ..ui.controller import Controller
 from .checking import ExerciseFailed, Guard, board_code, checked, cut, fmt, short_repr, show
+from .own_work import kit_use_in_kernel
 from .samples import random_game_fens
 
 ACTIONS_PER_SCRIPT = 30
@@ -222,7 +223,10 @@ def _stop(controller: Controller) -> None:
 def check_control(make, guard: Guard) -> int:
     """Check a click-logic class ``make(model)`` with ``click(point)``, ``choose(kind)`` and
     ``end_turn()`` and the attributes ``model``, ``selected`` and ``pending`` against the board's
-    own controller, on seeded scripts of actions from positions with two-way captures and chains."""
+    own controller, on seeded scripts of actions from positions with two-way captures and chains.
+
+    Partial credit: none; the first difference ends the check."""
+    kit_use_in_kernel("check_control", make)
     return _scripts(make, guard, _control_starts(), CLICKS_MEMBERS, chains=True)
 
 
@@ -231,7 +235,10 @@ def check_simple_control(make, guard: Guard) -> int:
     """Check a click-logic class ``make(model)`` of the simplified game, with ``click(point)`` and
     ``choose(kind)`` and the attributes ``model``, ``selected`` and ``pending``, against the board's
     own controller, on seeded scripts of actions from positions with two-way captures under the
-    simplified rules (one step a turn)."""
+    simplified rules (one step a turn).
+
+    Partial credit: none; the first difference ends the check."""
+    kit_use_in_kernel("check_simple_control", make)
     return _scripts(make, guard, _simple_starts(), SIMPLE_CLICKS_MEMBERS, chains=False)
 
 
@@ -397,19 +404,36 @@ def _calling(guard: Guard, script):
     return run
 
 
+#: Games of the simplified rules that end with the side to move stuck, its stones hemmed in:
+#: random games rarely end so, and a model must see that ending as the rules do.
+BLOCKED_GAMES = (
+    ((3, 3), ("b1b2A", "c3b3", "c2c3")),
+    ((3, 3), ("b1b2A", "a3b3", "b2a3", "b3b2", "a1b1", "a2a1W")),
+    ((5, 3), ("c1c2A", "d2c3W", "d1d2A", "c3d3", "c2c3")),
+    ((5, 3), ("c1c2A", "d2c1", "b2c3", "a3b2", "c3d2", "b3c3")),
+)
+
+
 @checked
 def check_model(make, guard: Guard) -> int:
     """Check a model class ``make(width, height)`` of the simplified game, started from the start
     position, that follows ``fanorona.ui.controller.Model``: random games on it and on the package's
-    board side by side, with undo; then games played on it through the board's controller, with
-    Undo step, Undo and Redo."""
+    board side by side, with undo; games that end with the side to move stuck; then games played
+    on it through the board's controller, with Undo step, Undo and Redo.
+
+    Partial credit: none; the first difference ends the check (a game cannot be compared past
+    it)."""
     n = 0
     for number, size in enumerate(MODEL_SIZES):
         n += _random_game(make, guard, size, random.Random(number))
+    for size, script in BLOCKED_GAMES:
+        n += _random_game(make, guard, size, random.Random(0), script)  # no random choice
     return n + _play_by_clicks(make, guard)
 
 
-def _random_game(make, guard: Guard, size, rng) -> int:
+def _random_game(make, guard: Guard, size, rng, steps: tuple[str, ...] | None = None) -> int:
+    """One game on the student's model beside the package's board, compared after every action:
+    random steps and undos, or the steps ``steps`` (their texts) and no undo."""
     board = Board(size, Rules.simple())
     played: list[str] = []  # the calls so far, for the script
     name = getattr(make, "__name__", "MyGame")
@@ -435,14 +459,19 @@ def _random_game(make, guard: Guard, size, rng) -> int:
             print(f"Input:       {cut(script())}")
             print(f"Expected:    {cut(fmt({k: expected[k] for k in keys}))}")
             print(f"Your answer: {cut(fmt({k: actual[k] for k in keys}))}")
+            stuck = (
+                f" Here {board.to_move} is stuck: it has stones, but none of them can step."
+                if "winner" in keys and board.outcome() is not None and board.stones(board.to_move)
+                else ""
+            )
             raise ExerciseFailed(
                 f"Your model differs from the rules in {', '.join(keys)} after "
                 f"{len(played)} actions on {size[0]}x{size[1]}. Every step of the simplified "
-                "game is one turn; the player who cannot move loses."
+                f"game is one turn; the player who cannot move loses.{stuck}"
             )
         if board.outcome() is not None or len(board.turns) > 40:
             return n
-        if board.turns and rng.random() < 0.15:
+        if steps is None and board.turns and rng.random() < 0.15:
             taken = board.pop()
             with guard.running(lambda: f"{script()}; m.pop()"):
                 back = model.pop()
@@ -457,7 +486,13 @@ def _random_game(make, guard: Guard, size, rng) -> int:
                     f"{taken!r} (the board's Undo step needs it); got {short_repr(back)}."
                 )
             continue
-        step = rng.choice(board.legal_steps())
+        if steps is not None and len(board.turns) == len(steps):
+            return n
+        step = (
+            rng.choice(board.legal_steps())
+            if steps is None
+            else next(s for s in board.legal_steps() if str(s) == steps[len(board.turns)])
+        )
         with guard.running(lambda: f"{script()}; m.captures({step!r})"):  # noqa: B023
             theirs = next(
                 s

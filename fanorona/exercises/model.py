@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from fractions import Fraction
 
 from ..board import Board, Step, Turn
 from ..geometry import DIRECTION_NAMES, LINE_DIRECTIONS, geometry, opposite
@@ -24,6 +25,7 @@ from .checking import (
     short_repr,
     wrong_shape,
 )
+from .credit import plainly, weigh
 from .samples import NEIGHBOUR_SIZES, ended_game_fens, sample_boards
 
 CAPTURE_KINDS = ("approach", "withdrawal")
@@ -306,6 +308,26 @@ check_captures = Checker(
 )
 
 
+def _captures_kind(_index: int, case: Case) -> str:
+    taken = _captures(*case.args).values()
+    if not any(taken):
+        return "no capture"
+    return "longer strings" if any(len(points) > 1 for points in taken) else "single stones"
+
+
+#: Taking only the first stone keeps half; swapping approach and withdrawal keeps a fifth.
+weigh(
+    "check_captures",
+    _captures_kind,
+    {
+        "no capture": Fraction(1, 5),
+        "single stones": Fraction(3, 10),
+        "longer strings": Fraction(1, 2),
+    },
+    check_captures,
+)
+
+
 # -- simple steps ----------------------------------------------------------------------------------
 
 
@@ -408,6 +430,8 @@ check_compulsory_steps = Checker(
     what="The legal steps",
 )
 
+plainly(check_neighbours, check_strings_through, check_simple_steps, check_compulsory_steps)
+
 
 # -- applying a step
 # --------------------------------------------------------------------------------
@@ -506,6 +530,23 @@ check_apply_step = Checker(
     read=_stones_read,
     hint=_apply_hint,
     what="The stones after the step",
+)
+
+
+def _apply_kind(_index: int, case: Case) -> str:
+    board, origin, destination, capture = case.args
+    if capture is None:
+        return "quiet"
+    other = {"approach": "withdrawal", "withdrawal": "approach"}[capture]
+    return "both ways" if _captures(board, origin, destination)[other] else "one way"
+
+
+#: Removing both strings keeps half; swapping the two ways keeps the quiet steps' fifth.
+weigh(
+    "check_apply_step",
+    _apply_kind,
+    {"quiet": Fraction(1, 5), "one way": Fraction(3, 10), "both ways": Fraction(1, 2)},
+    check_apply_step,
 )
 
 
@@ -619,6 +660,22 @@ check_winner = Checker(
 )
 
 
+def _winner_kind(_index: int, case: Case) -> str:
+    (board,) = case.args
+    if board.outcome() is None:
+        return "game goes on"
+    return "stuck" if board.stones(board.to_move) else "no stones"
+
+
+#: Ignoring "stuck" keeps half: the blocked positions are the exercise's point.
+weigh(
+    "check_winner",
+    _winner_kind,
+    {"game goes on": Fraction(1, 4), "no stones": Fraction(1, 4), "stuck": Fraction(1, 2)},
+    check_winner,
+)
+
+
 # -- whole turns with both extensions
 # ----------------------------------------------------------------
 
@@ -719,7 +776,9 @@ def check_turns(fn) -> int:
     """Check ``fn(board) -> collection of turns`` under ``fa.Rules.danish()`` (compulsory capture,
     chains that never return to a point, no direction rule, stopping allowed): first on the sample
     positions, then on every position of the game tree from the start a few turns deep, as perft
-    counts it with your turns.  Each turn is a tuple of (origin, destination, capture) steps."""
+    counts it with your turns.  Each turn is a tuple of (origin, destination, capture) steps.
+
+    Partial credit: none; the first difference ends the check."""
 
     def run(guard: Guard) -> int:
         n = _TURN_CHECK.run(fn, guard)

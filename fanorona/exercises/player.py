@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .guard import UNFINISHED, ExerciseFailed
+from .own_work import kit_use
 from .seal import TAMPERED, tampering
 
 if TYPE_CHECKING:
@@ -19,10 +20,16 @@ def check_tournament_player(
     path: str | Path, games: int = 4, max_turns: int = 60, wins: int = 3
 ) -> CheckReport:
     """Play the player in the file ``path`` against level 1 as the tournament will; it passes
-    when it forfeits no game and wins at least ``wins`` of the ``games``."""
+    when it forfeits no game and wins at least ``wins`` of the ``games``.
+
+    Partial credit: a share for each game won, up to ``wins``; none for a player that forfeits."""
     from ..tournament import check  # the class's layer, above the exercises: not in the seal
 
     sealed()
+    source = Path(path).read_text(encoding="utf-8") if Path(path).is_file() else ""
+    refused = kit_use("check_tournament_player", [source], None)
+    if refused is not None:
+        raise ExerciseFailed(refused)
     check_player = check.check_player
     if getattr(getattr(check_player, "__code__", None), "co_filename", None) != check.__file__:
         raise ExerciseFailed(

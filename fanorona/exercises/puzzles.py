@@ -8,11 +8,13 @@ that are no puzzle: won with two or more winning turns, drawn, lost.
 from __future__ import annotations
 
 import random
+from fractions import Fraction
 
 from ..board import Board
 from ..engine.puzzles import RULES, collection
 from ..engine.solve import solve
 from .checking import Case, Checker
+from .credit import weigh
 
 #: How many shipped puzzles and how many other positions of each value the check tries.
 PUZZLES, OTHERS = 16, 6
@@ -71,4 +73,17 @@ check_single_winning_turn = Checker(
     read=_read,
     hint=_hint,
     what="The winning turn",
+)
+
+
+def _puzzle_kind(_index: int, case: Case) -> str:
+    return "puzzles" if _single_winning_turn(*case.args) is not None else "no puzzles"
+
+
+#: An answer that is always None keeps half: finding the one winning turn is the other half.
+weigh(
+    "check_single_winning_turn",
+    _puzzle_kind,
+    {"puzzles": Fraction(1, 2), "no puzzles": Fraction(1, 2)},
+    check_single_winning_turn,
 )

@@ -19,7 +19,9 @@ from __future__ import annotations
 import math
 import random
 import string
+from fractions import Fraction
 
+from .credit import weigh
 from .guard import UNFINISHED, ExerciseFailed, Guard
 
 #: The tree notebook 7 draws and asks about: max at A, min at B, C and D.
@@ -203,3 +205,32 @@ def _all_nodes(nodes: dict) -> list:
 
 def _sketch(nodes: dict) -> str:
     return "; ".join(f"{k}: {' '.join(v) if isinstance(v, list) else v}" for k, v in nodes.items())
+
+
+def ties_decide(nodes: dict) -> bool:
+    """Whether pruning also on ``alpha == beta`` looks at other nodes of this tree than pruning
+    only on ``alpha > beta``."""
+    both, strict = Tree(nodes), Tree(nodes)
+    reference_alphabeta(both, "A", True)
+    reference_alphabeta(strict, "A", True, strict=True)
+    return both.looked != strict.looked
+
+
+def _tree_kind(index: int, _case) -> str:
+    """The grader's cases: minimax on each tree of ``TREES``, then alpha-beta on each."""
+    if index < len(TREES):
+        return "minimax"
+    return "alpha-beta on ties" if ties_decide(TREES[index - len(TREES)]) else "alpha-beta"
+
+
+#: Pruning only on ``>`` keeps half: the trees where a tie decides are alpha-beta's point.
+weigh(
+    "check_game_tree",
+    _tree_kind,
+    {
+        "minimax": Fraction(2, 5),
+        "alpha-beta": Fraction(1, 10),
+        "alpha-beta on ties": Fraction(1, 2),
+    },
+    check_search,
+)

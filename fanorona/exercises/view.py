@@ -23,6 +23,7 @@ from ..board import Board
 from ..readback import take
 from ..rules import Rules
 from .checking import ExerciseFailed, Guard, board_code, board_state, checked, cut, fmt, in_notebook
+from .own_work import kit_use_in_kernel
 from .samples import sample_boards
 
 #: A filled marker lighter than this is a white stone, darker than DARK a black one; between the
@@ -138,15 +139,44 @@ def _grid_direction(dx: float, dy: float):
     return None
 
 
-def drawn_edges(board: Board, picture: dict) -> tuple[set, list]:
+def _crosses(board: Board, start, end) -> bool:
+    """Whether the segment from ``start`` to ``end`` runs across the board's area (more than
+    ``NEAR`` of it inside the rectangle of the points), clipped as Liang and Barsky do."""
+    (x1, y1), (x2, y2) = start, end
+    dx, dy = x2 - x1, y2 - y1
+    width, height = board.size
+    low, high = 0.0, 1.0
+    for p, q in (
+        (-dx, x1 - NEAR),
+        (dx, width - 1 - NEAR - x1),
+        (-dy, y1 - NEAR),
+        (dy, height - 1 - NEAR - y1),
+    ):
+        if p == 0:
+            if q < 0:
+                return False
+            continue
+        t = q / p
+        if p < 0:
+            low = max(low, t)
+        else:
+            high = min(high, t)
+    return high - low > 0 and (high - low) * math.hypot(dx, dy) > NEAR
+
+
+def drawn_edges(board: Board, picture: dict) -> tuple[set, list, list]:
     """The unit edges between points that the drawn lines cover, as frozensets of two point names
     (a line through points that are not neighbours on the board shows up as a pair of them too),
-    and the pieces of grid line drawn outside the board, as ((x1, y1), (x2, y2))."""
+    the pieces of grid line drawn outside the board, and the lines drawn across the board off its
+    grid (a long line between far corners, a line between the points), each as ((x1, y1), (x2,
+    y2))."""
     width, height = board.size
-    edges, outside = set(), []
+    edges, outside, stray = set(), [], []
     for (x1, y1), (x2, y2) in _segments(picture):
         direction = _grid_direction(x2 - x1, y2 - y1)
         if direction is None:
+            if _crosses(board, (x1, y1), (x2, y2)):
+                stray.append(((x1, y1), (x2, y2)))
             continue
         ux, uy = direction
         if (x2 - x1) * ux + (y2 - y1) * uy < 0:
@@ -159,8 +189,10 @@ def drawn_edges(board: Board, picture: dict) -> tuple[set, list]:
             base_y = y1 - uy * x1
             base, t1, t2 = (0, round(base_y)), x1, x2
             on_lattice = abs(base_y - round(base_y)) <= NEAR
-        if not on_lattice:
-            continue  # a frame or some other line between the points
+        if not on_lattice:  # a frame around the board, or a line between its points
+            if _crosses(board, (x1, y1), (x2, y2)):
+                stray.append(((x1, y1), (x2, y2)))
+            continue
         ends = [(base[0] + ux * t, base[1] + uy * t) for t in (t1, t2)]
         if any(
             x < -NEAR or y < -NEAR or x > width - 1 + NEAR or y > height - 1 + NEAR for x, y in ends
@@ -171,7 +203,7 @@ def drawn_edges(board: Board, picture: dict) -> tuple[set, list]:
             b = _on_point(board, base[0] + ux * (k + 1), base[1] + uy * (k + 1))
             if a is not None and b is not None:
                 edges.add(frozenset((a, b)))
-    return edges, outside
+    return edges, outside, stray
 
 
 def board_edges(board: Board) -> set:
@@ -274,8 +306,8 @@ def judge_view(board: Board, call: str, shot: dict, redraw=None) -> str | None:
         print(f"Your answer: {fmt({p: actual.get(p) for p in shown})}{more}")
         hint = _stones_hint(board, expected, actual, grey_marks(board, picture))
         return f"The stones drawn for {call} differ from the position. {hint}"
-    lines, (drawn, outside) = board_edges(board), drawn_edges(board, picture)
-    if drawn != lines or outside:
+    lines, (drawn, outside, stray) = board_edges(board), drawn_edges(board, picture)
+    if drawn != lines or outside or stray:
         missing, extra = lines - drawn, drawn - lines
         points = set().union(*missing, *extra)
         _show_difference(redraw, board, points, "The lines differ")
@@ -288,12 +320,15 @@ def judge_view(board: Board, call: str, shot: dict, redraw=None) -> str | None:
         if outside:
             should.append("no line outside the board")
             drew.append(f"a line from {_xy(outside[0][0])} to {_xy(outside[0][1])}")
+        if stray:
+            should.append("no line across the board off its grid")
+            drew.append(f"a line from {_xy(stray[0][0])} to {_xy(stray[0][1])}")
         print(f"Input:       {call}")
         print(f"Expected:    {'; '.join(should)}")
         print(f"Your answer: {'; '.join(drew)}")
         return (
             f"The lines drawn for {call} differ from the board's graph. "
-            f"{_lines_hint(board, missing, extra, outside)}"
+            f"{_lines_hint(board, missing, extra, outside, stray)}"
         )
     return None
 
@@ -302,9 +337,13 @@ def judge_view(board: Board, call: str, shot: dict, redraw=None) -> str | None:
 def check_view(fn, guard: Guard) -> int:
     """Check ``fn(board, ax)``, which draws the board on a matplotlib Axes in data coordinates
     (column, row) from 0: a filled marker on every stone, light for White and dark for Black,
-    and every line of the board's graph, no more.  Tried on boards of every sample size."""
+    and every line of the board's graph, no more (a line across the board off its grid is as
+    wrong as a missing one).  Tried on boards of every sample size.
+
+    Partial credit: the share of the boards drawn right."""
     from ..ui.draw import figure_size
 
+    kit_use_in_kernel("check_view", fn)
     guard.call_limit = VIEW_CALL_LIMIT
 
     def shoot(board: Board, call: str) -> dict:
@@ -372,8 +411,14 @@ def _stones_hint(board: Board, expected: dict, actual: dict, grey: list) -> str:
     return f"{where}: each stone is a filled marker at (column, row) from 0, so a1 is at (0, 0)."
 
 
-def _lines_hint(board: Board, missing: set, extra: set, outside: list) -> str:
+def _lines_hint(board: Board, missing: set, extra: set, outside: list, stray: list) -> str:
     g = board.geometry
+    if stray and not missing and not extra:
+        (x1, y1), (x2, y2) = stray[0]
+        return (
+            f"The line from {_xy((x1, y1))} to {_xy((x2, y2))} crosses the board but follows no"
+            " line of it: draw the lines between neighbouring points, and nothing else."
+        )
     if outside and not missing and not extra:
         (x1, y1), (x2, y2) = outside[0]
         w, h = board.size

@@ -4,9 +4,12 @@
 (``remote.Session``), in order, as a kernel would; at each check cell it calls the checker named
 in the cell (``check_neighbours(neighbours)``) here, with stand-ins (``remote.Remote``) for the
 student's objects.  The checkers' cases, their references, the comparison and the points never
-leave this process.  A ``Checker`` that counts cases gives partial credit: the share of its cases
-that agree.  Each check cell gets the checker's lines and one sentence as its output, in the form
-nbgrader's ``SaveAutoGrades`` scores: an error for no points, a number for partial credit.
+leave this process.  A ``Checker`` that counts cases gives partial credit by its rule in
+``exercises.credit`` (the share of its cases that agree, or of kinds of cases weighted), and a
+check whose code uses the kit part it asks for gets nothing (``exercises.own_work``, read from
+the cells' text here).  Each check cell gets the checker's lines and one sentence as its output,
+in the form nbgrader's ``SaveAutoGrades`` scores: an error for no points, a number for partial
+credit.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from contextlib import redirect_stdout
 from dataclasses import dataclass, field
 
 from .. import exercises
-from ..exercises import Case, Checker, ExerciseFailed, Guard
+from ..exercises import Case, Checker, ExerciseFailed, Guard, credit, own_work
 from ..exercises.guard import UNFINISHED, _Unfinished
 from . import special
 from .package import PACKAGE
@@ -27,8 +30,8 @@ from .remote import BoardChanged, CallTimedOut, Refused, Remote, Session, Studen
 
 #: Modules graded code cannot import, and the sentence for trying.
 HIDDEN_MODULES = ("fanorona.exercises", "fanorona.grading", "fanorona.tournament")
-#: Checks the grader runs its own way (``special``), on the student's objects: each gives the
-#: share of its cases that agree.
+#: Checks the grader runs its own way (``special``), on the student's objects: each gives its
+#: cases and whether they agree, for partial credit (``exercises.credit``).
 COUNTED: dict[str, Callable[..., special.Counted]] = {
     "check_view": special.view,
     "check_subtraction": special.subtraction,
@@ -167,9 +170,10 @@ def refusal_of(error: StudentError) -> str | None:
     return None
 
 
-def count_agreeing(checker: Checker, fn) -> tuple[int, int, str | None]:
-    """(cases that agree, cases, the first difference's sentence): every case is tried, in one
-    request to the worker, and the first that differs is shown as the checker shows it."""
+def count_agreeing(checker: Checker, fn) -> special.Counted:
+    """(cases that agree, cases, the first difference's sentence, each case with whether it
+    agreed): every case is tried, in one request to the worker, and the first that differs is
+    shown as the checker shows it."""
     cases = [
         c if isinstance(c, Case) else Case(c if isinstance(c, tuple) else (c,))
         for c in checker.cases()
@@ -183,6 +187,7 @@ def count_agreeing(checker: Checker, fn) -> tuple[int, int, str | None]:
     answers = fn.map_calls([c.args for c in cases], guard.call_limit, guard.check_limit, late)
     agreed = total = 0
     first: str | None = None
+    outcomes: list[tuple[object, bool]] = []
     try:
         for case in cases:
             answer = next(answers, None)
@@ -200,7 +205,9 @@ def count_agreeing(checker: Checker, fn) -> tuple[int, int, str | None]:
                 ) from None
             except (TypeError, ValueError, StudentError) as e:
                 first = first or f"{checker.call_text(case)} went wrong: {type(e).__name__}: {e}"
+                outcomes.append((case, False))
                 continue
+            outcomes.append((case, actual == expected))
             if actual == expected:
                 agreed += 1
             elif first is None:
@@ -212,15 +219,20 @@ def count_agreeing(checker: Checker, fn) -> tuple[int, int, str | None]:
         raise ExerciseFailed(UNFINISHED) from None
     finally:
         guard.report_output()
-    return agreed, len(cases), first
+    outcomes += [(case, False) for case in cases[len(outcomes) :]]  # never reached
+    return agreed, len(cases), first, outcomes
 
 
-def shared(printed: str, agreed: int, total: int, first: str | None, points: float) -> Result:
-    """Full points when every case agrees, else the share that does, with the first difference."""
+def shared(name: str, printed: str, counted: special.Counted, points: float) -> Result:
+    """Full points when every case agrees, else the check's partial credit (``credit``), with the
+    first difference."""
+    agreed, total, first, outcomes = counted
     if agreed == total:
         return Result(printed + f"All {total} cases agree.\n")
-    score = math.floor(points * agreed / max(total, 1) * 100) / 100
-    sentence = f"{first or ''} {agreed} of {total} cases agree: {score:g} of {points:g} points."
+    score = math.floor(points * credit.share(name, outcomes) * 100) / 100
+    weights = credit.explained(name)
+    by = f", weighted by kind ({weights})" if weights else ""
+    sentence = f"{first or ''} {agreed} of {total} cases agree{by}: {score:g} of {points:g} points."
     return Result(printed, sentence.strip(), score)
 
 
@@ -240,8 +252,7 @@ def run_check(name: str, args: list, points: float, options: dict | None = None)
             else:
                 checker(*args)
                 return Result(printed.getvalue())
-        agreed, total, first = counted
-        return shared(printed.getvalue(), agreed, total, first, points)
+        return shared(name, printed.getvalue(), counted, points)
     except Refused as e:
         return Result(printed.getvalue(), str(e), 0, refused=True)
     except BoardChanged:
@@ -317,6 +328,9 @@ class Notebook:
                     " notebook writes: no cell of yours wrote it, so it gives no points.",
                     0,
                 )
+            refused = own_work.kit_use(name, [self.files[filename]], None)
+            if refused is not None:
+                return self.finish(Result("", refused, 0, refused=True), points)
             return self.finish(run_check(name, [self.files[filename]], points, options), points)
         if call is None:
             return Result(
@@ -327,6 +341,9 @@ class Notebook:
                 refused=True,
             )
         name, names = call
+        refused = own_work.kit_use(name, self.sources, names)
+        if refused is not None:  # read from the cells' text, here: the worker has no say
+            return self.finish(Result("", refused, 0, refused=True), points)
         try:
             session = self.worker()
             args = [session.get(n) for n in names]

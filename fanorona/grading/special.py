@@ -27,16 +27,20 @@ from ..exercises.view import VIEW_CALL_LIMIT, view_cases
 from ..ui.draw import figure_size
 from .remote import Remote, StudentError
 
-Counted = tuple[int, int, str | None]
+#: (cases that agree, cases, the first difference's sentence, each case with whether it agreed:
+#: the case, or None where the check has no case objects), for ``credit.share``.
+Counted = tuple[int, int, str | None, list[tuple[object, bool]]]
 
 
 def _count(sentences, guard: Guard) -> Counted:
     """Count the cases whose sentence is None; the first other sentence."""
     agreed = total = 0
     first: str | None = None
+    outcomes: list[tuple[object, bool]] = []
     try:
         for sentence in sentences:
             total += 1
+            outcomes.append((None, sentence is None))
             if sentence is None:
                 agreed += 1
             elif first is None:
@@ -45,7 +49,7 @@ def _count(sentences, guard: Guard) -> Counted:
         raise ExerciseFailed(UNFINISHED) from None
     finally:
         guard.report_output()
-    return agreed, total, first
+    return agreed, total, first, outcomes
 
 
 def view(fn: Remote) -> Counted:
@@ -140,4 +144,5 @@ def tournament(source: str, games: int = 4, max_turns: int = 60, wins: int = 3) 
     sentence = verdict(report, games, wins)
     if report.forfeits:
         raise ExerciseFailed(sentence)
-    return min(report.wins, wins), wins, sentence
+    won = min(report.wins, wins)
+    return won, wins, sentence, [(None, n < won) for n in range(wins)]

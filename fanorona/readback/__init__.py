@@ -5,7 +5,7 @@ the grader as numbers and the comparison stays there.
 ``take(draw, figsize)`` makes an Axes, lets ``draw(ax)`` draw on it, lays it out and describes it
 (``describe``): every filled mark on a place (its data coordinates, face colour, width in
 typographic points, drawing order) and every straight piece of line.  ``click_at`` sends a
-synthetic left click to a figure at a point's place.
+synthetic left click to a figure at a point's place, or a little off it.
 """
 
 from __future__ import annotations
@@ -172,13 +172,25 @@ def figure_axes(fig):
     return fig.axes[0] if isinstance(fig, Figure) and fig.axes else None
 
 
+#: Where a click lands from its point, in units of the points' spacing (column, row), taken in
+#: turn by the point's place: on the point, and off it in each direction, as a hand clicks. A
+#: program must round to the nearest point: truncating (``int``) misses the ones below or left.
+NUDGES = ((0.0, 0.0), (-0.3, -0.25), (0.3, -0.3), (-0.25, 0.3), (0.3, 0.3))
+
+
 def click_at(fig, point: str) -> None:
-    """A left click at ``point``'s data coordinates (column, row from 0) on the figure's first
-    Axes."""
+    """A left click near ``point``'s data coordinates (column, row from 0) on the figure's first
+    Axes: on it or up to a third of the spacing off it (``NUDGES``), inside the Axes, the same
+    for a point always."""
     from matplotlib.backend_bases import MouseButton, MouseEvent
 
     ax = fig.axes[0]
     column, row = ord(point[0]) - ord("a"), int(point[1:]) - 1
-    x, y = ax.transData.transform((column, row))
+    dx, dy = NUDGES[(2 * column + row) % len(NUDGES)]
+    # a hand clicks inside the Axes: at an edge of the drawing the nudge goes inwards
+    (left, right), (bottom, top) = sorted(ax.get_xlim()), sorted(ax.get_ylim())
+    dx = dx if left < column + dx < right else -dx
+    dy = dy if bottom < row + dy < top else -dy
+    x, y = ax.transData.transform((column + dx, row + dy))
     event = MouseEvent("button_press_event", fig.canvas, x, y, button=MouseButton.LEFT)
     fig.canvas.callbacks.process("button_press_event", event)
