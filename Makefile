@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: lab test test-quick test-fast play student course grade-demo bench bench-browser bench-hub lint coverage tournament-demo lobby lobby-demo site screenshot rules-sheet hub clean
+.PHONY: lab test test-release test-quick test-fast play student course grade-demo bench bench-browser bench-hub lint coverage tournament-demo lobby lobby-demo site screenshot rules-sheet hub clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -57,6 +57,15 @@ test: $(VENV)/.installed-test hub/node_modules/.installed $(if $(filter true,$(C
 	$(BIN)/python -m pytest --doctest-modules fanorona || status=1; \
 	$(BIN)/python -m pytest -n 2 --dist loadfile --nbval --nbval-current-env notebooks || status=1; \
 	echo "make test: $$(( $$(date +%s) - start )) s, installs not counted (load average $$(cut -d' ' -f1-3 /proc/loadavg))"; \
+	exit $$status
+
+# The release as a course author installs it (tests/test_release.py): the wheel and the sdist built
+# and checked, then installed into fresh virtual environments (JupyterLab only; JupyterLab 4.0 with
+# the oldest versions declared, on the oldest Python) and the course run there.  Minutes of pip.
+test-release: $(VENV)/.installed-test   ## the built wheel in fresh JupyterLab environments, the course run there
+	@start=$$(date +%s); status=0; \
+	FANORONA_TEST_RELEASE=1 $(BIN)/python -m pytest -p no:cacheprovider -ra tests/test_release.py || status=1; \
+	echo "make test-release: $$(( $$(date +%s) - start )) s (load average $$(cut -d' ' -f1-3 /proc/loadavg))"; \
 	exit $$status
 
 # The rules, the engine and the board's controller, without the slow tests: a couple of minutes.
