@@ -26,26 +26,28 @@ hub/node_modules/.installed: hub/package.json hub/package-lock.json
 SERVE := JUPYTER_CONFIG_PATH="$(CURDIR)/jupyter" JUPYTER_PATH="$(CURDIR)/jupyter"
 
 # lab and play install the fast extra (numba, wheels only) where it installs: the computer then
-# searches compiled, levels 4 and 5 much stronger (the tournament extra too, for notebook 11).
-# Where numba does not install, one line says so and everything runs in pure Python.  The search is
-# compiled here, once (about 45 s, with a progress bar), into numba's cache: no kernel compiles it,
-# which costs the first game that long and its kernel about 100 MB more for as long as it runs.
-# numba's cache of the compiled search goes stale when these change (compiled.py by numba's own
-# check, the other two by compiled's): `make lab` then compiles it again, not the first kernel.
+# searches compiled, levels 4 and 5 much stronger (the tournament and lobby extras too, for notebooks
+# 11 and 12).  Where numba does not install, one line says so and everything runs in pure Python.
+# The search is compiled here, once (about 45 s, a line counting the seconds), into numba's cache:
+# no kernel compiles it, which costs the first game that long and its kernel about 100 MB more for
+# as long as it runs.  numba's cache of the compiled search goes stale when these change
+# (compiled.py by numba's own check, the other two by compiled's): `make lab` then compiles it
+# again, not the first kernel.  Level 5's 5-stone endgame table (a minute or two) is built in the
+# background each time `make lab` finds it missing, so JupyterLab's address does not wait for it.
 COMPILED_SOURCES := fanorona/engine/compiled.py fanorona/engine/scoring.py fanorona/geometry.py
 
 $(VENV)/.installed-play: pyproject.toml $(COMPILED_SOURCES) | $(BIN)/python
-	@echo "make lab: 1/3 installing the kit and the notebooks' packages into $(VENV) (minutes the first time; pip lists each package)"
-	@$(BIN)/pip install -e '.[play,fast,tournament,lobby]' || { \
+	@echo "make lab: 1/3 installing the kit and the notebooks' packages into $(VENV) (a minute or two the first time; pip lists each package)"
+	@$(BIN)/pip install --progress-bar on -e '.[play,fast,tournament,lobby]' || { \
 	    echo "numba does not install here: the computer uses the pure-Python search (weaker levels 4 and 5)"; \
-	    $(BIN)/pip install -e '.[play,tournament,lobby]'; }
-	@echo "make lab: 2/3 compiling the fast search once (about 45 s where numba installed) and building level 5's 5-stone endgame table (about a minute, 18 MB in the user cache)"
-	$(BIN)/python -c "from fanorona.engine import compiled; compiled.warm_up()"
-	$(BIN)/python -c "from fanorona.engine import compiled, indexed; compiled.available() and indexed.indexed_table((9, 5), 5, progress=True)"
-	@echo "make lab: 3/3 done; JupyterLab starts next"
+	    $(BIN)/pip install --progress-bar on -e '.[play,tournament,lobby]'; }
+	@echo "make lab: 2/3 compiling the fast search once where numba installed"
+	$(BIN)/python -m fanorona.engine.prepare compile
+	@echo "make lab: 3/3 done"
 	touch $@
 
 lab: $(VENV)/.installed-play     ## JupyterLab on the notebooks: open the address it prints
+	@$(BIN)/python -m fanorona.engine.prepare table --log $(VENV)/endgame-table.log
 	$(SERVE) $(BIN)/jupyter lab notebooks/
 
 # In CI (CI=true) the suite also reads the website as a reader would (tests/test_site.py): build it first.
