@@ -63,10 +63,12 @@ test: $(VENV)/.installed-test hub/node_modules/.installed $(if $(filter true,$(C
 
 # The release as a course author installs it (tests/test_release.py): the wheel and the sdist built
 # and checked, then installed into fresh virtual environments (JupyterLab only; JupyterLab 4.0 with
-# the oldest versions declared, on the oldest Python) and the course run there.  Minutes of pip.
+# the oldest versions declared, on the oldest Python) and the course run there.  Minutes of pip.  Its
+# own --basetemp: pytest runs elsewhere on the machine clean up /tmp/pytest-of-USER's old folders.
 test-release: $(VENV)/.installed-test   ## the built wheel in fresh JupyterLab environments, the course run there
 	@start=$$(date +%s); status=0; \
-	FANORONA_TEST_RELEASE=1 $(BIN)/python -m pytest -p no:cacheprovider -ra tests/test_release.py || status=1; \
+	FANORONA_TEST_RELEASE=1 $(BIN)/python -m pytest -p no:cacheprovider -ra --basetemp=build/test-release \
+	    tests/test_release.py || status=1; \
 	echo "make test-release: $$(( $$(date +%s) - start )) s (load average $$(cut -d' ' -f1-3 /proc/loadavg))"; \
 	exit $$status
 
@@ -92,6 +94,7 @@ test-fast: $(VENV)/.installed-fast   ## the compiled search (numba) against the 
 	    tests/test_endgame.py tests/test_indexed.py tests/test_tournament_isolation.py
 
 play: $(VENV)/.installed-play    ## the board alone, as a page served by Voila on localhost
+	@$(BIN)/python -m fanorona.engine.prepare table --log $(VENV)/endgame-table.log
 	$(SERVE) $(BIN)/voila notebooks/play.ipynb
 
 student: $(VENV)/.installed-course ## student copies of the notebooks and the files they read, released by nbgrader, in build/student/

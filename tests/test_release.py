@@ -18,6 +18,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from packaging.specifiers import SpecifierSet
 
 try:
     import tomllib
@@ -264,7 +265,7 @@ def test_with_jupyterlab_40_and_the_oldest_versions_declared_the_board_plays(dis
     got = installed(bin_)
     for pin in pins.read_text().split():
         name, version = pin.split("==")
-        assert re.fullmatch(version.replace(".", r"\.").replace("*", ".*"), got[normal(name)]), pin
+        assert SpecifierSet(f"=={version}").contains(got[normal(name)]), (pin, got[normal(name)])
     run(bin_ / "python", "-m", "pip", "check")
     course = tmp_path / "course"
     run(bin_ / "python", "-m", "fanorona", "course", course)
