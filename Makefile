@@ -65,9 +65,10 @@ test: $(VENV)/.installed-test hub/node_modules/.installed $(if $(filter true,$(C
 # and checked, then installed into fresh virtual environments (JupyterLab only; JupyterLab 4.0 with
 # the oldest versions declared, on the oldest Python) and the course run there.  Minutes of pip.  Its
 # own --basetemp: pytest runs elsewhere on the machine clean up /tmp/pytest-of-USER's old folders.
+TMPDIR_RELEASE ?= /tmp/fanorona-test-release
 test-release: $(VENV)/.installed-test   ## the built wheel in fresh JupyterLab environments, the course run there
 	@start=$$(date +%s); status=0; \
-	FANORONA_TEST_RELEASE=1 $(BIN)/python -m pytest -p no:cacheprovider -ra --basetemp=build/test-release \
+	FANORONA_TEST_RELEASE=1 $(BIN)/python -m pytest -p no:cacheprovider -ra --basetemp=$(TMPDIR_RELEASE) \
 	    tests/test_release.py || status=1; \
 	echo "make test-release: $$(( $$(date +%s) - start )) s (load average $$(cut -d' ' -f1-3 /proc/loadavg))"; \
 	exit $$status

@@ -207,6 +207,8 @@ def test_in_a_jupyterlab_only_environment_the_wheel_adds_no_server_and_the_cours
         "no:cacheprovider",
         "-n",
         "2",
+        "--dist",
+        "loadfile",  # a notebook's cells on one worker, in order
         "--nbval",
         "--nbval-current-env",
         *chosen,
