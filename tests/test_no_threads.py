@@ -157,8 +157,9 @@ def test_without_threads_the_widget_plays_the_computers_turn_in_the_click(no_thr
         widget.click("d3")
         widget.click("e3")
         widget.choose("withdrawal")
-        assert [str(t) for t in widget.controller.model.turns][1:] != []
-        assert widget.status.startswith("First played")
+        played = [str(t) for t in widget.controller.model.turns]
+        assert played[0] == "d3e3W" and len(played) == 2
+        assert widget.status.startswith(f"First played {played[1]}")
         assert widget.controller.model.to_move == "white"
         assert widget.picture_png().startswith(b"\x89PNG")
     finally:
