@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: lab test test-quick test-fast play student course grade-demo bench bench-browser bench-hub lint coverage tournament-demo lobby lobby-demo site screenshot rules-sheet hub clean
+.PHONY: lab test test-release test-quick test-fast play student course grade-demo bench bench-browser bench-hub lint coverage tournament-demo lobby lobby-demo site screenshot rules-sheet hub clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -26,26 +26,28 @@ hub/node_modules/.installed: hub/package.json hub/package-lock.json
 SERVE := JUPYTER_CONFIG_PATH="$(CURDIR)/jupyter" JUPYTER_PATH="$(CURDIR)/jupyter"
 
 # lab and play install the fast extra (numba, wheels only) where it installs: the computer then
-# searches compiled, levels 4 and 5 much stronger (the tournament extra too, for notebook 11).
-# Where numba does not install, one line says so and everything runs in pure Python.  The search is
-# compiled here, once (about 45 s, with a progress bar), into numba's cache: no kernel compiles it,
-# which costs the first game that long and its kernel about 100 MB more for as long as it runs.
-# numba's cache of the compiled search goes stale when these change (compiled.py by numba's own
-# check, the other two by compiled's): `make lab` then compiles it again, not the first kernel.
+# searches compiled, levels 4 and 5 much stronger (the tournament and lobby extras too, for notebooks
+# 11 and 12).  Where numba does not install, one line says so and everything runs in pure Python.
+# The search is compiled here, once (about 45 s, a line counting the seconds), into numba's cache:
+# no kernel compiles it, which costs the first game that long and its kernel about 100 MB more for
+# as long as it runs.  numba's cache of the compiled search goes stale when these change
+# (compiled.py by numba's own check, the other two by compiled's): `make lab` then compiles it
+# again, not the first kernel.  Level 5's 5-stone endgame table (a minute or two) is built in the
+# background each time `make lab` finds it missing, so JupyterLab's address does not wait for it.
 COMPILED_SOURCES := fanorona/engine/compiled.py fanorona/engine/scoring.py fanorona/geometry.py
 
 $(VENV)/.installed-play: pyproject.toml $(COMPILED_SOURCES) | $(BIN)/python
-	@echo "make lab: 1/3 installing the kit and the notebooks' packages into $(VENV) (minutes the first time; pip lists each package)"
-	@$(BIN)/pip install -e '.[play,fast,tournament,lobby]' || { \
+	@echo "make lab: 1/3 installing the kit and the notebooks' packages into $(VENV) (a minute or two the first time; pip lists each package)"
+	@$(BIN)/pip install --progress-bar on -e '.[play,fast,tournament,lobby]' || { \
 	    echo "numba does not install here: the computer uses the pure-Python search (weaker levels 4 and 5)"; \
-	    $(BIN)/pip install -e '.[play,tournament,lobby]'; }
-	@echo "make lab: 2/3 compiling the fast search once (about 45 s where numba installed) and building level 5's 5-stone endgame table (about a minute, 18 MB in the user cache)"
-	$(BIN)/python -c "from fanorona.engine import compiled; compiled.warm_up()"
-	$(BIN)/python -c "from fanorona.engine import compiled, indexed; compiled.available() and indexed.indexed_table((9, 5), 5, progress=True)"
-	@echo "make lab: 3/3 done; JupyterLab starts next"
+	    $(BIN)/pip install --progress-bar on -e '.[play,tournament,lobby]'; }
+	@echo "make lab: 2/3 compiling the fast search once where numba installed"
+	$(BIN)/python -m fanorona.engine.prepare compile
+	@echo "make lab: 3/3 done"
 	touch $@
 
 lab: $(VENV)/.installed-play     ## JupyterLab on the notebooks: open the address it prints
+	@$(BIN)/python -m fanorona.engine.prepare table --log $(VENV)/endgame-table.log
 	$(SERVE) $(BIN)/jupyter lab notebooks/
 
 # In CI (CI=true) the suite also reads the website as a reader would (tests/test_site.py): build it first.
@@ -58,6 +60,18 @@ test: $(VENV)/.installed-test hub/node_modules/.installed $(if $(filter true,$(C
 	$(BIN)/python -m pytest --doctest-glob=README.md README.md || status=1; \
 	$(BIN)/python -m pytest -n 2 --dist loadfile --nbval --nbval-current-env notebooks || status=1; \
 	echo "make test: $$(( $$(date +%s) - start )) s, installs not counted (load average $$(cut -d' ' -f1-3 /proc/loadavg))"; \
+	exit $$status
+
+# The release as a course author installs it (tests/test_release.py): the wheel and the sdist built
+# and checked, then installed into fresh virtual environments (JupyterLab only; JupyterLab 4.0 with
+# the oldest versions declared, on the oldest Python) and the course run there.  Minutes of pip.  Its
+# own --basetemp: pytest runs elsewhere on the machine clean up /tmp/pytest-of-USER's old folders.
+TMPDIR_RELEASE ?= /tmp/fanorona-test-release
+test-release: $(VENV)/.installed-test   ## the built wheel in fresh JupyterLab environments, the course run there
+	@start=$$(date +%s); status=0; \
+	FANORONA_TEST_RELEASE=1 $(BIN)/python -m pytest -p no:cacheprovider -ra --basetemp=$(TMPDIR_RELEASE) \
+	    tests/test_release.py || status=1; \
+	echo "make test-release: $$(( $$(date +%s) - start )) s (load average $$(cut -d' ' -f1-3 /proc/loadavg))"; \
 	exit $$status
 
 # The rules, the engine and the board's controller, without the slow tests: a couple of minutes.
@@ -82,6 +96,7 @@ test-fast: $(VENV)/.installed-fast   ## the compiled search (numba) against the 
 	    tests/test_endgame.py tests/test_indexed.py tests/test_tournament_isolation.py
 
 play: $(VENV)/.installed-play    ## the board alone, as a page served by Voila on localhost
+	@$(BIN)/python -m fanorona.engine.prepare table --log $(VENV)/endgame-table.log
 	$(SERVE) $(BIN)/voila notebooks/play.ipynb
 
 student: $(VENV)/.installed-course ## student copies of the notebooks and the files they read, released by nbgrader, in build/student/

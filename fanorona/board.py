@@ -374,9 +374,13 @@ class Board:
         lines.append("   " + " ".join(chr(ord("a") + c) for c in range(w)))
         return "\n".join(lines)
 
-    def _repr_png_(self) -> bytes:
-        from .ui.draw import board_png
-
+    def _repr_png_(self) -> bytes | None:
+        """The picture, or None where matplotlib (or the numpy it needs) is not installed, as in a
+        JupyterLite kernel without them: the notebook then shows the text diagram."""
+        try:
+            from .ui.draw import board_png
+        except ImportError:
+            return None
         return board_png(self)
 
     # -- looking at the position ---------------------------------------------------------------

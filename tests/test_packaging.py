@@ -98,19 +98,36 @@ def test_make_labs_compile_step_imports_the_compiled_search_where_it_lives():
     """The step runs as written (numba absent, ``warm_up`` does nothing and returns at once)."""
     import subprocess
 
-    line = next(line for line in lab_setup_lines() if "warm_up" in line)
+    line = next(line for line in lab_setup_lines() if "prepare compile" in line)
     done = subprocess.run(line, shell=True, cwd=ROOT, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
 
 
-def test_make_labs_table_step_names_the_table_where_it_lives():
-    """The step that builds level 5's 5-stone table runs as written (numba absent, it builds
-    nothing and returns at once)."""
+def test_make_labs_table_step_names_the_table_where_it_lives(tmp_path):
+    """``make lab`` starts level 5's 5-stone table in the background as written: without the
+    compiled search it says the level plays without the table, and with the table saved already
+    it names it and starts nothing."""
+    import os
     import subprocess
 
-    line = next(line for line in lab_setup_lines() if "indexed_table" in line)
-    done = subprocess.run(line, shell=True, cwd=ROOT, capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
+    line = next(line for line in make_dry_run("lab") if "prepare table" in line)
+    line = line.replace(".venv/endgame-table.log", str(tmp_path / "table.log"))
+    cache = tmp_path / "cache"
+    env = dict(os.environ, XDG_CACHE_HOME=str(cache), FANORONA_COMPILED="0")
+    off = subprocess.run(line, shell=True, cwd=ROOT, capture_output=True, text=True, env=env)
+    assert off.returncode == 0, off.stderr
+    assert (
+        off.stdout.strip() == "level 5 plays without its 5-stone table here: the table needs numba"
+    )
+    saved = cache / "fanorona" / "indexed-9x5-5-solved.bin"
+    saved.parent.mkdir(parents=True)
+    saved.write_bytes(b"a table")
+    env["FANORONA_COMPILED"] = "1"
+    ready = subprocess.run(line, shell=True, cwd=ROOT, capture_output=True, text=True, env=env)
+    assert ready.returncode == 0, ready.stderr
+    if "needs numba" not in ready.stdout:  # numba installed here
+        assert ready.stdout.strip() == f"level 5's 5-stone endgame table is ready: {saved}"
+    assert not (tmp_path / "table.log").exists(), "nothing started"
 
 
 def test_every_benchmark_script_has_a_main_that_make_bench_runs():
@@ -222,4 +239,4 @@ def test_make_lab_compiles_again_after_an_update_to_what_the_compiled_search_bak
     later = time.time() + 3600  # newer than every file of the checkout
     os.utime(stamp, (later, later))
     lines = make_dry_run("-W", changed, str(stamp), f"VENV={tmp_path}")
-    assert any("warm_up" in line for line in lines) == sets_up_again, lines
+    assert any("prepare compile" in line for line in lines) == sets_up_again, lines

@@ -8,6 +8,9 @@ import weakref
 
 #: The bars made here that are still referenced (a closed bar has ``disable`` set by tqdm).
 OPEN: weakref.WeakSet = weakref.WeakSet()
+#: Callables told ``watcher(bar)`` each time a bar made here is drawn: how the progress is read
+#: where no thread can start to read it (``fanorona.ui.progress.watching_bars``).
+WATCHERS: list = []
 
 
 def bar(iterable=None, notebook: bool = True, **options):
@@ -19,6 +22,16 @@ def bar(iterable=None, notebook: bool = True, **options):
         from tqdm import tqdm
     made = tqdm(iterable, **options)
     OPEN.add(made)
+    if WATCHERS:  # someone reads the bars where no thread can: tell them at each refresh
+        shown = made.display
+
+        def display(*args, **kwargs):
+            result = shown(*args, **kwargs)
+            for watcher in tuple(WATCHERS):  # a watcher may leave while told
+                watcher(made)
+            return result
+
+        made.display = display
     return made
 
 

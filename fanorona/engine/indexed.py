@@ -22,8 +22,7 @@ import random
 import struct
 import time
 from math import comb
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from ..board import Board
 from ..geometry import check_size, geometry
@@ -31,6 +30,9 @@ from ..movegen import bitsets, generator
 from ..rules import Rules
 from .retrograde import DRAW, LOSS, OPPOSITE, WIN, follows, graph_rules, progress_bar
 from .tablefile import cache_file, checked_payload_array, load_or_build, packed
+
+if TYPE_CHECKING:  # numpy is imported where it is used: levels 4 and 5 load this module without it
+    import numpy as np
 
 __all__ = ["MAX_CODE_DISTANCE", "IndexedTable", "indexed_table", "label", "position_index"]
 
@@ -49,11 +51,15 @@ def layer_sizes(points: int, stones: int) -> list[int]:
 
 def _bases(points: int, stones: int) -> np.ndarray:
     """Where each stone count's numbers start (k < 2 hold none)."""
+    import numpy as np
+
     sizes = layer_sizes(points, stones)
     return np.array([sum(sizes[:k]) for k in range(stones + 2)], dtype=np.int64)
 
 
 def _binomials(points: int, stones: int) -> np.ndarray:
+    import numpy as np
+
     return np.array(
         [[comb(p, j) for j in range(stones + 2)] for p in range(points + 1)], dtype=np.int64
     )
@@ -137,6 +143,8 @@ class IndexedTable:
         stones and the other side's, as bit sets."""
         if not 0 <= index < len(self):
             raise ValueError(f"a position's number is from 0 to {len(self) - 1}; got {index}")
+        import numpy as np
+
         k = int(np.searchsorted(self.bases, index, side="right")) - 1
         colours = (1 << k) - 2
         rank, pattern = divmod(index - int(self.bases[k]), colours)
@@ -165,6 +173,8 @@ class IndexedTable:
     @property
     def counts(self) -> dict[str, int]:
         """How many positions are won, lost and drawn for the side to move."""
+        import numpy as np
+
         found = np.bincount(self.codes, minlength=256)
         wins = int(found[1::2].sum())
         draws = int(found[0])
@@ -208,6 +218,8 @@ class IndexedTable:
         at += length
         if len(raw) - at != count:
             raise ValueError("the payload has the wrong length")
+        import numpy as np
+
         codes = np.frombuffer(raw, dtype=np.uint8, offset=at)  # writable: raw is a bytearray
         if codes.max(initial=0) > 2 * MAX_CODE_DISTANCE + 2:
             raise ValueError("the file holds a code no position can have")
@@ -252,6 +264,8 @@ def _buildable(size, stones) -> tuple[int, int]:
 def label(compiled_gen, stones: int, progress: bool = False, layer_done=None) -> np.ndarray:
     """The codes of every position of at most ``stones`` stones on the compiled generator's board
     (``compiled.warm_up`` calls this on a tiny board, so the pass is compiled at install)."""
+    import numpy as np
+
     from . import compiled
 
     points = compiled_gen.params.points

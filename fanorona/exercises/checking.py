@@ -175,8 +175,12 @@ def show(board: Board | None, title: str, **drawing) -> None:
         return
     from IPython.display import Image, display
 
-    from ..ui.draw import board_png
-
+    try:
+        from ..ui.draw import board_png
+    except ImportError:  # no matplotlib or numpy (a JupyterLite kernel without them): in text
+        print(title)
+        print(board)
+        return
     display(
         Image(board_png(board, title=title, **drawing), alt=f"{title}. Position: {board.fen()}")
     )

@@ -13,8 +13,6 @@ from __future__ import annotations
 import math
 import sys
 
-import numpy as np
-
 #: Marks and line pieces described at most (a drawing with more is cut; it is wrong anyway).
 MOST = 20_000
 
@@ -34,6 +32,7 @@ def _marks(ax):
     """[zorder, order, x, y, face rgba or None, width in points] of every mark drawn at a place:
     scatter markers, line markers, circle and ellipse patches, and the shapes of other patch
     collections (a PatchCollection of circles)."""
+    import numpy as np  # here, not at the top: the rules notebooks' checkers run without numpy
     from matplotlib.collections import Collection, LineCollection, PathCollection
     from matplotlib.colors import to_rgba
     from matplotlib.patches import Circle, Ellipse
@@ -81,6 +80,7 @@ def _marks(ax):
 def _segments(ax):
     """[x1, y1, x2, y2] of every straight piece of line drawn, finite ends only (NaN ends a
     piece)."""
+    import numpy as np
     from matplotlib.collections import LineCollection
     from matplotlib.lines import Line2D
 

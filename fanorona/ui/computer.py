@@ -1,4 +1,5 @@
-"""The computer's turns on the interactive board, played in a background thread.
+"""The computer's turns on the interactive board, played in a background thread (or, where no
+thread can start, as in JupyterLite's kernel, in the call that asked for them).
 
 ``ComputerRunner`` thinks on a copy of the game, so the board stays responsive, then plays the
 chosen turn through its seat (``ComputerSeat``, the controller's part that owns the computer's
@@ -110,6 +111,7 @@ class ComputerRunner:
         # set on cancel: stops the search and the pause between steps
         self._stop = threading.Event()
         self._running_generation: int | None = None
+        self._here = False  # playing in the caller, where no thread could start
         self.players = Players()
 
     def cancel(self) -> None:
@@ -126,22 +128,36 @@ class ComputerRunner:
                 self._rest()
                 return
             self._stop = threading.Event()
-            self.thread = threading.Thread(
+            thread = threading.Thread(
                 target=self._run,
                 args=(self.generation, self._stop, self.thread),
                 daemon=True,
                 name="fanorona-computer",
             )
             self._running_generation = self.generation
-            self.thread.start()
+            try:
+                thread.start()
+            except RuntimeError:  # no threads here (JupyterLite's kernel): play in this call
+                here = (self.generation, self._stop)
+            else:
+                self.thread = thread
+                return
+        self._play_here(*here)
+
+    def _play_here(self, generation: int, stop: threading.Event) -> None:
+        """Think and play in the caller (the cell or the click's callback) where no thread can
+        start: the same reports and steps as the thread's, the board busy until the turn is over."""
+        self._here = True
+        try:
+            self._run(generation, stop, None)
+        finally:
+            self._here = False
 
     def busy(self) -> bool:
-        """A thread is thinking or playing for the current game."""
-        return (
-            self.thread is not None
-            and self.thread.is_alive()
-            and self._running_generation == self.generation
-        )
+        """A thread (or the caller, where there are no threads) is thinking or playing for the
+        current game."""
+        alive = self._here or (self.thread is not None and self.thread.is_alive())
+        return alive and self._running_generation == self.generation
 
     def wait(self, timeout: float = 60.0) -> None:
         """Block until the computer has stopped moving (for tests and scripts; never in a

@@ -4,7 +4,8 @@ The package shows its long work (an endgame table built, the fast search compile
 bars, all made by ``fanorona.engine.bars``.  ``watching_bars`` reads the bars that open while
 some work runs, a few times a second,
 and hands each reading to a callback as a ``Progress``, so the board can show a bar of its own
-in its status area instead of a "please wait" that may be wrong by minutes.
+in its status area instead of a "please wait" that may be wrong by minutes.  Where no thread can
+start (JupyterLite's kernel), each bar is read when tqdm draws it instead.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import threading
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-from ..engine.bars import open_bars
+from ..engine.bars import WATCHERS, open_bars
 
 #: Seconds between readings of the bars.
 EVERY = 0.25
@@ -65,12 +66,36 @@ def watching_bars(report, every: float = EVERY):
                 report(found)
 
     watcher = threading.Thread(target=watch, daemon=True, name="fanorona-progress")
-    watcher.start()
+    try:
+        watcher.start()
+    except RuntimeError:  # no threads here (JupyterLite's kernel): read each bar as it is drawn
+        with reading_when_drawn(report, before):
+            yield
+        return
     try:
         yield
     finally:
         done.set()
         watcher.join()
+        report(None)
+
+
+@contextmanager
+def reading_when_drawn(report, before: set[int]):
+    """``watching_bars`` without a thread: a bar opened in the block is read each time tqdm
+    draws it (at most every ``mininterval``), in the thread doing the work."""
+
+    def drawn(bar) -> None:
+        if id(bar) not in before and not getattr(bar, "disable", True):
+            found = reading(bar)
+            if found is not None:
+                report(found)
+
+    WATCHERS.append(drawn)
+    try:
+        yield
+    finally:
+        WATCHERS.remove(drawn)
         report(None)
 
 
