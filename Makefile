@@ -55,6 +55,7 @@ test: $(VENV)/.installed-test hub/node_modules/.installed $(if $(filter true,$(C
 	@start=$$(date +%s); status=0; \
 	$(BIN)/python -m pytest -n 2 tests || status=1; \
 	$(BIN)/python -m pytest --doctest-modules fanorona || status=1; \
+	$(BIN)/python -m pytest --doctest-glob=README.md README.md || status=1; \
 	$(BIN)/python -m pytest -n 2 --dist loadfile --nbval --nbval-current-env notebooks || status=1; \
 	echo "make test: $$(( $$(date +%s) - start )) s, installs not counted (load average $$(cut -d' ' -f1-3 /proc/loadavg))"; \
 	exit $$status

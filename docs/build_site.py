@@ -9,9 +9,10 @@ Run as ``python docs/build_site.py [--solutions] [--out DIR]``.  Three steps:
 2. publish a copy of each: nbgrader's own ``ClearSolutions`` replaces each solution region by its
    stub (unless ``--solutions``), the outputs of solution cells go, widget state goes, and every
    picture gets alt text (see ``alt_text``);
-3. Sphinx (myst-nb, sphinx-book-theme, autodoc) renders them with the README's sections, the
-   teacher's guide if there is one, and the API pages in ``docs/``; configuration in
-   ``docs/conf.py``.
+3. Sphinx (myst-nb, sphinx-book-theme, autodoc) renders them with the pages of ``docs/``, by
+   purpose: how-to guides (``docs/how-to/``, and the teacher's guide), reference
+   (``docs/reference/`` and the API), explanation (``docs/explanation/``, with ARCHITECTURE.md);
+   configuration in ``docs/conf.py``.
 
 A published notebook carries the key it was made with (its source, the package, this script), and
 files are rewritten only when their content changes; Sphinx is started only when something it reads
@@ -38,13 +39,20 @@ ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 NOTEBOOKS = ROOT / "notebooks"
 BUILD = ROOT / "build"
-#: Files of docs/ copied as they are (index.md too, less the guide's line when there is no guide),
-#: with their place on the site.
-PAGES = {"api.md": "api.md", "board.png": "docs/board.png", "culture.md": "docs/culture.md"}
-#: The README's sections published as pages: (heading, page name).
-README_SECTIONS = [("In class", "in-class"), ("For course authors", "course-authors")]
+#: Files copied as they are (index.md too, less the guide's line when there is no guide), with
+#: their place on the site.
+PAGES = {
+    DOCS / "api.md": "api.md",
+    DOCS / "board.png": "docs/board.png",
+    ROOT / "ARCHITECTURE.md": "docs/explanation/architecture.md",
+}
+#: The folders of docs/ whose Markdown pages (and pictures) the site publishes where they are, so
+#: that their links to each other hold: the guides, the reference and the explanations.
+FOLDERS = ("how-to", "reference", "explanation")
 #: The teacher's guide, written separately; the site includes it when it exists.
 GUIDE = "teachers-guide.md"
+#: Pages of docs/ itself published beside the guide.
+LOOSE = ("culture.md", "tutorials.md", "licence.md")
 #: Kernel environment of the build: progress bars print nothing (no widget left on the page).
 KERNEL_ENV = {"TQDM_DISABLE": "1"}
 # : ... and the same for bars made with ``disable=False``; figures get alt text
@@ -225,14 +233,6 @@ def publish(
 # -- 3. the pages -------------------------------------------------------------------------------
 
 
-def readme_section(readme: str, heading: str) -> str:
-    """A ``## heading`` section of the README, as a page with that title."""
-    match = re.search(rf"^## {re.escape(heading)}\n(.*?)(?=^## |\Z)", readme, re.S | re.M)
-    if not match:
-        raise SystemExit(f"README.md has no section '## {heading}' for the site")
-    return f"# {heading}\n{match.group(1)}"
-
-
 PLACEHOLDER = "https://github.com/OWNER/fanorona"
 
 
@@ -257,18 +257,13 @@ def repository() -> tuple[str, str]:
     )
 
 
-#: Links to the README's sections that are pages of the site, and those pages.
-PUBLISHED = {
-    f"README.md#{heading.lower().replace(' ', '-')}": f"{name}.md"
-    for heading, name in README_SECTIONS
-}
 LINK = re.compile(r"(\]\()([^)\s#]*)(#[^)\s]*)?(\))")
 
 
 def link_outside_pages(text: str, where: Path) -> str:
     """A page's links to repository files the site does not publish (the Makefile, a module) point
-    at them in the repository; a link to a README section the site publishes points at its page.
-    ``where``: the page's folder in the repository."""
+    at them in the repository; links to the site's own pages and pictures stay.  ``where``: the
+    page's folder in the repository."""
     url, branch = repository()
 
     def fix(m):
@@ -279,13 +274,8 @@ def link_outside_pages(text: str, where: Path) -> str:
             path = (where / target).resolve().relative_to(ROOT).as_posix()
         except ValueError:
             return m.group(0)
-        if path + anchor in PUBLISHED:
-            return (
-                f"{m.group(1)}{os.path.relpath(ROOT / PUBLISHED[path + anchor], where)}{m.group(4)}"
-            )
-        if (path.startswith("notebooks/") and path.endswith(".ipynb")) or path in (
-            "docs/board.png",
-            f"docs/{GUIDE}",
+        if (path.startswith("notebooks/") and path.endswith(".ipynb")) or (
+            path.startswith("docs/") and path.endswith((".md", ".png"))
         ):
             return m.group(0)
         return f"{m.group(1)}{url}/blob/{branch}/{path}{anchor}{m.group(4)}"
@@ -324,11 +314,16 @@ def prepare(src: Path, cache_root: Path, solutions: bool) -> dict:
     for stale in (src / "notebooks").glob("*.ipynb"):
         if stale not in wanted:
             stale.unlink()
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    for heading, name in README_SECTIONS:
-        write_if_changed(
-            src / f"{name}.md", link_outside_pages(readme_section(readme, heading), ROOT).encode()
-        )
+    pages = [DOCS / name for name in LOOSE if (DOCS / name).exists()]
+    for folder in FOLDERS:
+        pages += sorted((DOCS / folder).glob("*.md")) + sorted((DOCS / folder).glob("*.png"))
+    for page in pages:  # at docs/ as in the repository, so their relative links hold
+        place = src / page.relative_to(ROOT)
+        place.parent.mkdir(parents=True, exist_ok=True)
+        data = page.read_bytes()
+        if page.suffix == ".md":
+            data = link_outside_pages(data.decode("utf-8"), page.parent).encode()
+        write_if_changed(place, data)
     guide = DOCS / GUIDE
     index = (DOCS / "index.md").read_text(encoding="utf-8")
     if guide.exists():  # at docs/ as in the repository, so its relative links hold
@@ -343,8 +338,12 @@ def prepare(src: Path, cache_root: Path, solutions: bool) -> dict:
         )
         (src / "docs" / GUIDE).unlink(missing_ok=True)
     write_if_changed(src / "index.md", index.encode())
-    for name, place in PAGES.items():
-        write_if_changed(src / place, (DOCS / name).read_bytes())
+    for path, place in PAGES.items():
+        data = path.read_bytes()
+        if path.suffix == ".md":
+            data = link_outside_pages(data.decode("utf-8"), ROOT / Path(place).parent).encode()
+        (src / place).parent.mkdir(parents=True, exist_ok=True)
+        write_if_changed(src / place, data)
     from rules_sheet import main as rules_sheet  # beside this file: the page links the sheet
 
     with tempfile.TemporaryDirectory() as scratch:  # kept untouched when the same: its time counts

@@ -318,9 +318,9 @@ def test_points_are_weighted_by_work():
 
 
 def readme_points():
-    """{grade id: points} from the README's points table (rows like | week1 | ... | `check_x` 2
-    ... |)."""
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    """{grade id: points} from the course guide's points table (rows like | week1 | ... |
+    `check_x` 2 ... |)."""
+    text = (ROOT / "docs" / "how-to" / "run-the-course.md").read_text(encoding="utf-8")
     return {gid: int(points) for gid, points in re.findall(r"`(check_\w+)` (\d+)", text)}
 
 

@@ -334,17 +334,18 @@ def test_the_api_reference_documents_the_public_names(visits):
         assert name in text, name
 
 
-def test_the_teaching_pages_are_the_readmes_sections(visits):
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    for page, heading in (
-        ("in-class.html", "In class"),
-        ("course-authors.html", "For course authors"),
-    ):
-        assert visits[page]["text"].startswith(heading)
-    assert (
-        'w.load_position("both-ways")' in visits["in-class.html"]["text"]
-        and "load_position" in readme
-    )
+def test_every_page_of_docs_is_on_the_site_under_its_purpose(visits):
+    """The how-to guides, the reference and the explanations are each a page, with their title."""
+    folders = ("how-to", "reference", "explanation")
+    pages = [p for folder in folders for p in sorted((ROOT / "docs" / folder).glob("*.md"))]
+    assert len(pages) >= 10, pages
+    for page in pages:
+        title = page.read_text(encoding="utf-8").splitlines()[0].removeprefix("# ")
+        html = f"{page.relative_to(ROOT).with_suffix('.html').as_posix()}"
+        assert html in visits, html
+        assert visits[html]["text"].startswith(title.replace("`", "")), html
+    assert 'w.load_position("both-ways")' in visits["docs/how-to/demonstrate-in-class.html"]["text"]
+    assert "docs/explanation/architecture.html" in visits
     if (ROOT / "docs" / "teachers-guide.md").exists():
         assert "docs/teachers-guide.html" in visits
 
@@ -354,8 +355,7 @@ def test_the_teaching_pages_are_the_readmes_sections(visits):
 
 def test_a_guides_links_to_files_off_the_site_point_at_the_repository(monkeypatch):
     """The teacher's guide sits in docs/ and links like a file of the repository; on the site, links
-    to pages stay, a README section the site publishes becomes its page, other files the
-    repository's.
+    to pages and pictures of the site stay, other files become the repository's.
     """
     sys.path.insert(0, str(ROOT / "docs"))
     try:
@@ -365,13 +365,15 @@ def test_a_guides_links_to_files_off_the_site_point_at_the_repository(monkeypatc
     monkeypatch.setenv("FANORONA_REPOSITORY_URL", "https://github.com/someone/fanorona.git")
     monkeypatch.setenv("FANORONA_REPOSITORY_BRANCH", "spring")
     text = (
-        "See [3](../notebooks/03_moves_and_captures.ipynb#a-step), [class](../README.md#in-class),"
+        "See [3](../notebooks/03_moves_and_captures.ipynb#a-step),"
+        " [class](how-to/tournament.md),"
         " [make](../Makefile), [checkers](../fanorona/exercises/__init__.py),"
         " [web](https://example.org/x) and [below](#plan)."
     )
     assert (
         build_site.link_outside_pages(text, ROOT / "docs")
-        == "See [3](../notebooks/03_moves_and_captures.ipynb#a-step), [class](../in-class.md),"
+        == "See [3](../notebooks/03_moves_and_captures.ipynb#a-step),"
+        " [class](how-to/tournament.md),"
         " [make](https://github.com/someone/fanorona/blob/spring/Makefile),"
         " [checkers](https://github.com/someone/fanorona/blob/spring/"
         "fanorona/exercises/__init__.py),"

@@ -15,7 +15,7 @@ checker replaced or a class of the package patched says so (``TAMPERED``).  Thes
 student's quick feedback in the kernel; the grade comes from ``fanorona.grading``, which runs the
 same checkers in its own process on the student's code running in a sandbox.
 
-``Checker`` is how a course author writes a new one (see the README); ``python -m
+``Checker`` is how a course author writes a new one (docs/how-to/add-an-exercise.md); ``python -m
 fanorona.exercises SRC_DIR OUT_DIR`` writes student copies through nbgrader.
 """
 

@@ -6,8 +6,10 @@ and this package, read-only, what the caller names in ``readable``, and private 
 /dev/shm that vanish with it; as root it runs as a user id of its own.  Everywhere, rlimits
 (CPU, address space, processes, file size, open files) are set by ``prlimit`` on the command
 itself, the wall and whole-tree CPU limits are enforced by killing the process and all below it,
-and output is capped.  Where namespaces are not allowed, ``isolation()`` says in one line what is
-left: rlimits, its own session and a private folder.
+and output is capped.  Where namespaces are not allowed it refuses (``IsolationUnavailable``, one
+sentence saying what to install) unless the weaker mode is allowed; ``require_isolation()`` checks
+that up front and returns the line every log, result and feedback page must then carry.  As root,
+untrusted code runs as a user id of its own in both modes.
 
 It imports nothing from the rest of ``fanorona``, so the grader and the tournament alike stand on
 it.  The agreed API is written down in ``sandbox-api.md`` of the task; in short::
@@ -19,7 +21,16 @@ it.  The agreed API is written down in ``sandbox-api.md`` of the task; in short:
 
 from .command import isolation
 from .limits import Finished, Limits
+from .policy import IsolationUnavailable, require_isolation
 from .process import Running
 from .sandbox import Sandbox
 
-__all__ = ["Finished", "Limits", "Running", "Sandbox", "isolation"]
+__all__ = [
+    "Finished",
+    "IsolationUnavailable",
+    "Limits",
+    "Running",
+    "Sandbox",
+    "isolation",
+    "require_isolation",
+]

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from .limits import Limits
 
-BWRAP = "/usr/bin/bwrap"
+BWRAP = "bwrap"  # found on PATH, where a distribution or an instructor put it
 #: ``FANORONA_SANDBOX=rlimits`` runs without namespaces even where they are allowed (the tests
 #: of that path, or a machine where bubblewrap misbehaves).
 FORCE_VARIABLE = "FANORONA_SANDBOX"
@@ -47,12 +47,21 @@ def forced_off() -> bool:
     return os.environ.get(FORCE_VARIABLE, "") == "rlimits"
 
 
-@functools.cache
+def bubblewrap_path() -> str | None:
+    return shutil.which(BWRAP)
+
+
 def bubblewrap_works() -> bool:
-    """Whether bubblewrap can make its namespaces here (tried once: a container may forbid it)."""
-    if not os.access(BWRAP, os.X_OK):
-        return False
-    probe = [BWRAP, *namespace_flags(), "--ro-bind", "/usr", "/usr", *_links(), "/usr/bin/true"]
+    """Whether bubblewrap is on PATH and can make its namespaces here (a container may forbid
+    them)."""
+    found = bubblewrap_path()
+    return found is not None and _probe(found)
+
+
+@functools.cache
+def _probe(bwrap: str) -> bool:
+    """Tried once for each bubblewrap found."""
+    probe = [bwrap, *namespace_flags(), "--ro-bind", "/usr", "/usr", *_links(), "/usr/bin/true"]
     try:
         return subprocess.run(probe, capture_output=True, timeout=10).returncode == 0
     except (OSError, subprocess.SubprocessError):
@@ -70,7 +79,7 @@ def isolation(namespaces: bool | None = None) -> str:
     """One line saying which isolation a run gets on this machine."""
     inside = uses_namespaces(namespaces)
     found = WITH if inside else WITHOUT
-    own = new_uid(inside) is not None
+    own = os.geteuid() == 0 or inside
     return found + ("; a user id of its own" if own else "; it runs as the calling user")
 
 
@@ -122,15 +131,6 @@ def inside_text(text: str) -> str:
     return text
 
 
-def python_open_to_others() -> bool:
-    """Whether another user may run this Python (a ~/.pyenv under a private /root is not)."""
-    for path in [*python_paths(), Path(sys.executable)]:
-        for folder in [path, *path.parents]:
-            if folder.is_dir() and not os.stat(folder).st_mode & 0o001:
-                return False
-    return True
-
-
 def _folders(paths: Iterable[Path]) -> list[str]:
     """Directories made 0755 for the binds below them (bubblewrap makes them 0700 as root); the
     ones that are there already (/tmp, /dev) keep their own."""
@@ -154,7 +154,7 @@ def bubblewrap(
     Python and the package are shown where ``inside`` says; the ``readable`` paths in their
     place, a file in /tmp too (the caller asked for it)."""
     binds = [(path, inside(path)) for path in python_paths()] + [(p, p) for p in readable]
-    args = [BWRAP, *namespace_flags(), "--hostname", "sandbox"]
+    args = [bubblewrap_path() or BWRAP, *namespace_flags(), "--hostname", "sandbox"]
     for system in SYSTEM:
         args += ["--ro-bind-try", system, system]
     args += [*_links(), "--proc", "/proc", "--dev", "/dev"]
@@ -188,10 +188,10 @@ def rlimits(limits: Limits) -> list[str]:
     ]
 
 
-def new_uid(namespaces: bool) -> int | None:
-    """A user id of this run alone, when the caller is root and that user can run Python (inside
-    bubblewrap it can: the folders above the binds are open there)."""
-    if os.geteuid() != 0 or not (namespaces or python_open_to_others()):
+def new_uid() -> int | None:
+    """A user id of this run alone when the caller is root (who must never run untrusted code);
+    None for anyone else, whose own id is already unprivileged."""
+    if os.geteuid() != 0:
         return None
     return UID_RANGE[0] + secrets.randbelow(UID_RANGE[1] - UID_RANGE[0])
 

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 from . import command as iso
+from . import policy, reach
 from .limits import Finished, Limits
 from .process import Running
 
@@ -32,7 +33,9 @@ class Sandbox:
     ``own_user`` False keeps the caller's user id, without capabilities: for the kit's own code
     that reads the caller's private files (a built-in level's cached endgame tables).
     ``package`` False hides the installed package (the grader hands its worker a copy without the
-    checkers' references); only bubblewrap can hide it."""
+    checkers' references); only bubblewrap can hide it.  Without working bubblewrap it refuses
+    to start anything (``IsolationUnavailable``) unless ``allow_weak`` or the environment
+    variable allows the weaker mode; untrusted code never runs as root in either mode."""
 
     def __init__(
         self,
@@ -41,9 +44,11 @@ class Sandbox:
         namespaces: bool | None = None,
         own_user: bool = True,
         package: bool = True,
+        allow_weak: bool = False,
     ):
         self.limits = limits or Limits()
         self.namespaces = iso.uses_namespaces(namespaces)
+        self.allow_weak = allow_weak
         self.own_user = own_user
         self.package = package
 
@@ -64,7 +69,9 @@ class Sandbox:
         missing = [str(p) for p in paths if not p.exists()]
         if missing:
             raise ValueError(f"the sandbox cannot show {', '.join(missing)}: no such file")
-        uid = iso.new_uid(self.namespaces) if self.own_user else None
+        if not self.namespaces and not policy.weak_allowed(self.allow_weak):
+            raise policy.IsolationUnavailable(policy.missing())
+        uid = iso.new_uid() if self.own_user else None
         variables = {**BASE_ENV, **(env or {})}
         command = iso.rlimits(self.limits)
         if uid is not None:
@@ -79,6 +86,8 @@ class Sandbox:
             prefix = iso.bubblewrap(paths, variables, self.limits.file_size, self.package)
             popen_env, cwd = {"PATH": BASE_ENV["PATH"]}, "/"
         else:
+            if uid is not None and reach.needed():
+                argv, variables = _mirrored(argv, variables)
             folder = Path(tempfile.mkdtemp(prefix="fanorona-sandbox-"))
             if uid is not None:
                 os.chown(folder, uid, uid)
@@ -132,6 +141,24 @@ class Sandbox:
             wall_seconds=time.monotonic() - started,
             cpu_seconds=proc.cpu_seconds(),
         )
+
+
+def _mirrored(argv: Sequence[str], variables: dict[str, str]):
+    """``argv`` and ``variables`` pointed at a mirror of Python that another user can run."""
+    try:
+        target = reach.mirror()
+    except OSError as error:
+        raise policy.IsolationUnavailable(
+            f"Python lies in a folder other users cannot enter and no copy they can run could be"
+            f" made in {reach.HOME} ({error.strerror or error}), so untrusted code would run as"
+            " root: install bubblewrap with `apt-get install bubblewrap`, or install Python"
+            " where all users can read it."
+        ) from error
+    table = reach.translation(target)
+    argv = [reach.rewrite(arg, table) for arg in argv]
+    variables = {key: reach.rewrite(value, table) for key, value in variables.items()}
+    library = str(target / "base" / "lib")
+    return argv, variables | {"LD_LIBRARY_PATH": library}
 
 
 def _feed(proc: Running, data: bytes) -> None:
