@@ -39,7 +39,7 @@ from benchmarks.hub_class import WEEK, fill_in
 from benchmarks.servers import CHROMIUM, LAUNCH_ARGS, free_port
 from hub.accounts import PROFILE
 from hub.api import HubAPI
-from hub.course import COURSE, GRADER, PORTS, ROOT, Layout
+from hub.course import BIN, COURSE, GRADER, PORTS, ROOT, Layout
 from hub.running import new_token, running_hub
 
 INSTRUCTOR = "fz-teacher"
@@ -153,6 +153,60 @@ def run_in_kernel(url: str, user: str, token: str, code: str) -> str:
         socket.close()
 
 
+def run_in_terminal(base: str, token: str, command: str) -> str:
+    """Type ``command`` into a new terminal of the Jupyter server at ``base`` (a user's server or
+    the grader's service), as a user would; what the terminal showed until it printed ``DONE``."""
+    import websocket
+
+    api = HubAPI(base, token)
+    api.base = f"{base}/api"
+    name = api.call("POST", "/terminals")["name"]
+    socket = websocket.create_connection(
+        f"ws://{base.removeprefix('http://')}/terminals/websocket/{name}",
+        header=[f"Authorization: token {token}"],
+        timeout=120,
+    )
+    shown = ""
+    try:
+        socket.send(json.dumps(["stdin", f"{command}; echo DO''NE\r"]))
+        while "DONE" not in shown:
+            message = json.loads(socket.recv())
+            if message[0] == "stdout":
+                shown += message[1]
+    finally:
+        socket.close()
+        api.call("DELETE", f"/terminals/{name}")
+    return shown
+
+
+def instructor_in_browser(url: str, pictures: Path) -> str:
+    """The instructor logs in (landing in the grader server) and opens the formgrader in its own
+    tab, as the guide says; the URL they landed on."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
+        page = browser.new_page(viewport={"width": 1280, "height": 800})
+        try:
+            page.set_default_timeout(240_000)
+            page.goto(f"{url}/hub/login")
+            page.fill("#username_input", INSTRUCTOR)
+            page.fill("#password_input", PASSWORD)
+            page.click("#login_submit")
+            page.wait_for_selector(".jp-LabShell", state="attached")
+            landed = page.url
+            page.goto(f"{url}/services/{COURSE}/formgrader")
+            page.get_by_text("Manage Assignments").first.wait_for()
+            page.get_by_text(WEEK).first.wait_for()
+            page.screenshot(path=str(pictures / "class-instructor-formgrader.png"))
+        except Exception as e:
+            page.screenshot(path=str(pictures / "failed-instructor.png"))
+            raise AssertionError(f"the instructor's browser stopped ({pictures})") from e
+        finally:
+            browser.close()
+    return landed
+
+
 def probes(layout: Layout, homes: dict[str, Path]) -> str:
     """What a clever student tries from their notebook: one line a probe, the error it met."""
     classmate = homes["fz-student01"]
@@ -208,7 +262,7 @@ def student_in_browser(url: str, pictures: Path, phase: str) -> str:
             page.fill("#username_input", BROWSER)
             page.fill("#password_input", PASSWORD)
             if phase == "hand in":
-                page.screenshot(path=str(pictures / "student-1-login.png"))
+                page.screenshot(path=str(pictures / "class-student-1-login.png"))
             page.click("#login_submit")
             page.wait_for_url(f"**/user/{BROWSER}/lab**", timeout=600_000)
             page.wait_for_selector(".jp-LabShell", state="attached")
@@ -220,11 +274,11 @@ def student_in_browser(url: str, pictures: Path, phase: str) -> str:
                 page.locator(
                     "#submitted_assignments_list a", has_text="view feedback"
                 ).first.wait_for()
-                page.screenshot(path=str(pictures / "student-5-feedback.png"))
+                page.screenshot(path=str(pictures / "class-student-5-feedback.png"))
                 return ""
             released = page.locator("#released_assignments_list > .list_item", has_text=WEEK)
             released.wait_for()
-            page.screenshot(path=str(pictures / "student-2-assignments.png"))
+            page.screenshot(path=str(pictures / "class-student-2-assignments.png"))
             released.locator("button", has_text="Fetch").click()
             page.locator("#fetched_assignments_list a", has_text=WEEK).click()
             page.locator("#fetched_assignments_list a", has_text="01_board_graph").click()
@@ -238,13 +292,13 @@ def student_in_browser(url: str, pictures: Path, phase: str) -> str:
             check.locator(".jp-OutputArea-output").wait_for()
             shown = check.locator(".jp-OutputArea").inner_text()
             check.scroll_into_view_if_needed()
-            page.screenshot(path=str(pictures / "student-3-checked.png"))
+            page.screenshot(path=str(pictures / "class-student-3-checked.png"))
             page.keyboard.press("Control+s")
             page.locator(".jp-mod-dirty").wait_for(state="detached")
             page.locator(".lm-TabBar-tab", has_text="Assignments").click()
             page.locator("#fetched_assignments_list button", has_text="Submit").click()
             page.locator("#submitted_assignments_list .item_status").first.wait_for()
-            page.screenshot(path=str(pictures / "student-4-submitted.png"))
+            page.screenshot(path=str(pictures / "class-student-4-submitted.png"))
         except Exception as e:
             page.screenshot(path=str(pictures / f"failed-{phase.replace(' ', '-')}.png"))
             dialogs = page.locator("dialog.jp-Dialog").all_inner_texts()
@@ -290,6 +344,7 @@ def real_class():
     # Not pytest's temporary folder: only root enters it, and the class must reach the state.
     work = Path(tempfile.mkdtemp(prefix="fanorona-class-"))
     work.chmod(0o755)
+    # FANORONA_GUIDE_PICTURES=docs/how-to renews the guide's pictures of each student screen.
     pictures = Path(os.environ.get("FANORONA_GUIDE_PICTURES", work))
     layout = Layout(work / "state", accounts=True)
     class_list = work / "students.csv"
@@ -353,6 +408,21 @@ def real_class():
         instructor(f"nbgrader release_feedback {WEEK}")
         probed = run_in_kernel(url, PROBER, user_token, probes(layout, homes))
         exported = instructor("nbgrader export && cat grades.csv")
+        landed = instructor_in_browser(url, pictures)
+        terminals = {
+            PROBER: run_in_terminal(
+                f"{url}/user/{PROBER}", user_token, "command -v nbgrader; id -un"
+            ),
+            GRADER: run_in_terminal(
+                f"{url}/services/{COURSE}",
+                api.call(
+                    "POST",
+                    f"/users/{INSTRUCTOR}/tokens",
+                    {"expires_in": 600, "scopes": [f"access:services!service={COURSE}"]},
+                )["token"],
+                "command -v nbgrader; id -un",
+            ),
+        }
         login_shell(prefix, "fz-student01", f"nbgrader fetch_feedback {WEEK}")
         student_in_browser(url, pictures, "feedback")
         times["graded"] = time.monotonic() - start
@@ -369,7 +439,8 @@ def real_class():
             "exported": exported,
             "scores": scores,
             "browser_output": browser_output,
-            "prefix": prefix,
+            "landed": landed,
+            "terminals": terminals,
         }
     times["stopped"] = time.monotonic() - start
     shutil.rmtree(work, ignore_errors=True)
@@ -413,6 +484,17 @@ def test_grades_are_exported_for_every_student(real_class):
     exported = real_class["exported"]
     for student in STUDENTS:
         assert f"{WEEK}," in exported and student in exported, exported
+
+
+def test_the_instructor_lands_in_the_grader_server(real_class):
+    assert f"/services/{COURSE}/lab" in real_class["landed"]
+
+
+def test_terminals_have_the_kit_on_path_and_run_as_their_account(real_class):
+    for account, shown in real_class["terminals"].items():
+        lines = [line.strip() for line in shown.splitlines()]
+        assert str(BIN / "nbgrader") in lines, shown
+        assert account in lines, shown
 
 
 def test_students_keep_their_work_and_their_notebooks_stay_theirs(real_class):
