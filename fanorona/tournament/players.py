@@ -86,8 +86,9 @@ def from_file(path, name: str | None = None) -> dict:
 
 def notebook_player(path) -> str:
     """The player's code in a notebook: the cell(s) with the nbgrader id ``tournament_player``."""
+    text = read_submission(Path(path))  # its own sentence if it is refused
     try:
-        cells = json.loads(read_submission(Path(path)))["cells"]
+        cells = json.loads(text)["cells"]
     except (ValueError, KeyError, TypeError):
         raise ValueError(f"{path}: not a notebook that can be read") from None
     if not isinstance(cells, list):
