@@ -267,6 +267,8 @@ def student_in_browser(url: str, pictures: Path, phase: str) -> str:
             page.wait_for_url(f"**/user/{BROWSER}/lab**", timeout=600_000)
             page.wait_for_selector(".jp-LabShell", state="attached")
             page.locator("div.lm-MenuBar-itemLabel", has_text="Nbgrader").click()
+            page.locator(".lm-Menu-itemLabel", has_text="Assignment List").wait_for()
+            menu = page.locator(".lm-Menu-itemLabel").all_inner_texts()
             page.locator(".lm-Menu-itemLabel", has_text="Assignment List").click()
             if phase == "feedback":
                 submitted = page.locator("#submitted_assignments_list .list_item", has_text=WEEK)
@@ -299,6 +301,7 @@ def student_in_browser(url: str, pictures: Path, phase: str) -> str:
             page.locator("#fetched_assignments_list button", has_text="Submit").click()
             page.locator("#submitted_assignments_list .item_status").first.wait_for()
             page.screenshot(path=str(pictures / "class-student-4-submitted.png"))
+            shown += "\nNbgrader menu: " + ", ".join(menu)
         except Exception as e:
             page.screenshot(path=str(pictures / f"failed-{phase.replace(' ', '-')}.png"))
             dialogs = page.locator("dialog.jp-Dialog").all_inner_texts()
@@ -475,6 +478,8 @@ def test_a_submission_in_a_classmates_name_is_not_collected_and_named(real_class
 
 def test_the_browser_student_is_graded_and_fetches_feedback(real_class):
     assert "cases agree" in real_class["browser_output"]
+    menu = real_class["browser_output"].split("Nbgrader menu: ")[1]
+    assert "Assignment List" in menu and "Formgrader" not in menu, menu
     assert real_class["scores"][BROWSER] == float(points_table()[WEEK]["check_neighbours"])
     feedback = list((real_class["homes"]["fz-student01"] / WEEK / "feedback").glob("*/*.html"))
     assert feedback
