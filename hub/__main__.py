@@ -84,7 +84,8 @@ def real_class(argv) -> int:
             file=sys.stderr,
         )
         return 1
-    url = f"http://127.0.0.1:{ports()['port']}"
+    scheme = "https" if os.environ.get("FANORONA_HUB_SSL_CERT") else "http"
+    url = f"{scheme}://{os.environ.get('FANORONA_HUB_IP', '127.0.0.1')}:{ports()['port']}"
     try:
         with running_hub(layout, ports(), layout.private / "hub.log"):
             print(

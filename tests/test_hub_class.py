@@ -108,15 +108,15 @@ def login_shell(prefix, user: str, command: str) -> str:
 
 def run_in_kernel(url: str, user: str, token: str, code: str) -> str:
     """Run ``code`` in a new kernel of ``user``'s server (as a notebook cell); what it printed."""
-    import websocket
+    from websockets.sync.client import connect
 
     api = HubAPI(url, token)
     api.base = f"{url}/user/{user}/api"
     kernel = api.call("POST", "/kernels", {"name": "python3"})
-    socket = websocket.create_connection(
+    socket = connect(
         f"ws://{url.removeprefix('http://')}/user/{user}/api/kernels/{kernel['id']}/channels",
-        header=[f"Authorization: token {token}"],
-        timeout=300,
+        additional_headers={"Authorization": f"token {token}"},
+        open_timeout=120,
     )
     msg_id = uuid.uuid4().hex
     socket.send(
@@ -139,7 +139,7 @@ def run_in_kernel(url: str, user: str, token: str, code: str) -> str:
     printed = []
     try:
         while True:
-            message = json.loads(socket.recv())
+            message = json.loads(socket.recv(timeout=300))
             if message.get("parent_header", {}).get("msg_id") != msg_id:
                 continue
             kind, content = message["msg_type"], message["content"]
@@ -156,21 +156,21 @@ def run_in_kernel(url: str, user: str, token: str, code: str) -> str:
 def run_in_terminal(base: str, token: str, command: str) -> str:
     """Type ``command`` into a new terminal of the Jupyter server at ``base`` (a user's server or
     the grader's service), as a user would; what the terminal showed until it printed ``DONE``."""
-    import websocket
+    from websockets.sync.client import connect
 
     api = HubAPI(base, token)
     api.base = f"{base}/api"
     name = api.call("POST", "/terminals")["name"]
-    socket = websocket.create_connection(
+    socket = connect(
         f"ws://{base.removeprefix('http://')}/terminals/websocket/{name}",
-        header=[f"Authorization: token {token}"],
-        timeout=120,
+        additional_headers={"Authorization": f"token {token}"},
+        open_timeout=120,
     )
     shown = ""
     try:
         socket.send(json.dumps(["stdin", f"{command}; echo DO''NE\r"]))
         while "DONE" not in shown:
-            message = json.loads(socket.recv())
+            message = json.loads(socket.recv(timeout=120))
             if message[0] == "stdout":
                 shown += message[1]
     finally:
