@@ -113,31 +113,27 @@ def run_in_kernel(url: str, user: str, token: str, code: str) -> str:
     api = HubAPI(url, token)
     api.base = f"{url}/user/{user}/api"
     kernel = api.call("POST", "/kernels", {"name": "python3"})
-    socket = connect(
+    msg_id = uuid.uuid4().hex
+    request = {
+        "header": {
+            "msg_id": msg_id,
+            "username": user,
+            "session": uuid.uuid4().hex,
+            "msg_type": "execute_request",
+            "version": "5.3",
+        },
+        "parent_header": {},
+        "metadata": {},
+        "content": {"code": code, "silent": False, "allow_stdin": False},
+        "channel": "shell",
+    }
+    printed = []
+    with connect(
         f"ws://{url.removeprefix('http://')}/user/{user}/api/kernels/{kernel['id']}/channels",
         additional_headers={"Authorization": f"token {token}"},
         open_timeout=120,
-    )
-    msg_id = uuid.uuid4().hex
-    socket.send(
-        json.dumps(
-            {
-                "header": {
-                    "msg_id": msg_id,
-                    "username": user,
-                    "session": uuid.uuid4().hex,
-                    "msg_type": "execute_request",
-                    "version": "5.3",
-                },
-                "parent_header": {},
-                "metadata": {},
-                "content": {"code": code, "silent": False, "allow_stdin": False},
-                "channel": "shell",
-            }
-        )
-    )
-    printed = []
-    try:
+    ) as socket:
+        socket.send(json.dumps(request))
         while True:
             message = json.loads(socket.recv(timeout=300))
             if message.get("parent_header", {}).get("msg_id") != msg_id:
@@ -149,8 +145,6 @@ def run_in_kernel(url: str, user: str, token: str, code: str) -> str:
                 printed.append(f"{content['ename']}: {content['evalue']}")
             elif kind == "status" and content["execution_state"] == "idle":
                 return "".join(printed)
-    finally:
-        socket.close()
 
 
 def run_in_terminal(base: str, token: str, command: str) -> str:
@@ -161,20 +155,19 @@ def run_in_terminal(base: str, token: str, command: str) -> str:
     api = HubAPI(base, token)
     api.base = f"{base}/api"
     name = api.call("POST", "/terminals")["name"]
-    socket = connect(
-        f"ws://{base.removeprefix('http://')}/terminals/websocket/{name}",
-        additional_headers={"Authorization": f"token {token}"},
-        open_timeout=120,
-    )
     shown = ""
     try:
-        socket.send(json.dumps(["stdin", f"{command}; echo DO''NE\r"]))
-        while "DONE" not in shown:
-            message = json.loads(socket.recv(timeout=120))
-            if message[0] == "stdout":
-                shown += message[1]
+        with connect(
+            f"ws://{base.removeprefix('http://')}/terminals/websocket/{name}",
+            additional_headers={"Authorization": f"token {token}"},
+            open_timeout=120,
+        ) as socket:
+            socket.send(json.dumps(["stdin", f"{command}; echo DO''NE\r"]))
+            while "DONE" not in shown:
+                message = json.loads(socket.recv(timeout=120))
+                if message[0] == "stdout":
+                    shown += message[1]
     finally:
-        socket.close()
         api.call("DELETE", f"/terminals/{name}")
     return shown
 
