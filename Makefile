@@ -135,11 +135,11 @@ tournament-demo: $(VENV)/.installed-tournament   ## a small tournament of the bu
 		--size 5x5 --max-turns 40 --time 1 --seed 1 --workers 2 --no-dashboard --samples 100 \
 		--csv build/tournament-demo.csv --plot build/tournament-demo.png
 
-# The class lobby on 127.0.0.1:8765 (LOBBY_DB, made with `python -m fanorona.lobby tokens`).
+# The class lobby on 127.0.0.1:$(PORT) (LOBBY_DB, made with `.venv/bin/python -m fanorona.lobby tokens`).
 LOBBY_DB ?= build/lobby.sqlite
-lobby: $(VENV)/.installed-lobby   ## the class lobby on 127.0.0.1:8765 (tokens: python -m fanorona.lobby tokens)
-	mkdir -p build
-	$(BIN)/python -m fanorona.lobby serve $(LOBBY_DB)
+PORT ?= 8765
+lobby: $(VENV)/.installed-lobby   ## the class lobby on 127.0.0.1:8765 (make lobby PORT=9000; tokens: .venv/bin/python -m fanorona.lobby tokens)
+	$(BIN)/python -m fanorona.lobby serve $(LOBBY_DB) --port $(PORT)
 
 lobby-demo: $(VENV)/.installed-lobby   ## a lobby and two computer clients playing ranked games; prints the ladder
 	$(BIN)/python -m fanorona.lobby demo

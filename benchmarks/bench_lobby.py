@@ -7,7 +7,12 @@ Bounded: each scenario runs ``--seconds`` (default 20) with a fixed number of pl
 2-core machine: p99 at most 50 ms and the server under 200 MB with 400 players.  The
 simulated players run in ``--clients`` processes (2), each holding whole games.
 
-python -m benchmarks.bench_lobby [--seconds 20] [--players 100,400]
+``--hostile`` adds, in a process of its own and only against 127.0.0.1: two signed-in students
+who send invitations to classmates and WebSocket pings, each at the lobby's limit (reconnecting
+when dropped), and ``--strangers`` (1,000) connections that never sign in, each held until the
+lobby closes it (or 10 s) and then opened again.  The goals stay the same.
+
+python -m benchmarks.bench_lobby [--seconds 20] [--players 100,400] [--hostile]
 """
 
 from __future__ import annotations
@@ -70,6 +75,7 @@ class Player:
                 self.counts["received"] += 1
                 m = json.loads(raw)
                 if m["type"] == "welcome":
+                    self.counts["signed in"] += 1
                     self.seq = m["seq"]
                     if host:
                         await asyncio.sleep(self.rng.uniform(0, 2))
@@ -105,7 +111,7 @@ class Player:
 
 async def crowd(url, tokens, seconds, seed=0):
     rng = random.Random(seed)
-    sent, latencies, counts = {}, [], {"sent": 0, "received": 0}
+    sent, latencies, counts = {}, [], {"sent": 0, "received": 0, "signed in": 0}
     names = sorted(tokens)
     until = time.monotonic() + seconds
     tasks = []
@@ -126,6 +132,84 @@ def crowd_process(url, tokens, seconds, seed):
     return asyncio.run(crowd(url, tokens, seconds, seed))
 
 
+async def flooder(url, token, targets, until, counts, rng):
+    """A student who invites classmates and pings at the lobby's limits, again after a drop."""
+    from fanorona.lobby.protocol import RATE
+    from fanorona.lobby.run import PING_RATE
+
+    seq = 0
+    while time.monotonic() < until:
+        counts["flood sign-ins"] += 1
+        with contextlib.suppress(ConnectionClosed, OSError):
+            async with connect(url, max_size=2**20) as ws:
+                seq += 1
+                await ws.send(json.dumps({"type": "hello", "seq": seq, "token": token}))
+                last_ping = time.monotonic()
+                while time.monotonic() < until:
+                    seq += 1
+                    invite = {"type": "invite", "seq": seq, "to": rng.choice(targets),
+                              "size": "9x5", "clock": "180+0", "ranked": True}  # fmt: skip
+                    await ws.send(json.dumps(invite))
+                    counts["invitations"] += 1
+                    if time.monotonic() - last_ping >= 1 / PING_RATE:
+                        last_ping = time.monotonic()
+                        await ws.ping()
+                        counts["pings"] += 1
+                    await asyncio.sleep(1 / RATE)
+                    with contextlib.suppress(TimeoutError):
+                        while True:  # read what came, without waiting
+                            await asyncio.wait_for(ws.recv(), 0.0001)
+        if time.monotonic() < until:
+            counts["flood drops"] += 1
+            await asyncio.sleep(0.2)
+
+
+UPGRADE = (
+    b"GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+    b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+)
+
+
+async def stranger(port, until, counts):
+    """A connection that never signs in: held until the lobby closes it (or 10 s), again."""
+    while time.monotonic() < until:
+        try:
+            reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        except OSError:
+            counts["stranger refusals"] += 1
+            await asyncio.sleep(0.5)
+            continue
+        counts["strangers"] += 1
+        writer.write(UPGRADE)
+        with contextlib.suppress(TimeoutError, OSError):
+            await asyncio.wait_for(reader.read(), min(10.0, max(0.0, until - time.monotonic())))
+        writer.close()
+        with contextlib.suppress(OSError):
+            await writer.wait_closed()
+
+
+async def hostile(url, port, tokens, targets, strangers, seconds):
+    from fanorona.lobby.run import more_files
+
+    more_files()  # a thousand connections need more than the usual 1,024 files
+    until = time.monotonic() + seconds
+    counts = dict.fromkeys(
+        ("invitations", "pings", "flood sign-ins", "flood drops", "strangers",
+         "stranger refusals"), 0,
+    )  # fmt: skip
+    rng = random.Random(7)
+    tasks = [asyncio.create_task(flooder(url, t, targets, until, counts, rng)) for t in tokens]
+    for _ in range(strangers):
+        tasks.append(asyncio.create_task(stranger(port, until, counts)))
+        await asyncio.sleep(0.002)
+    await asyncio.gather(*tasks, return_exceptions=True)
+    return counts
+
+
+def hostile_process(url, port, tokens, targets, strangers, seconds):
+    return asyncio.run(hostile(url, port, tokens, targets, strangers, seconds))
+
+
 def answers(port: int) -> bool:
     try:
         socket.create_connection(("127.0.0.1", port), timeout=1).close()
@@ -134,11 +218,13 @@ def answers(port: int) -> bool:
     return True
 
 
-def scenario(players: int, seconds: float, processes: int = 2) -> None:
+def scenario(players: int, seconds: float, processes: int = 2, strangers: int | None = None):
+    """One run; with ``strangers`` (a number), the hostile clients beside the class."""
     with tempfile.TemporaryDirectory() as folder:
         db = Path(folder) / "lobby.sqlite"
         store = Store(db)
         tokens = {f"s{n:03d}": store.add_player(f"s{n:03d}") for n in range(players)}
+        flooders = [store.add_player(f"flood{n}") for n in range(2)]
         store.close()
         port = free_port()
         server = subprocess.Popen(
@@ -161,14 +247,19 @@ def scenario(players: int, seconds: float, processes: int = 2) -> None:
             ]  # fmt: skip
             url = f"ws://127.0.0.1:{port}/ws"
             start = time.monotonic()
-            with ProcessPoolExecutor(processes) as pool:
+            hostile_counts = None
+            with ProcessPoolExecutor(processes + (strangers is not None)) as pool:
+                if strangers is not None:
+                    hostile_counts = pool.submit(
+                        hostile_process, url, port, flooders, names, strangers, seconds
+                    )
                 runs = [pool.submit(crowd_process, url, share, seconds, k)
                         for k, share in enumerate(shares)]  # fmt: skip
                 while not all(r.done() for r in runs):
                     peak = max(peak, process.memory_info().rss)
                     time.sleep(0.5)
             took = time.monotonic() - start
-            latencies, counts = [], {"sent": 0, "received": 0}
+            latencies, counts = [], {"sent": 0, "received": 0, "signed in": 0}
             for run in runs:
                 part, count = run.result()
                 latencies += part
@@ -181,9 +272,13 @@ def scenario(players: int, seconds: float, processes: int = 2) -> None:
     ms = sorted(x * 1000 for x in latencies)
     p50 = statistics.median(ms) if ms else float("nan")
     p99 = ms[min(len(ms) - 1, int(0.99 * len(ms)))] if ms else float("nan")
+    if hostile_counts is not None:
+        said = ", ".join(f"{v} {k}" for k, v in hostile_counts.result().items())
+        print(f"hostile, beside the class: {said}")
     print(
+        f"{'hostile: ' if strangers is not None else ''}"
         f"{players} players in {players // 2} games ({processes} client processes), "
-        f"{took:.0f} s: {len(ms)} turns relayed, "
+        f"{took:.0f} s: {counts['signed in']} signed in, {len(ms)} turns relayed, "
         f"latency p50 {p50:.1f} ms, p99 {p99:.1f} ms; "
         f"{(counts['sent'] + counts['received']) / took:.0f} messages a second; "
         f"server {peak / 2**20:.0f} MB at most, {cpu.user + cpu.system:.1f} s of CPU; "
@@ -196,9 +291,11 @@ def main(argv=None) -> None:
     p.add_argument("--seconds", type=float, default=20.0)
     p.add_argument("--players", default="100,400")
     p.add_argument("--clients", type=int, default=2, help="processes for the simulated players")
+    p.add_argument("--hostile", action="store_true", help="flooders and strangers beside the class")
+    p.add_argument("--strangers", type=int, default=1000, help="connections never signing in")
     args = p.parse_args(argv if argv is not None else [])
     for players in (int(n) for n in args.players.split(",")):
-        scenario(players, args.seconds, args.clients)
+        scenario(players, args.seconds, args.clients, args.strangers if args.hostile else None)
 
 
 if __name__ == "__main__":

@@ -32,6 +32,8 @@ def lobby():
     with Background(store) as server:
         server.tokens = tokens
         server.store = store
+        # These tests leave games open: the caps have tests of their own (test_lobby_limits).
+        server.lobby.games_each = server.lobby.invites_out = server.lobby.invites_in = 1000
         yield server
 
 
@@ -89,6 +91,7 @@ def test_a_ranked_game_is_played_rated_and_recorded_replayably(lobby):
             assert over["ratings"][name] == {
                 "rating": round(rating, 2),
                 "deviation": round(deviation, 2),
+                "change": round(rating - 25.0, 2),  # the change from the newcomer's 25
             }
         winner = over["outcome"]["winner"]
         if winner:
@@ -252,9 +255,12 @@ def test_resign_and_draw_by_agreement(lobby):
 def test_a_flag_falls_when_the_side_to_move_runs_out_of_time():
     game = LiveGame(1, "alice", "bob", "5x5", "standard", (1, 0), False, now=0.0)
     game.play("alice", 0, "b2c3A", now=30.0)
-    assert game.clocks(45.0) == {"white": 30.0, "black": 45.0}
+    assert game.clocks(45.0) == {"white": 60.0, "black": 60.0}  # not started: no clock runs
+    game.play("bob", 1, game.legal()[0], now=50.0)
+    assert game.clocks(65.0) == {"white": 45.0, "black": 60.0}  # started: white's runs
+    game.play("alice", 2, game.legal()[0], now=70.0)
     with pytest.raises(Refusal, match="your time ran out"):
-        game.play("bob", 1, game.legal()[0], now=90.5)
+        game.play("bob", 3, game.legal()[0], now=130.5)
     assert str(game.outcome) == "white wins: black ran out of time"
     assert game.record().board().turns == game.board.turns
 

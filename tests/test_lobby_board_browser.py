@@ -173,7 +173,7 @@ def test_two_students_play_a_ranked_game_on_the_kits_board_while_a_third_watches
             mu, sigma = lobby.store.rating(name)
             assert sigma < MODEL.rating().sigma  # one game has narrowed the guess
             assert (mu, sigma) == pytest.approx((rated.mu, rated.sigma))
-            assert f"{name} {round(mu, 2)} ± {round(sigma, 2)}" in said, said
+            assert f"{name}: {round(mu, 2)} ± {round(sigma, 2)}" in said, said
         with LobbyClient(lobby.url, lobby.tokens["carol"]) as carol:
             ladder = carol.ladder()
             assert [tuple(row) for row in ladder] == lobby.store.ladder()
@@ -183,3 +183,93 @@ def test_two_students_play_a_ranked_game_on_the_kits_board_while_a_third_watches
         for page in pages.values():
             page.context.close()
         watching.close()
+
+
+def test_board_and_page_finish_a_game_through_a_lost_link_a_second_sign_in_and_a_restart(
+    voila, browser, tmp_path
+):
+    import os
+    import signal
+    from types import SimpleNamespace
+
+    from test_lobby_browser import play_turn
+    from test_lobby_restart import start
+
+    db = tmp_path / "class" / "lobby.sqlite"
+    store = Store(db)
+    tokens = {n: store.add_player(n) for n in ("alice", "bob")}
+    store.close()
+    port = free_port()
+    lobby = SimpleNamespace(
+        url=f"ws://127.0.0.1:{port}/ws", page=f"http://127.0.0.1:{port}/", tokens=tokens
+    )
+    server = start(db, port)
+    paper = browser.new_context()
+    board_tab = None
+    try:
+        bob = sign_in(paper, lobby, "bob")  # the lobby's page
+        board_tab = board_page(browser, voila, lobby, "alice", invite="bob")  # the kit's board
+        bob.click("#invitations button")
+        bob.wait_for_selector("#players:has-text('you play')")
+        board = OnPage(board_tab, board_tab.locator(".fanorona-board").first).ready()
+        white = "bob" if "you play white" in bob.inner_text("#players") else "alice"
+        replay = fa.Board((5, 5))
+
+        def connected(page):
+            page.wait_for_function("() => ws && ws.readyState === 1 && me", timeout=ANSWER_MS)
+            page.wait_for_selector("#status:not(:has-text('onnect'))", timeout=ANSWER_MS)
+
+        for n, turn in enumerate(SCRIPT):
+            mover = white if n % 2 == 0 else ("alice" if white == "bob" else "bob")
+            if mover == "alice":
+                click_turn(board, replay, turn)
+            else:
+                connected(bob)
+                play_turn(bob, turn)
+            replay.push(turn)
+            so_far = SCRIPT[: n + 1]
+            bob.wait_for_selector(f"#turns:text-is('{' '.join(so_far)}')", timeout=ANSWER_MS)
+            shown_by(board, n + 1)
+            assert played(board) == so_far  # both pictures are the game, after every turn
+            expected = {p: replay.stone_at(p).value for p in replay.points if replay.stone_at(p)}
+            assert stones(bob) == expected, turn
+            if n == 2:  # the page's connection is lost: it connects again by itself
+                bob.evaluate("ws.close()")
+            if n == 4:  # alice signs in somewhere else, then takes the board's seat back
+                elsewhere = LobbyClient(lobby.url, tokens["alice"])
+                line = board_tab.locator(
+                    "span.fanorona-text", has_text="You signed in somewhere else"
+                )
+                line.wait_for(timeout=ANSWER_MS)
+                board_tab.get_by_role("button", name="Take the seat back").click()
+                board_tab.locator("span.fanorona-text", has_text="Connected again.").wait_for(
+                    timeout=ANSWER_MS
+                )
+                elsewhere.close()
+            if n == 6:  # the lobby is killed and started again on its file
+                os.kill(server.pid, signal.SIGKILL)
+                server.wait(10)
+                server = start(db, port)
+                board_tab.locator("span.fanorona-text", has_text="Connected again.").wait_for(
+                    timeout=ANSWER_MS
+                )
+        outcome = replay.outcome()
+        assert outcome is not None
+        winner = white if outcome.winner == "white" else ("alice" if white == "bob" else "bob")
+        verdict = {"alice": "You won." if winner == "alice" else "You lost."}
+        verdict["bob"] = "You won." if winner == "bob" else "You lost."
+        bob.wait_for_selector(f"#status:has-text('{verdict['bob']}')", timeout=ANSWER_MS)
+        board_tab.get_by_text(verdict["alice"]).wait_for(timeout=ANSWER_MS)
+        assert (
+            "Your rating:"
+            in board_tab.locator(".fanorona-text", has_text="Your rating").first.inner_text()
+        )
+        with LobbyClient(lobby.url, tokens["bob"]) as client:
+            assert client.record(bob.inner_text("#players").split(":")[0]).turns == SCRIPT
+            assert {row[0] for row in client.ladder()} == {"alice", "bob"}
+    finally:
+        if board_tab is not None:
+            board_tab.context.close()
+        paper.close()
+        server.kill()
+        server.wait(10)

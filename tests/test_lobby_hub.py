@@ -11,21 +11,34 @@ import urllib.request
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
+from jupyterhub.services.auth import check_scopes
 from websockets.sync.client import connect
 
-from fanorona.lobby.hub import COOKIE, hub_app
+from fanorona.lobby.hub import COOKIE, hub_app, same_origin
 from fanorona.lobby.run import Background
 from fanorona.lobby.store import Store
 
 PREFIX = "/services/fanorona-lobby/"
-USERS = {"tok-ann": {"name": "ann", "admin": False, "groups": []},
-         "tok-ms": {"name": "ms_lee", "admin": False, "groups": ["instructors"]}}  # fmt: skip
+LOBBY_SCOPE = "access:services!service=fanorona-lobby"
+USERS = {"tok-ann": {"name": "ann", "admin": False, "groups": [], "scopes": [LOBBY_SCOPE]},
+         "tok-ms": {"name": "ms_lee", "admin": False, "groups": ["instructors"],
+                    "scopes": ["access:services"]},
+         # what a student's server gets when the instructor opens it: the instructor's name,
+         # the scopes of that server only
+         "tok-ms-server": {"name": "ms_lee", "admin": False, "groups": ["instructors"],
+                           "scopes": ["access:servers!server=ann/", "read:users:name!user=ann"]},
+         "tok-ann-activity": {"name": "ann", "admin": False, "groups": [],
+                              "scopes": ["users:activity!user=ann"]}}  # fmt: skip
 
 
 class HubStandIn:
     """The few members of ``HubOAuth`` the lobby calls, answering from ``USERS``."""
 
     login_url = "http://hub.example/hub/api/oauth2/authorize?client_id=service-fanorona-lobby"
+    access_scopes = frozenset({LOBBY_SCOPE})  # as HubOAuth reads it for the service fanorona-lobby
+
+    def check_scopes(self, required, user):
+        return check_scopes(required, set(user["scopes"]))  # the hub's own resolution
 
     def __init__(self):
         self.codes = {}
@@ -94,3 +107,38 @@ def test_a_page_of_another_site_cannot_use_the_cookie(served):
     with connect(served.ws, additional_headers=headers) as ws:
         ws.send(json.dumps({"type": "ladder", "seq": 1}))
         assert "the first message is" in json.loads(ws.recv(5))["message"]
+
+
+@pytest.mark.parametrize("token", ["tok-ms-server", "tok-ann-activity"])
+def test_a_token_without_the_lobbys_scope_signs_in_nobody(served, token):
+    for headers in ({"Cookie": f"{COOKIE}={token}"}, {}):
+        with connect(served.ws, additional_headers=headers) as ws:
+            ws.send(json.dumps({"type": "hello", "seq": 1, "token": token}))
+            said = json.loads(ws.recv(5))
+            assert said["type"] == "error" and "belongs to nobody" in said["message"]
+    assert get(served.base, f"{COOKIE}={token}").status == 307  # sent to sign in for the lobby
+
+
+@pytest.mark.parametrize(
+    "origin",
+    ["https://127.0.0.1:{port}", "http://127.0.0.1:{other}", "http://localhost:{port}", "null"],
+)
+def test_a_page_of_another_scheme_or_port_cannot_use_the_cookie(served, origin):
+    origin = origin.format(port=served.port, other=served.port + 1)
+    headers = {"Cookie": f"{COOKIE}=tok-ann", "Origin": origin}
+    with connect(served.ws, additional_headers=headers) as ws:
+        ws.send(json.dumps({"type": "ladder", "seq": 1}))
+        assert "the first message is" in json.loads(ws.recv(5))["message"]
+    same = {"Cookie": f"{COOKIE}=tok-ann", "Origin": f"http://127.0.0.1:{served.port}"}
+    with connect(served.ws, additional_headers=same) as ws:
+        assert json.loads(ws.recv(5))["name"] == "ann"
+
+
+def test_origins_are_compared_by_scheme_host_and_port():
+    assert same_origin("https://hub.example", "https://hub.example:443")
+    assert same_origin("http://hub.example:80", "http://hub.example")
+    assert not same_origin("http://hub.example", "https://hub.example")
+    assert not same_origin("https://hub.example:8443", "https://hub.example")
+    assert not same_origin("https://ann.hub.example", "https://hub.example")
+    assert not same_origin("https://hub.example:notaport", "https://hub.example")
+    assert not same_origin("null", "https://hub.example")

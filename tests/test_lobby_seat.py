@@ -4,6 +4,7 @@ against a computer client through a real lobby, the classmate's turns drawn like
 from __future__ import annotations
 
 import random
+import socket
 import threading
 import time
 
@@ -88,7 +89,7 @@ def test_a_board_taken_back_is_refused_by_the_seat():
 
     state = {"type": "game", "game": "g1", "turns": [], "you": "white", "white": "ann",
              "black": "bot", "start": fa.Board((3, 3)).fen(), "rules": "standard"}  # fmt: skip
-    seat = RemoteSeat(SimpleNamespace(messages=[state]), state)
+    seat = RemoteSeat(SimpleNamespace(messages=[state], listeners=[]), state)
     seat.turns = ["b1b2A", "a3b3"]
     with pytest.raises(ValueError, match="a lobby game cannot be taken back"):
         seat.choose_turn(fa.Board((3, 3)).after("b1b2A"))
@@ -130,3 +131,93 @@ def test_the_students_turn_that_ends_the_game_reaches_the_lobby():
             assert ann.record(state["game"]).turns == SHORTEST
         finally:
             w.close()
+
+
+def seat_game(lobby, tokens, size="5x5"):
+    """ann (White, on the kit's board) against bot (a client the test moves)."""
+    ann = LobbyClient(lobby.url, tokens["ann"], timeout=LOADED)
+    bot = LobbyClient(lobby.url, tokens["bot"], timeout=LOADED)
+    lobby.lobby.coin = lambda n: 0  # the host, ann, plays White
+    code = ann.invite(to="bot", size=size, clock="10+0", ranked=True)
+    bot.wait_for(lambda m: m.get("invitation") == code)
+    mark = len(ann.messages)
+    state_bot = bot.accept(code)
+    return ann, bot, ann.game(mark), state_bot["game"]
+
+
+def bot_moves(bot, w, game):
+    """The bot plays the first legal turn of the lobby's game (after ann's has reached it)."""
+    ply = len(w.board.turns)
+    bot.wait_for(lambda m: ply == 0 or (m["type"] == "turn" and m["ply"] == ply - 1))
+    return bot.play(game, ply, str(w.board.legal_turns()[0]))
+
+
+def test_a_lobby_board_offers_only_what_the_lobby_allows_and_shows_the_result_and_rating():
+    from fanorona.lobby.seat import NOT_IN_A_LOBBY_GAME
+
+    store = Store()
+    tokens = {n: store.add_player(n) for n in ("ann", "bot")}
+    with Background(store) as lobby:
+        ann, bot, state, game = seat_game(lobby, tokens)
+        w = remote_board(ann, state, language="de")
+        try:
+            for name in NOT_IN_A_LOBBY_GAME:
+                assert w.controls[name].layout.display == "none", name
+            assert w.controls["end_turn"].layout.display != "none"
+            assert w.delay == 0  # the classmate's turn is drawn at once
+            for _ in range(2):
+                click_turn(w, w.board.legal_turns()[0])
+                bot_moves(bot, w, game)
+                until(lambda: len(w.board.turns) % 2 == 0)
+            bot.ask("resign", "over", game=game)
+            until(lambda: "gewonnen" in w.lobby_line.value)
+            line = w.lobby_line.value
+            rating = ann.wait_for(lambda m: m["type"] == "over")["ratings"]["ann"]
+            assert f"Du hast gewonnen. Deine Wertung: {rating['rating']}" in line
+            assert f"({rating['change']:+.2f})" in line
+        finally:
+            w.close()
+            ann.close()
+            bot.close()
+
+
+def test_a_lost_connection_and_a_sign_in_elsewhere_lose_no_turn():
+    store = Store()
+    tokens = {n: store.add_player(n) for n in ("ann", "bot")}
+    with Background(store) as lobby:
+        ann, bot, state, game = seat_game(lobby, tokens)
+        w = remote_board(ann, state)
+        try:
+            click_turn(w, w.board.legal_turns()[0])
+            bot_moves(bot, w, game)
+            until(lambda: len(w.board.turns) == 2)
+            # the connection dies on ann's turn: her next turn is kept, and sent once it is back
+            ann.ws.socket.shutdown(socket.SHUT_RDWR)
+            click_turn(w, w.board.legal_turns()[0])
+            reply = bot.wait_for(lambda m: m["type"] == "turn" and m["ply"] == 2, timeout=LOADED)
+            assert reply["turn"] == str(w.board.turns[2])
+            until(lambda: w.seat.news == "back")
+            # the connection dies while the classmate thinks: her turn still arrives
+            ann.ws.socket.shutdown(socket.SHUT_RDWR)
+            bot_moves(bot, w, game)
+            until(lambda: len(w.board.turns) == 4)
+            # ann signs in elsewhere while the classmate thinks: this board says so, offers the
+            # seat back, and takes it back with the classmate's turn played meanwhile
+            click_turn(w, w.board.legal_turns()[0])
+            bot.wait_for(lambda m: m["type"] == "turn" and m["ply"] == 4)
+            elsewhere = LobbyClient(lobby.url, tokens["ann"], timeout=LOADED)
+            until(lambda: w.seat.news == "elsewhere")
+            assert w.take_seat_button.layout.display != "none"
+            assert "signed in somewhere else" in w.lobby_line.value
+            bot.play(game, 5, str(bot.record(game).board().legal_turns()[0]))
+            w.take_seat_button.click()
+            until(lambda: len(w.board.turns) == 6)
+            assert w.take_seat_button.layout.display == "none"
+            until(lambda: elsewhere.closed is not None)
+            assert "somewhere else" in elsewhere.closed
+            assert [str(t) for t in w.board.turns] == bot.record(game).turns
+            elsewhere.close()
+        finally:
+            w.close()
+            ann.close()
+            bot.close()

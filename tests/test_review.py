@@ -3,6 +3,7 @@ judge against the solved 3x5 table read board by board, the search judge against
 search on 9x5 against the endgame table."""
 
 import base64
+import re
 
 import matplotlib
 import pytest
@@ -10,7 +11,7 @@ import pytest
 from fanorona import Board, Game, Rules
 from fanorona.engine.ai import level
 from fanorona.engine.endgame import endgame_table
-from fanorona.engine.review import Judge, exact_score, review
+from fanorona.engine.review import Judge, exact_score, in_words, review
 from fanorona.engine.scoring import PROVEN, WIN_SCORE
 from fanorona.engine.solve import solve
 from fanorona.game import play_game
@@ -104,7 +105,9 @@ def test_the_review_button_shows_each_mistake_with_the_better_turn_as_an_arrow(s
         panel = ReviewPanel(board)
         panel.button.click()
         mistakes = review(small_game).mistakes()
-        assert [number for _text, number in panel.chooser.options] == [m.number for m in mistakes]
+        assert panel.chooser.options == tuple((m.name, m.number) for m in mistakes)
+        assert panel.chooser.value == mistakes[0].number, "Review chooses the first mistake"
+        assert board.controller.shown == mistakes[0].number - 1
         last = mistakes[-1]
         panel.chooser.value = last.number
         assert board.controller.shown == last.number - 1
@@ -119,3 +122,59 @@ def test_the_review_button_shows_each_mistake_with_the_better_turn_as_an_arrow(s
         assert base64.b64decode(bundle["image/png"]) == board.picture_png()
     finally:
         board.close()
+
+
+def move_list_lines(board):
+    """The move list's lines as the board shows them: number -> the turns' texts on that line."""
+    text = " ".join(box.value for box in board.panel.moves.boxes)
+    lines = {}
+    for line in re.sub(r"<[^>]+>", "\n", text).split("\n"):
+        number, _, turns = line.strip().partition(". ")
+        if number.isdigit():
+            lines[int(number)] = turns.split()
+    return lines
+
+
+@pytest.mark.parametrize("skip", [0, 1], ids=["White begins", "Black begins"])
+def test_each_verdict_is_named_by_the_move_lists_number_and_side(small_game, skip):
+    import fanorona as fa
+
+    played = Board.from_fen(small_game.board(skip).fen(), RULES)
+    for turn in small_game.turns[skip:]:
+        played.push(turn)
+    game = Game.from_board(played)
+    board = fa.BoardWidget(size=(3, 5))
+    try:
+        board.import_game(game.to_json())
+        lines = move_list_lines(board)
+        for verdict in review(game).verdicts:
+            column = 0 if verdict.color == "white" else 1
+            assert lines[verdict.move][column] == verdict.played, verdict
+            assert verdict.name == f"{verdict.move}. {verdict.color.capitalize()} {verdict.played}"
+            assert str(verdict).startswith(verdict.name + ": ")
+    finally:
+        board.close()
+
+
+def test_a_proven_result_is_said_in_words_with_the_winner(small_game):
+    table = solve((3, 5), RULES, progress=False)
+    board = small_game.board(0)
+    for verdict in review(small_game).verdicts:
+        value, mover = table.value(board), board.to_move.value
+        words = in_words(verdict.before, verdict.color, verdict.exact)
+        if value == "draw":
+            assert words == "a draw with best play"
+        else:
+            winner = mover if value == "win" else ("black" if mover == "white" else "white")
+            distance = table.distance(board)
+            assert words == f"{winner.capitalize()} wins in {distance} turn{'s' * (distance != 1)}"
+        assert "stones" not in str(verdict)
+        board.push(verdict.played)
+
+
+def test_a_searched_value_is_never_called_a_proven_draw():
+    assert in_words(0, "white", exact=False) == "even"
+    assert in_words(150, "black", exact=False) == "Black 1.5 stones ahead"
+    assert in_words(-250, "black", exact=False) == "White 2.5 stones ahead"
+    assert in_words(WIN_SCORE - 7, "white", exact=False) == "White wins in 7 turns"
+    assert in_words(-(WIN_SCORE - 1), "white", exact=True) == "Black wins in 1 turn"

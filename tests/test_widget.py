@@ -199,11 +199,11 @@ def test_labels_and_status_follow_the_language(widgets_made):
     assert "Na tahu je bílý" in w.status
 
 
-def test_rule_reasons_stay_in_english(widgets_made):
+def test_rule_reasons_are_said_in_the_boards_language(widgets_made):
     w = widgets_made(fa.Board.from_diagram(CHAIN), language="cs")
     w.click("c1")
     w.click("a1")
-    assert w.status.startswith("Nepovoleno: c1 and a1 are not neighbours")
+    assert w.status.startswith("Nepovoleno: c1 a a1 nejsou sousedé na čáře")
 
 
 def test_loading_a_named_position_a_diagram_and_a_bad_text(widgets_made):

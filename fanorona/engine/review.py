@@ -26,9 +26,11 @@ __all__ = [
     "Review",
     "TurnVerdict",
     "exact_score",
+    "in_words",
     "judge_for",
     "review",
     "search_score",
+    "standing",
 ]
 
 #: The search depth (whole turns) of a review on a board too big to solve.
@@ -126,12 +128,14 @@ class TurnVerdict:
     """One turn of the game: who played it, its value before and after (for that player), and
     the better turn when it was a mistake."""
 
-    number: int  # 1 for the first turn of the game
+    number: int  # 1 for the first turn of the game: where it stands in the game's turns
     color: str
     played: str
     before: float
     after: float
     better: str | None  # the judge's turn, given when ``played`` is a mistake
+    move: int = 0  # the move list's number of the turn: a White turn and Black's reply share one
+    exact: bool = False  # the values are a solved table's, so a value of 0 is a proven draw
 
     @property
     def loss(self) -> float:
@@ -142,10 +146,48 @@ class TurnVerdict:
     def mistake(self) -> bool:
         return self.better is not None
 
+    @property
+    def name(self) -> str:
+        """The turn as the move list names it: its number, its side, its text."""
+        return f"{self.move}. {self.color.capitalize()} {self.played}"
+
     def __str__(self) -> str:
-        text = f"{self.number}. {self.color} {self.played}: {describe(self.before)}"
-        text += f" -> {describe(self.after)}"
-        return text + (f", a mistake; better {self.better}" if self.better else "")
+        text = f"{self.name}: {in_words(self.before, self.color, self.exact)}"
+        text += f", after it {in_words(self.after, self.color, self.exact)}"
+        return text + (f"; a mistake, better {self.better}" if self.better else "")
+
+
+def standing(score: float, color: str, exact: bool) -> tuple[str, str | None, float]:
+    """A score of ``color``'s as what it says: ``("wins", side, turns)``, ``("draw", None, 0)``
+    (a proven draw: only a solved table proves one), ``("even", None, 0)`` or
+    ``("ahead", side, stones)``."""
+    other = "black" if color == "white" else "white"
+    if score >= PROVEN:
+        return "wins", color, WIN_SCORE - int(score)
+    if score <= -PROVEN:
+        return "wins", other, WIN_SCORE + int(score)
+    if exact:
+        return "draw", None, 0
+    if abs(score) < STONE / 20:
+        return "even", None, 0
+    return "ahead", color if score > 0 else other, round(abs(score) / STONE, 1)
+
+
+def in_words(score: float, color: str, exact: bool) -> str:
+    """A score of ``color``'s as a sentence says it: who wins in how many turns, a draw with best
+    play, or how many stones ahead the search finds a side."""
+    kind, side, amount = standing(score, color, exact)
+    if kind == "wins":
+        return f"{str(side).capitalize()} wins in {turns(int(amount))}"
+    if kind == "draw":
+        return "a draw with best play"
+    if kind == "even":
+        return "even"
+    return f"{str(side).capitalize()} {amount:.1f} stones ahead"
+
+
+def turns(n: int) -> str:
+    return f"{n} turn{'s' * (n != 1)}"
 
 
 def describe(score: float) -> str:
@@ -196,14 +238,14 @@ class Review:
         marked; returns the matplotlib axes."""
         import matplotlib.pyplot as plt
 
-        if ax is None:
-            _fig, ax = plt.subplots(figsize=(7, 3))
+        if ax is None:  # constrained: every label inside the figure, whatever shows it
+            _fig, ax = plt.subplots(figsize=(7, 3), layout="constrained")
         shown = [max(-10.0, min(10.0, v / STONE)) for v in self.values()]
         ax.plot(range(len(shown)), shown, color="0.2", lw=1.5)
         ax.axhline(0, color="0.7", lw=0.8)
         for v in self.mistakes():
             ax.plot(v.number, shown[v.number], "o", color="red" if v.color == "white" else "navy")
-        ax.set_xlabel("turn")
+        ax.set_xlabel("turns played (two to a line of the move list)")
         ax.set_ylabel("White's value (stones)")
         ax.set_title(f"{self.game.white} against {self.game.black}, judged by {self.judge}")
         return ax
@@ -222,6 +264,7 @@ def review(
         raise TypeError(f"review takes a fanorona.Game or a Board; got {type(game).__name__}")
     board = game.board(0)
     judge = judge or judge_for(board, depth)
+    lead = board.to_move.value == "black"  # the move list's first line starts with Black's turn
     verdicts = []
     for number, text in enumerate(game.turns, 1):
         color = board.to_move.value
@@ -234,5 +277,7 @@ def review(
             better = str(judge.best(position))
             if better == text:  # the search's horizon: its own turn looked worse one turn on
                 better = None
-        verdicts.append(TurnVerdict(number, color, text, before, after, better))
+        move = (number - 1 + lead) // 2 + 1
+        exact = judge.table is not None
+        verdicts.append(TurnVerdict(number, color, text, before, after, better, move, exact))
     return Review(game, tuple(verdicts), judge.name)

@@ -148,6 +148,17 @@ def _size(n: int) -> str:
     return f"{n} characters"
 
 
+#: Told of each student call's start and end, in the child process a check runs in (``apart``),
+#: so that the parent can end a call that does not stop and say which it was; every guard of the
+#: check tells it, a checker's own guards too.
+_watching: list[Callable[[tuple], None] | None] = [None]
+
+
+def watch_calls(tell: Callable[[tuple], None]) -> None:
+    """From now on, tell ``tell`` of each student call (called once, in the check's child)."""
+    _watching[0] = tell
+
+
 class Guard:
     """Runs the student's code for one check: each call under ``call_limit`` seconds and all of
     them within ``check_limit``, printed output captured, and every way out that is not an answer
@@ -170,6 +181,18 @@ class Guard:
         total = limit < self.call_limit
         started = time.perf_counter()
         stopped = None
+        if _watching[0] is not None:
+            text = call() if callable(call) else call
+            _watching[0](
+                (
+                    "call",
+                    limit,
+                    {
+                        why: self._sentence(why, text, limit, total)
+                        for why in ("time", "interrupt", "exit")
+                    },
+                )
+            )
         try:
             with time_limit(limit), redirect_stdout(self.output), redirect_stderr(self.output):
                 yield
@@ -190,6 +213,8 @@ class Guard:
                 raise
             stopped = "time"  # the timeout broke a library's cleanup, which raised in its place
         finally:
+            if _watching[0] is not None:
+                _watching[0](("returned",))
             elapsed = time.perf_counter() - started
             self.used += elapsed
             self.calls += 1

@@ -77,8 +77,13 @@ def main(argv=None) -> int:
         return 0
     import uvicorn
 
-    from .run import config
+    from .run import config, more_files, port_taken
 
+    taken = port_taken(args.host, args.port)
+    if taken:
+        print(taken, file=sys.stderr)
+        return 2
+    more_files()
     uvicorn.Server(config(store, args.host, args.port)).run()
     return 0
 

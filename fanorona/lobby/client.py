@@ -7,11 +7,12 @@ The token goes in the first message, never in the URL.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import threading
 import time
 
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, WebSocketException
 from websockets.sync.client import connect
 
 from ..game import Game
@@ -26,17 +27,42 @@ class LobbyClient:
     ``token``."""
 
     def __init__(self, url: str, token: str, timeout: float = 10.0):
-        self.url, self.timeout = url, timeout
+        self.url, self.timeout, self._token = url, timeout, token
         self.messages: list[dict] = []
         self._seen = threading.Condition()
         self.closed: str | None = None
-        self.ws = connect(url, open_timeout=timeout, max_size=2**20).__enter__()
         self.seq = 0
-        self._send({"type": "hello", "seq": 1, "token": token})
+        #: Called with each message as it arrives (on the reading thread), and with
+        #: ``{"type": "closed", "message": ...}`` when the connection ends.
+        self.listeners: list = []
+        self._open()
+
+    def _open(self) -> None:
+        """Connect, sign in, and start reading."""
+        mark = len(self.messages)
+        self.ws = connect(self.url, open_timeout=self.timeout, max_size=2**20).__enter__()
+        self._send({"type": "hello", "seq": 1, "token": self._token})
         self._reader = threading.Thread(target=self._read, daemon=True, name="lobby-client")
         self._reader.start()
-        welcome = self.wait_for(lambda m: m["type"] == "welcome")
-        self.name, self.role, self.seq = welcome["name"], welcome["role"], welcome["seq"] + 1
+        welcome = self.wait_for(lambda m: m["type"] == "welcome", mark)
+        self.name, self.role = welcome["name"], welcome["role"]
+        self.seq = max(self.seq, welcome["seq"]) + 1
+
+    def reconnect(self) -> None:
+        """Sign in again on a new connection: after a lost one, or to take this client's place
+        back from a sign-in elsewhere (which that one's lobby then closes).  The lobby sends
+        every live game of this player again as it is."""
+        with contextlib.suppress(Exception):
+            self.ws.close()
+        self._reader.join(self.timeout)
+        with self._seen:
+            self.closed = None
+        try:
+            self._open()
+        except (OSError, WebSocketException) as e:
+            with self._seen:
+                self.closed = f"the lobby at {self.url} cannot be reached: {e}"
+            raise LobbyError(self.closed) from None
 
     def close(self) -> None:
         self.ws.close()
@@ -65,12 +91,18 @@ class LobbyClient:
                         self.closed = message["message"]
                     self.messages.append(message)
                     self._seen.notify_all()
-        except ConnectionClosed:
+                self._tell(message)
+        except (ConnectionClosed, OSError):
             pass
         finally:
             with self._seen:
                 self.closed = self.closed or "the lobby closed the connection"
                 self._seen.notify_all()
+            self._tell({"type": "closed", "message": self.closed})
+
+    def _tell(self, message: dict) -> None:
+        for listener in list(self.listeners):
+            listener(message)
 
     def send(self, kind: str, **fields) -> int:
         """Send a message of type ``kind``; its number (``seq``)."""

@@ -35,13 +35,29 @@ COOKIE = "fanorona-lobby-token"
 STATE_AGE = 600
 
 
-class HubIdentities(Identities):
-    """Whose a hub token is, by asking the hub (``auth.user_for_token``); the role from the hub's
-    admin flag, a group, or the instructors' names."""
+def same_origin(origin: str, own: str) -> bool:
+    """Whether two origins (``scheme://host[:port]``) are one: scheme, host and port compared,
+    a missing port read as its scheme's default."""
+    a, b = urlsplit(origin), urlsplit(own)
+    default = {"http": 80, "https": 443, "ws": 80, "wss": 443}
+    try:
+        ports = (a.port or default.get(a.scheme), b.port or default.get(b.scheme))
+    except ValueError:  # a port that is not a number
+        return False
+    return bool(a.scheme) and (a.scheme, a.hostname, ports[0]) == (b.scheme, b.hostname, ports[1])
 
-    def __init__(self, store: Store, auth, instructors=(), group: str = "instructors"):
+
+class HubIdentities(Identities):
+    """Whose a hub token is, by asking the hub (``auth.user_for_token``), if the token carries the
+    lobby's own service scope (``auth.access_scopes``, ``access:services!service=<name>``); the
+    role from the hub's admin flag, a group, or the instructors' names.  ``origin`` is the
+    lobby's public origin, the only one whose pages may use its cookie (by default the request's
+    own ``Host``, in the scheme the request came in)."""
+
+    def __init__(self, store: Store, auth, instructors=(), group="instructors", origin=""):
         super().__init__(store)
         self.auth, self.instructors, self.group = auth, set(instructors), group
+        self.origin = origin
 
     async def user(self, token: str) -> tuple[str, str] | None:
         if not token:
@@ -49,6 +65,9 @@ class HubIdentities(Identities):
         user = await self.auth.user_for_token(token, sync=False)
         if not user or "name" not in user:
             return None
+        wanted = set(self.auth.access_scopes or ())
+        if not wanted or not self.auth.check_scopes(wanted, user):
+            return None  # a token of this user, but not one for the lobby
         name = user["name"]
         instructor = (
             user.get("admin") or name in self.instructors or self.group in user.get("groups", [])
@@ -59,17 +78,22 @@ class HubIdentities(Identities):
 
     async def from_headers(self, ws: WebSocket) -> tuple[str, str] | None:
         origin = ws.headers.get("origin")
-        if origin and urlsplit(origin).netloc != ws.headers.get("host"):
-            return None  # a page of another site cannot use the student's cookie
+        scheme = "https" if ws.url.scheme == "wss" else "http"
+        own = self.origin or f"{scheme}://{ws.headers.get('host', '')}"
+        if origin and not same_origin(origin, own):
+            return None  # a page of another origin cannot use the student's cookie
         return await self.user(ws.cookies.get(COOKIE, ""))
 
     async def from_token(self, token: str) -> tuple[str, str] | None:
         return await self.user(token)
 
 
-def hub_app(store: Store, auth, prefix: str, instructors=(), group="instructors") -> Starlette:
-    """The lobby under ``prefix`` with the hub's sign-in in front of its page."""
-    identities = HubIdentities(store, auth, instructors, group)
+def hub_app(
+    store: Store, auth, prefix: str, instructors=(), group="instructors", origin=""
+) -> Starlette:
+    """The lobby under ``prefix`` with the hub's sign-in in front of its page; ``origin``: the
+    public origin its pages are served from (see ``public_origin``; empty: the request's Host)."""
+    identities = HubIdentities(store, auth, instructors, group, origin)
     lobby = create_app(store, identities, signin="hub")
     pending: dict[str, tuple[str, float]] = {}  # state -> (PKCE verifier, when)
     secure = urlsplit(os.environ.get("JUPYTERHUB_HOST", "")).scheme == "https"
@@ -112,10 +136,22 @@ def hub_app(store: Store, auth, prefix: str, instructors=(), group="instructors"
             Route(base + "/", page),
             Route(base + "/oauth_callback", callback),
             Mount(base, app=lobby),
-        ]
+        ],
+        lifespan=lambda _: lobby.router.lifespan_context(lobby),  # type: ignore[arg-type]
     )
-    app.state.lobby = lobby.state.lobby
+    app.state.lobby, app.state.door = lobby.state.lobby, lobby.state.door
     return app
+
+
+def public_origin() -> str:
+    """The origin the hub serves the lobby's page from: ``FANORONA_LOBBY_ORIGIN`` if set, else
+    ``JUPYTERHUB_PUBLIC_URL``'s or ``JUPYTERHUB_HOST``'s scheme, host and port, else empty
+    (the request's own Host)."""
+    for variable in ("FANORONA_LOBBY_ORIGIN", "JUPYTERHUB_PUBLIC_URL", "JUPYTERHUB_HOST"):
+        url = urlsplit(os.environ.get(variable, ""))
+        if url.scheme and url.netloc:
+            return f"{url.scheme}://{url.netloc}"
+    return ""
 
 
 def main() -> int:
@@ -130,7 +166,7 @@ def main() -> int:
     import uvicorn
     from jupyterhub.services.auth import HubOAuth
 
-    from .run import FRAME_LIMIT
+    from .run import FRAME_LIMIT, MeteredPings, more_files
 
     auth = HubOAuth(api_token=os.environ["JUPYTERHUB_API_TOKEN"], cache_max_age=60)
     prefix = os.environ.get("JUPYTERHUB_SERVICE_PREFIX", "/services/fanorona-lobby/")
@@ -142,9 +178,11 @@ def main() -> int:
         prefix,
         [n for n in names if n],
         os.environ.get("FANORONA_LOBBY_INSTRUCTOR_GROUP", "instructors"),
+        public_origin(),
     )
+    more_files()
     uvicorn.run(
         app, host=where.hostname or "127.0.0.1", port=where.port or 10101,
-        ws="websockets-sansio", ws_max_size=FRAME_LIMIT,
+        ws=MeteredPings, ws_max_size=FRAME_LIMIT,
     )  # fmt: skip
     return 0

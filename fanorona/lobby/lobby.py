@@ -13,11 +13,11 @@ import time
 from dataclasses import dataclass
 from typing import Protocol
 
-from ..board import Color
-from . import ratings
-from .protocol import Message
-from .room import LiveGame, Refusal, outcome_data
+from .classview import ClassView
+from .protocol import Message, Meter
+from .room import LiveGame, Refusal
 from .store import Store
+from .tables import Tables
 
 
 class Member(Protocol):
@@ -33,6 +33,10 @@ class Member(Protocol):
 
 #: Seconds between the messages that say who came online and who left.
 ONLINE_EVERY = 1.0
+#: Open invitations a player may have made, and may have waiting for them; seconds one stays open.
+INVITES_OUT, INVITES_IN, INVITE_AGE = 5, 10, 600.0
+#: Live games a student may play at once.
+GAMES_EACH = 3
 
 
 @dataclass(frozen=True)
@@ -44,6 +48,7 @@ class Invitation:
     rules: str
     clock: tuple[int, int]
     ranked: bool
+    made: float = 0.0  # the lobby's clock when it was made
 
     def data(self) -> dict:
         return {
@@ -61,16 +66,24 @@ class Invitation:
 class Lobby:
     """Everyone online, the open invitations and the live games of one class."""
 
+    games_each, invites_out, invites_in = GAMES_EACH, INVITES_OUT, INVITES_IN
+
     def __init__(self, store: Store, clock=time.monotonic, coin=secrets.randbelow):
         self.store, self.now, self.coin = store, clock, coin  # coin(2): who plays White
         self.online: dict[str, Member] = {}  # name -> its client
         self.invitations: dict[str, Invitation] = {}
-        self.games: dict[str, LiveGame] = {}
-        self.class_viewers: set = set()
-        self._timers: dict[str, asyncio.TimerHandle] = {}
+        self.tables = Tables(store, self.online, None, clock)
+        self.games: dict[str, LiveGame] = self.tables.games
+        self.class_view = ClassView(self.games, clock)
+        self.tables.viewers = self.class_view
         self._told: set[str] = set()  # who everyone was last told is online
         self._online_timer: asyncio.TimerHandle | None = None
         self.seqs: dict[str, int] = {}  # name -> the highest message number it has sent
+        self.meters: dict[str, Meter] = {}  # name -> its meter, shared by all its connections
+
+    def meter(self, name: str) -> Meter:
+        """The rate meter of ``name``: one for all their connections, kept across sign-ins."""
+        return self.meters.setdefault(name, Meter())
 
     # -- arriving and leaving ------------------------------------------------------------------
 
@@ -90,20 +103,23 @@ class Lobby:
             }
         )
         client.send({"type": "online", "players": sorted(self.online)})
-        for game in self.games.values():
-            if game.side_of(client.name) and game.outcome is None:
+        self.tables.returned(client.name)
+        for game in self.tables.of(client.name):
+            if game.outcome is None:
                 client.send(game.state(self.now(), client.name))
-        for invitation in self.invitations.values():
+        for invitation in self._open():
             if invitation.to == client.name:
                 client.send(invitation.data())
         self._tell_online()
 
     def leave(self, client: Member) -> None:
-        self.class_viewers.discard(client)
+        self.class_view.leave(client)
         for game in self.games.values():
             game.watchers.discard(client)
         if self.online.get(client.name) is client:
             del self.online[client.name]
+            for invitation in [i for i in self.invitations.values() if i.host == client.name]:
+                self._withdraw(invitation, f"{client.name} left the lobby")
             self._tell_online()
 
     def _tell_online(self) -> None:
@@ -123,6 +139,29 @@ class Lobby:
             for client in list(self.online.values()):
                 client.send(message)
 
+    # -- invitations ---------------------------------------------------------------------------
+
+    def _open(self) -> list[Invitation]:
+        """The invitations still open; the expired ones are withdrawn first."""
+        now = self.now()
+        for invitation in [i for i in self.invitations.values() if now - i.made > INVITE_AGE]:
+            self._withdraw(invitation, f"it was not accepted within {INVITE_AGE / 60:g} minutes")
+        return list(self.invitations.values())
+
+    def _withdraw(self, invitation: Invitation, why: str) -> None:
+        del self.invitations[invitation.code]
+        message = {"type": "withdrawn", "invitation": invitation.code, "why": why}
+        for name in (invitation.host, invitation.to):
+            if name in self.online:
+                self.online[name].send(message)
+
+    def _room_for_games(self, name: str, who: str) -> None:
+        if len(self.tables.of(name)) >= self.games_each:
+            raise Refusal(
+                f"{who} already play{'s' if who != 'you' else ''} {self.games_each} games, "
+                "the most at once: finish one first"
+            )
+
     # -- messages ------------------------------------------------------------------------------
 
     def handle(self, client: Member, message: Message) -> None:
@@ -137,9 +176,20 @@ class Lobby:
             raise Refusal("you cannot invite yourself: invite a classmate, or by link")
         if m["to"] is not None and m["to"] not in self.store.names():
             raise Refusal(f"there is nobody called {m['to']} in this class")
+        self._room_for_games(client.name, "you")
+        open_ = self._open()
+        if sum(i.host == client.name for i in open_) >= self.invites_out:
+            raise Refusal(
+                f"you have {self.invites_out} open invitations, the most at once: wait for an "
+                "answer"
+            )
+        if m["to"] is not None and sum(i.to == m["to"] for i in open_) >= self.invites_in:
+            raise Refusal(
+                f"{m['to']} has {self.invites_in} invitations waiting already: try again later"
+            )
         code = secrets.token_urlsafe(9)
         invitation = Invitation(
-            code, client.name, m["to"], m["size"], m["rules"], m["clock"], m["ranked"]
+            code, client.name, m["to"], m["size"], m["rules"], m["clock"], m["ranked"], self.now()
         )
         self.invitations[code] = invitation
         client.send({**invitation.data(), "type": "invited"})
@@ -148,35 +198,21 @@ class Lobby:
             guest.send(invitation.data())
 
     def on_accept(self, client: Member, m: Message) -> None:
+        self._open()
         invitation = self.invitations.get(m["invitation"])
         if invitation is None:
-            raise Refusal("that invitation is not open: it was taken, or never made")
+            raise Refusal("that invitation is not open: it was taken, withdrawn, or never made")
         if invitation.host == client.name:
             raise Refusal("that is your own invitation: a classmate accepts it")
         if invitation.to is not None and invitation.to != client.name:
             raise Refusal(f"that invitation is for {invitation.to}, not for you")
+        self._room_for_games(client.name, "you")
+        self._room_for_games(invitation.host, invitation.host)
         del self.invitations[invitation.code]
         white, black = (invitation.host, client.name)
         if self.coin(2):
             white, black = black, white
-        self.start(white, black, invitation)
-
-    def start(self, white: str, black: str, invitation: Invitation) -> LiveGame:
-        game = LiveGame(
-            0, white, black, invitation.size, invitation.rules, invitation.clock,
-            invitation.ranked, self.now(),
-        )  # fmt: skip
-        game.number = self.store.new_game(
-            game.record(), invitation.size, invitation.rules, game.clock.text, invitation.ranked
-        )
-        self.games[game.id] = game
-        for name in (white, black):
-            if name in self.online:
-                self.online[name].send(game.state(self.now(), name))
-        for viewer in self.class_viewers:
-            viewer.send(game.state(self.now()))
-        self._arm(game)
-        return game
+        self.tables.start(white, black, invitation)
 
     def on_turn(self, client: Member, m: Message) -> None:
         game = self._game(m["game"])
@@ -185,9 +221,9 @@ class Lobby:
             turn = game.play(client.name, m["ply"], m["turn"], self.now())
         except Refusal:
             if game.outcome is not None:  # the flag fell before the turn arrived
-                self._finish(game)
+                self.tables.finish(game)
             raise
-        self.store.save_game(game.number, game.record())
+        self.tables.played(game)
         message = {
             "type": "turn",
             "game": game.id,
@@ -197,26 +233,31 @@ class Lobby:
             "clocks": game.clocks(self.now()),
             "legal": game.legal(),
         }
-        self._tell(game, message)
+        self.tables.tell(game, message)
         if game.outcome is not None:
-            self._finish(game)
+            self.tables.finish(game)
         else:
-            self._arm(game)
+            self.tables.arm(game)
 
     def on_resign(self, client: Member, m: Message) -> None:
         game = self._game(m["game"])
         game.resign(client.name)
-        self._finish(game)
+        self.tables.finish(game)
 
     def on_offer_draw(self, client: Member, m: Message) -> None:
         game = self._game(m["game"])
         side = game.offer_draw(client.name)
-        self._tell(game, {"type": "draw_offered", "game": game.id, "by": side})
+        self.tables.tell(game, {"type": "draw_offered", "game": game.id, "by": side})
 
     def on_accept_draw(self, client: Member, m: Message) -> None:
         game = self._game(m["game"])
-        game.accept_draw(client.name)
-        self._finish(game)
+        try:
+            game.accept_draw(client.name, self.now())
+        except Refusal:
+            if game.outcome is not None:  # the flag fell first
+                self.tables.finish(game)
+            raise
+        self.tables.finish(game)
 
     def on_watch(self, client: Member, m: Message) -> None:
         game = self._game(m["game"])
@@ -225,17 +266,14 @@ class Lobby:
 
     def on_class_view(self, client: Member, m: Message) -> None:
         self._instructor(client, "see the class view")
-        self.class_viewers.add(client)
-        for game in self.games.values():
-            if game.outcome is None:
-                client.send(game.state(self.now()))
+        self.class_view.join(client)
 
     def on_end_game(self, client: Member, m: Message) -> None:
         self._instructor(client, "end a game")
         game = self._game(m["game"])
         game.end(client.name)
         game.ranked = False  # stopped from outside: nobody's rating changes
-        self._finish(game)
+        self.tables.finish(game)
 
     def on_ladder(self, client: Member, m: Message) -> None:
         rows = self.store.ladder()
@@ -248,8 +286,6 @@ class Lobby:
             raise Refusal(f"there is no game {m['game']}")
         client.send({"type": "record", "game": m["game"], "record": record.to_json()})
 
-    # -- the games' ends -----------------------------------------------------------------------
-
     def _game(self, name: str) -> LiveGame:
         game = self.games.get(name)
         if game is None:
@@ -260,52 +296,3 @@ class Lobby:
     def _instructor(client: Member, what: str) -> None:
         if client.role != "instructor":
             raise Refusal(f"only the instructor may {what}")
-
-    def _tell(self, game: LiveGame, message: dict) -> None:
-        """Send ``message`` to the game's players, its watchers and the class view."""
-        for name in (game.white, game.black):
-            if name in self.online:
-                self.online[name].send(message)
-        for client in game.watchers | self.class_viewers:
-            if client.name not in (game.white, game.black):
-                client.send(message)
-
-    def _arm(self, game: LiveGame) -> None:
-        """Wake up when the side to move's time runs out."""
-        old = self._timers.pop(game.id, None)
-        if old is not None:
-            old.cancel()
-        side = game.running
-        if side is not None:
-            loop = asyncio.get_running_loop()
-            delay = game.time_left(side, self.now()) + 0.01
-            self._timers[game.id] = loop.call_later(delay, self._timeout, game)
-
-    def _timeout(self, game: LiveGame) -> None:
-        if game.outcome is None and game.flag(self.now()):
-            self._finish(game)
-        elif game.outcome is None:
-            self._arm(game)
-
-    def _finish(self, game: LiveGame) -> None:
-        """Record the result, rate a ranked game, tell everyone, and let the game go."""
-        timer = self._timers.pop(game.id, None)
-        if timer is not None:
-            timer.cancel()
-        self.store.save_game(game.number, game.record())
-        message = {"type": "over", "game": game.id, "outcome": outcome_data(game.outcome)}
-        assert game.outcome is not None
-        if game.ranked:
-            message["ratings"] = self._rate(game)
-        self._tell(game, message)
-        del self.games[game.id]
-
-    def _rate(self, game: LiveGame) -> dict:
-        winner = game.outcome.winner if game.outcome else None
-        new = ratings.rate(self.store.rating(game.white), self.store.rating(game.black), winner)
-        result = {}
-        for side, (mu, sigma) in zip(Color, new):
-            name = game.white if side is Color.WHITE else game.black
-            self.store.set_rating(name, mu, sigma)
-            result[name] = {"rating": round(mu, 2), "deviation": round(sigma, 2)}
-        return result

@@ -134,8 +134,9 @@ class Message:
 
 def read(raw: str | bytes) -> Message:
     """The message in ``raw``, checked, or ``ProtocolError`` with the sentence why not."""
-    if len(raw) > MAX_BYTES:
-        raise ProtocolError(f"a message is at most {MAX_BYTES} bytes; this one has {len(raw)}")
+    size = len(raw) if isinstance(raw, bytes) or len(raw) > MAX_BYTES else len(raw.encode())
+    if size > MAX_BYTES:
+        raise ProtocolError(f"a message is at most {MAX_BYTES} bytes; this one has {size}")
     try:
         data = json.loads(raw)
     except (ValueError, RecursionError):

@@ -36,9 +36,16 @@ class Clock:
         spent = now - self.since if side == running else 0.0
         return max(0.0, self.left[side] - spent)
 
-    def press(self, side: str, now: float) -> None:
-        """``side`` has moved: its time is charged, the increment added, the other clock runs."""
-        self.left[side] = self.remaining(side, side, now) + self.increment
+    def press(self, side: str, running: str | None, now: float) -> None:
+        """``side`` has moved: its time is charged (if its clock ran), the increment added, and
+        the other clock runs from now."""
+        self.left[side] = self.remaining(side, running, now) + self.increment
+        self.since = now
+
+    def stop(self, running: str | None, now: float) -> None:
+        """Charge the running side up to ``now`` and stop there (a hold, or a restart)."""
+        if running is not None:
+            self.left[running] = self.remaining(running, running, now)
         self.since = now
 
     @property
@@ -58,15 +65,37 @@ class LiveGame:
         self.outcome: Outcome | None = None
         self.draw_offer: str | None = None
         self.watchers: set = set()
+        #: Why the clocks are held (a restart waiting for its players), or None.
+        self.held: str | None = None
+        #: When (the lobby's clock) the game is aborted or adjudicated unless a turn or a return
+        #: comes first: the first turns' wait, or a restart's.
+        self.deadline: float | None = None
 
     @property
     def id(self) -> str:
         return f"g{self.number}"
 
     @property
+    def started(self) -> bool:
+        """Whether each side has played its first turn: the clocks run from then on."""
+        return len(self.board.turns) >= 2
+
+    @property
     def running(self) -> str | None:
-        """The side whose clock runs: the side to move, while the game goes on."""
-        return None if self.outcome else self.board.to_move.value
+        """The side whose clock runs: the side to move, once the game has started, unless the
+        game is over or held."""
+        if self.outcome or self.held or not self.started:
+            return None
+        return self.board.to_move.value
+
+    def hold(self, sentence: str, now: float) -> None:
+        """Stop the clocks until ``release``: ``sentence`` says why."""
+        self.clock.stop(self.running, now)
+        self.held = sentence
+
+    def release(self, now: float) -> None:
+        self.held = None
+        self.clock.since = now
 
     def side_of(self, name: str) -> str | None:
         return "white" if name == self.white else "black" if name == self.black else None
@@ -97,11 +126,12 @@ class LiveGame:
             raise Refusal(f"it is {self.board.to_move.value}'s turn in game {self.id}, not yours")
         if self.flag(now):
             raise Refusal(f"your time ran out in game {self.id}: {self.outcome}")
+        running = self.running
         try:
             self.board.push(text)
         except (IllegalMoveError, NotationError) as e:
             raise Refusal(str(e)) from None
-        self.clock.press(side, now)
+        self.clock.press(side, running, now)
         self.draw_offer = None
         self.outcome = self.board.outcome()
         return str(self.board.turns[-1])
@@ -115,8 +145,10 @@ class LiveGame:
         self.draw_offer = side
         return side
 
-    def accept_draw(self, name: str) -> None:
+    def accept_draw(self, name: str, now: float) -> None:
         side = self._player(name)
+        if self.flag(now):
+            raise Refusal(f"your time ran out in game {self.id}: {self.outcome}")
         if self.draw_offer != Color(side).other.value:
             raise Refusal(f"there is no draw offer from your opponent in game {self.id}")
         self.outcome = Outcome.from_words(None, "agreed by both players")
@@ -129,6 +161,11 @@ class LiveGame:
         self.clock.left[side] = 0.0
         self.outcome = Outcome.from_words(Color(side).other.value, f"{side} ran out of time")
         return True
+
+    def abort(self, sentence: str) -> None:
+        """End the game with no winner and no rating: ``sentence`` says why."""
+        self.outcome = Outcome.from_words(None, f"aborted: {sentence}")
+        self.ranked = False
 
     def end(self, instructor: str) -> None:
         if self.outcome is not None:
@@ -162,6 +199,7 @@ class LiveGame:
             "to_move": self.board.to_move.value,
             "clocks": self.clocks(now),
             "draw_offer": self.draw_offer,
+            "held": self.held,
             "outcome": outcome_data(self.outcome),
             "legal": self.legal(),
         }

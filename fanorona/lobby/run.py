@@ -9,13 +9,52 @@ import threading
 import time
 
 import uvicorn
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
-from .server import create_app
+from .protocol import Meter
+from .server import POLICY, create_app
 from .store import Store
 
 #: The largest WebSocket frame uvicorn reads at all; the lobby refuses anything over
 #: ``protocol.MAX_BYTES`` itself, with a sentence.
 FRAME_LIMIT = 65536
+#: WebSocket pings a connection may send: a burst, then this many a second.
+PING_BURST, PING_RATE = 10, 2.0
+#: Seconds a client has to answer the lobby's closing frame before its connection is cut.
+CLOSE_WAIT = 3.0
+
+
+class MeteredPings(WebSocketsSansIOProtocol):
+    """uvicorn's WebSocket protocol with the client's pings metered: a ping is answered below the
+    application, so no message meter sees it; past the limit the connection is closed.  A
+    client that does not answer the closing frame is cut after ``CLOSE_WAIT`` seconds."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.close_timeout = CLOSE_WAIT
+
+    def handle_ping(self) -> None:
+        if not hasattr(self, "pings"):
+            self.pings = Meter(PING_BURST, PING_RATE)
+        if self.pings.allow():
+            super().handle_ping()
+            return
+        self.conn.fail(POLICY, f"too many pings: at most {PING_RATE:g} a second")
+        self.transport.write(b"".join(self.conn.data_to_send()))
+        self.transport.close()
+
+
+def more_files() -> None:
+    """Raise this process's limit of open files to its hard limit (a class is hundreds of
+    connections, and the usual soft limit is 1,024); nothing where there is no such limit."""
+    try:
+        import resource
+    except ImportError:  # Windows
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    want = hard if hard != resource.RLIM_INFINITY else 65536
+    if soft != resource.RLIM_INFINITY and soft < want:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
 
 
 def config(
@@ -27,12 +66,26 @@ def config(
         app,
         host=host,
         port=port,
-        ws="websockets-sansio",
+        ws=MeteredPings,
         ws_max_size=FRAME_LIMIT,
         ws_ping_interval=20,
         log_level=options.pop("log_level", "info"),
         **options,
     )
+
+
+def port_taken(host: str, port: int) -> str | None:
+    """The sentence to say when ``host:port`` cannot be listened on, or None when it can."""
+    with socket.socket() as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind((host, port))
+        except OSError as e:
+            return (
+                f"port {port} on {host} is taken ({e.strerror}): another lobby, or another "
+                f"program, listens there; choose another with --port (make lobby PORT=...)"
+            )
+    return None
 
 
 def free_port() -> int:
@@ -50,6 +103,8 @@ class Background:
         settings = config(store, "127.0.0.1", self.port, log_level="warning", **options)
         #: The lobby's state (``lobby.Lobby``), for a test to look at.
         self.lobby = settings.app.state.lobby  # type: ignore[union-attr]
+        #: Its door for connections not signed in yet (``server.Door``).
+        self.door = settings.app.state.door  # type: ignore[union-attr]
         self.server = uvicorn.Server(settings)
         self.thread = threading.Thread(target=self._run, daemon=True, name="lobby-server")
         self.url = f"ws://127.0.0.1:{self.port}/ws"

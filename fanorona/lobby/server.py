@@ -10,7 +10,9 @@ sees them; a client that breaks the protocol is told why in one sentence and dro
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+from collections import OrderedDict
 from importlib import resources
 
 from starlette.applications import Starlette
@@ -19,11 +21,30 @@ from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .lobby import Lobby, Member
-from .protocol import Meter, ProtocolError, read
+from .protocol import ProtocolError, read
 from .store import Store
 
 #: Seconds a new connection has to say who it is.
-HELLO_WAIT = 10.0
+HELLO_WAIT = 3.0
+#: Connections not signed in yet, at most: a quarter of the files this process may open (at
+#: most ``STRANGERS``), three quarters of that from one address; past either, the oldest of them is
+#: closed, so the newcomer (who says hello at once) gets in.
+STRANGERS = 4096
+
+
+def stranger_caps() -> tuple[int, int]:
+    """The caps on connections not signed in, in all and from one address, from this process's
+    limit of open files (so the students' own connections always find one)."""
+    try:
+        import resource
+
+        files = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    except ImportError:  # Windows: no such limit
+        files = 4 * STRANGERS
+    cap = max(16, min(STRANGERS, files // 4 if files > 0 else STRANGERS))
+    return cap, cap * 3 // 4
+
+
 #: Messages queued for a client that does not read them before it is dropped.
 BACKLOG = 500
 #: The WebSocket close code for a broken protocol (RFC 6455: policy violation).
@@ -73,6 +94,33 @@ class Identities:
 
     async def from_token(self, token: str) -> tuple[str, str] | None:
         return self.store.who(token)
+
+
+class Door:
+    """The connections that have not signed in yet, oldest first, each with its address: a cap
+    in all and one per address, the oldest closed to make room."""
+
+    def __init__(self, cap: int | None = None, each: int | None = None):
+        caps = stranger_caps()
+        self.cap, self.each = cap or caps[0], each or caps[1]
+        self.waiting: OrderedDict = OrderedDict()  # ws -> (address, the task waiting for hello)
+
+    def enter(self, ws: WebSocket, task: asyncio.Task | None) -> None:
+        address = ws.client.host if ws.client else ""
+        mine = [w for w, (a, _) in self.waiting.items() if a == address]
+        if len(mine) >= self.each:
+            self._evict(mine[0])
+        elif len(self.waiting) >= self.cap:
+            self._evict(next(iter(self.waiting)))
+        self.waiting[ws] = (address, task)
+
+    def _evict(self, ws: WebSocket) -> None:
+        _, task = self.waiting.pop(ws)
+        if task is not None:
+            task.cancel()
+
+    def signed_in(self, ws: WebSocket) -> None:
+        self.waiting.pop(ws, None)
 
 
 async def _receive(ws: WebSocket) -> str | bytes | None:
@@ -128,22 +176,35 @@ def intake(lobby: Lobby, client: Member, raw: str | bytes) -> None:
         lobby.handle(client, message)
 
 
-async def serve_client(ws: WebSocket, lobby: Lobby, identities: Identities) -> None:
+async def serve_client(ws: WebSocket, lobby: Lobby, identities: Identities, door: Door) -> None:
     await ws.accept()
-    who = await _hello(ws, identities)
+    hello = asyncio.ensure_future(_hello(ws, identities))
+    door.enter(ws, hello)
+    try:
+        who = await hello
+    except asyncio.CancelledError:
+        if not hello.cancelled():
+            raise
+        who = "too many connections are waiting to sign in: this, the oldest, is closed"
+    finally:
+        door.signed_in(ws)
     if isinstance(who, str):
         if who != "gone":
-            await ws.send_text(json.dumps({"type": "error", "message": who}))
-            await ws.close(POLICY)
+            with contextlib.suppress(RuntimeError, OSError, WebSocketDisconnect):
+                await ws.send_text(json.dumps({"type": "error", "message": who}))
+                await ws.close(POLICY)
         return
     client = Client(ws, *who)
     pump = asyncio.create_task(client.pump())
     lobby.arrive(client)
-    meter = Meter()
+    meter = lobby.meter(client.name)
     try:
         while not client.gone and (raw := await _receive(ws)) is not None:
             if not meter.allow():
-                client.drop("too many messages: a client sends at most 20 a second")
+                client.drop(
+                    f"too many messages: one player sends at most {meter.rate:g} a second, "
+                    "from all their connections together"
+                )
                 break
             intake(lobby, client, raw)
     except WebSocketDisconnect:
@@ -172,9 +233,10 @@ def create_app(
     the store's own), ``signin`` how its page signs in."""
     lobby = Lobby(store)
     who = identities or Identities(store)
+    door = Door()
 
     async def websocket(ws: WebSocket) -> None:
-        await serve_client(ws, lobby, who)
+        await serve_client(ws, lobby, who, door)
 
     async def page(request) -> HTMLResponse:
         return board_page(signin)
@@ -182,12 +244,24 @@ def create_app(
     async def health(request) -> PlainTextResponse:
         return PlainTextResponse(f"{len(lobby.online)} online, {len(lobby.games)} games\n")
 
+    @contextlib.asynccontextmanager
+    async def lifespan(app):
+        """Bring back the live games a stopped lobby left, and beat while serving."""
+        lobby.tables.restore()
+        beating = asyncio.create_task(lobby.tables.beating())
+        try:
+            yield
+        finally:
+            beating.cancel()
+            lobby.tables.beat()
+
     app = Starlette(
         routes=[
             WebSocketRoute("/ws", websocket),
             Route("/", page),
             Route("/health", health),
-        ]
+        ],
+        lifespan=lifespan,
     )
-    app.state.lobby = lobby
+    app.state.lobby, app.state.door = lobby, door
     return app

@@ -126,7 +126,7 @@ def draw_board(
             fontweight="bold" if (p, text) in notes else "normal",
         )
     if title is not None:
-        ax.set_title(title, fontsize=_text_size(12, scale))
+        ax.set_title(title, fontsize=_text_size(12, scale), wrap=True)  # never past the edge
     return ax
 
 
@@ -327,7 +327,7 @@ class BoardPicture:
             )
             for kind, color in KIND_COLORS.items()
         }
-        self.title = ax.set_title("", fontsize=_text_size(12, scale), animated=True)
+        self.title = ax.set_title("", fontsize=_text_size(12, scale), animated=True, wrap=True)
         #: The changing artists under every mark (the bands and the stones), drawn first.
         self.under = [c for pair in self.bands.values() for c in pair] + [
             self.dots[color] for color in COLORS

@@ -1,11 +1,14 @@
 """The interactive board's words in English, Danish, German and Czech.
 
-Every button, chooser, legend entry and status sentence is a template here, so the controller
-and the widget never hold text of their own.  The reasons the rules package gives for an
-illegal step stay in English: they are the package's error messages, shared with notebooks.
+Every button, chooser, legend entry and status sentence is a template here, so the controller,
+the widget and the review never hold text of their own; so is why a game ended (``ending``).
+The reasons the rules package gives for an illegal step are English error messages, shared with
+notebooks; the board says those a click meets in its own language (``reason``).
 """
 
 from __future__ import annotations
+
+import re
 
 #: The languages offered, with their own names for the language chooser.
 LANGUAGES = {"en": "English", "da": "Dansk", "de": "Deutsch", "cs": "Čeština"}
@@ -133,6 +136,51 @@ LABELS = {
         "search_table": "looked up in the endgame table: {info}",
         "progress": "{what}: {percent}% done",
         "progress_left": ", about {left} left",
+        # why a game ended (the side is the loser's), and the review of a finished game
+        "end_no_stones": "{side} has no stones left",
+        "end_no_legal_turn": "{side} has no legal turn",
+        "end_quiet_draw": "{quiet} turns in a row without a capture",
+        "end_adjudicated": "adjudicated on stones, {white} white to {black} black",
+        "review": "Review",
+        "review_tip": "the computer's verdict on the game",
+        "review_mistake": "Mistake",
+        "review_start": "play a game, then press Review",
+        "review_found": "mistakes: {mistakes} in {turns} turns, judged by {judge}",
+        "review_table": "the solved {size} table",
+        "review_search": "a search {depth} turns deep",
+        "review_turn": "{move}. {side} {played}",
+        "review_verdict": "{turn}: before it {before}; after it {after}",
+        "review_better": "{verdict}; a mistake: better {better}",
+        "review_wins": "{side} wins in {n} turns",
+        "review_wins_one": "{side} wins in 1 turn",
+        "review_draw": "a draw with best play",
+        "review_even": "even",
+        "review_ahead": "{side} {stones} stones ahead",
+        "decimal_point": ".",
+        # the rules package's reasons a click meets, said again in the board's language
+        "why_weak": "no line joins {a} and {b}: {weak} is a weak point, without diagonals",
+        "why_not_neighbours": "{a} and {b} are not neighbours on a line",
+        "why_taken": "{b} is not empty",
+        "why_no_stone": "there is no stone on {a}",
+        "why_not_yours": "the stone on {a} is {stone}, but it is {side}'s turn",
+        "why_chain_stone": (
+            "a capture chain is in progress: only the stone on {a} may move, or end the turn"
+        ),
+        "why_chain_captures": "every step of a chain must capture, and {a}-{b} captures nothing",
+        "why_compulsory": "capture is compulsory, and {side} can capture: {turns}",
+        "why_return": "the stone has already been on {a} this turn, and a chain may not return",
+        "why_same_direction": "the chain may not go {direction} twice in a row",
+        "why_direction_used": "the chain has already gone {direction} this turn",
+        "why_no_chain": "there is no capture chain in progress to end",
+        "why_not_legal": "{a}-{b} is not a legal step",
+        "east": "east",
+        "north-east": "north-east",
+        "north": "north",
+        "north-west": "north-west",
+        "west": "west",
+        "south-west": "south-west",
+        "south": "south",
+        "south-east": "south-east",
     },
     "da": {
         "undo": "Fortryd træk",
@@ -253,6 +301,51 @@ LABELS = {
         "search_table": "slået op i slutspilstabellen: {info}",
         "progress": "{what}: {percent}% færdig",
         "progress_left": ", cirka {left} tilbage",
+        "end_no_stones": "{side} har ingen brikker tilbage",
+        "end_no_legal_turn": "{side} har intet lovligt træk",
+        "end_quiet_draw": "{quiet} træk i træk uden slag",
+        "end_adjudicated": "afgjort på brikker, hvid {white} mod sort {black}",
+        "review": "Gennemgang",
+        "review_tip": "computerens vurdering af partiet",
+        "review_mistake": "Fejl",
+        "review_start": "spil et parti, og tryk så på Gennemgang",
+        "review_found": "fejl: {mistakes} i {turns} træk, vurderet af {judge}",
+        "review_table": "den løste tabel for {size}",
+        "review_search": "en søgning {depth} træk frem",
+        "review_turn": "{move}. {side} {played}",
+        "review_verdict": "{turn}: før trækket {before}; efter det {after}",
+        "review_better": "{verdict}; en fejl: bedre er {better}",
+        "review_wins": "{side} vinder i {n} træk",
+        "review_wins_one": "{side} vinder i 1 træk",
+        "review_draw": "remis ved bedste spil",
+        "review_even": "lige",
+        "review_ahead": "{side} {stones} brikker foran",
+        "decimal_point": ",",
+        "why_weak": "ingen linje forbinder {a} og {b}: {weak} er et svagt punkt uden diagonaler",
+        "why_not_neighbours": "{a} og {b} er ikke naboer på en linje",
+        "why_taken": "{b} er ikke tomt",
+        "why_no_stone": "der står ingen brik på {a}",
+        "why_not_yours": "brikken på {a} er {stone}, men {side} er i trækket",
+        "why_chain_stone": (
+            "en slagkæde er i gang: kun brikken på {a} må flytte, eller afslut trækket"
+        ),
+        "why_chain_captures": "hvert skridt i en kæde skal slå, og {a}-{b} slår intet",
+        "why_compulsory": "slag er tvunget, og {side} kan slå: {turns}",
+        "why_return": (
+            "brikken har allerede stået på {a} i dette træk, og en kæde må ikke vende tilbage"
+        ),
+        "why_same_direction": "kæden må ikke gå mod {direction} to gange i træk",
+        "why_direction_used": "kæden er allerede gået mod {direction} i dette træk",
+        "why_no_chain": "der er ingen slagkæde i gang at afslutte",
+        "why_not_legal": "{a}-{b} er ikke et lovligt skridt",
+        "east": "øst",
+        "north-east": "nordøst",
+        "north": "nord",
+        "north-west": "nordvest",
+        "west": "vest",
+        "south-west": "sydvest",
+        "south": "syd",
+        "south-east": "sydøst",
     },
     "de": {
         "undo": "Zug zurück",
@@ -376,6 +469,53 @@ LABELS = {
         "search_table": "in der Endspieltabelle nachgeschlagen: {info}",
         "progress": "{what}: {percent}% erledigt",
         "progress_left": ", noch etwa {left}",
+        "end_no_stones": "{side} hat keine Steine mehr",
+        "end_no_legal_turn": "{side} hat keinen erlaubten Zug",
+        "end_quiet_draw": "{quiet} Züge in Folge ohne Schlagen",
+        "end_adjudicated": "nach Steinen entschieden, Weiß {white} gegen Schwarz {black}",
+        "review": "Analyse",
+        "review_tip": "das Urteil des Computers über die Partie",
+        "review_mistake": "Fehler",
+        "review_start": "spiele eine Partie und drücke dann Analyse",
+        "review_found": "Fehler: {mistakes} in {turns} Zügen, beurteilt von {judge}",
+        "review_table": "der gelösten Tabelle für {size}",
+        "review_search": "einer Suche {depth} Züge tief",
+        "review_turn": "{move}. {side} {played}",
+        "review_verdict": "{turn}: vor dem Zug {before}; danach {after}",
+        "review_better": "{verdict}; ein Fehler: besser ist {better}",
+        "review_wins": "{side} gewinnt in {n} Zügen",
+        "review_wins_one": "{side} gewinnt in 1 Zug",
+        "review_draw": "Remis bei bestem Spiel",
+        "review_even": "ausgeglichen",
+        "review_ahead": "{side} {stones} Steine vorn",
+        "decimal_point": ",",
+        "why_weak": (
+            "keine Linie verbindet {a} und {b}: {weak} ist ein schwacher Punkt ohne Diagonalen"
+        ),
+        "why_not_neighbours": "{a} und {b} sind keine Nachbarn auf einer Linie",
+        "why_taken": "{b} ist nicht frei",
+        "why_no_stone": "auf {a} steht kein Stein",
+        "why_not_yours": "der Stein auf {a} ist {stone}, aber {side} ist am Zug",
+        "why_chain_stone": (
+            "eine Schlagkette läuft: nur der Stein auf {a} darf ziehen, oder beende den Zug"
+        ),
+        "why_chain_captures": "jeder Schritt einer Kette muss schlagen, und {a}-{b} schlägt nichts",
+        "why_compulsory": "Schlagen ist Pflicht, und {side} kann schlagen: {turns}",
+        "why_return": (
+            "der Stein stand in diesem Zug schon auf {a}, und eine Kette darf nicht zurück"
+        ),
+        "why_same_direction": "die Kette darf nicht zweimal nacheinander nach {direction} gehen",
+        "why_direction_used": "die Kette ist in diesem Zug schon nach {direction} gegangen",
+        "why_no_chain": "es läuft keine Schlagkette, die zu beenden wäre",
+        "why_not_legal": "{a}-{b} ist kein erlaubter Schritt",
+        "east": "Osten",
+        "north-east": "Nordosten",
+        "north": "Norden",
+        "north-west": "Nordwesten",
+        "west": "Westen",
+        "south-west": "Südwesten",
+        "south": "Süden",
+        "south-east": "Südosten",
     },
     "cs": {
         "undo": "Vrátit tah",
@@ -493,6 +633,47 @@ LABELS = {
         "search_table": "vyhledáno v tabulce koncovek: {info}",
         "progress": "{what}: hotovo {percent} %",
         "progress_left": ", zbývá asi {left}",
+        "end_no_stones": "{side} už nemá žádné kameny",
+        "end_no_legal_turn": "{side} nemá žádný povolený tah",
+        "end_quiet_draw": "{quiet} tahů po sobě bez braní",
+        "end_adjudicated": "rozhodnuto podle kamenů, bílý {white} proti černému {black}",
+        "review": "Rozbor",
+        "review_tip": "hodnocení partie počítačem",
+        "review_mistake": "Chyba",
+        "review_start": "zahrajte si partii a pak stiskněte Rozbor",
+        "review_found": "chyby: {mistakes} v {turns} tazích, hodnotí {judge}",
+        "review_table": "vyřešená tabulka pro {size}",
+        "review_search": "prohledávání do hloubky {depth} tahů",
+        "review_turn": "{move}. {side} {played}",
+        "review_verdict": "{turn}: před tahem {before}; po něm {after}",
+        "review_better": "{verdict}; chyba: lepší je {better}",
+        "review_wins": "{side} vyhraje (tahů do konce: {n})",
+        "review_wins_one": "{side} vyhraje příštím tahem",
+        "review_draw": "remíza při nejlepší hře",
+        "review_even": "vyrovnáno",
+        "review_ahead": "{side} vede o {stones} kamene",
+        "decimal_point": ",",
+        "why_weak": "{a} a {b} nespojuje žádná čára: {weak} je slabý bod bez úhlopříček",
+        "why_not_neighbours": "{a} a {b} nejsou sousedé na čáře",
+        "why_taken": "{b} není volné",
+        "why_no_stone": "na {a} není žádný kámen",
+        "why_not_yours": "kámen na {a} je {stone}, ale na tahu je {side}",
+        "why_chain_stone": ("probíhá řetěz braní: táhnout smí jen kámen na {a}, nebo ukončete tah"),
+        "why_chain_captures": "každý krok řetězu musí brát, a {a}-{b} nebere nic",
+        "why_compulsory": "braní je povinné a {side} může brát: {turns}",
+        "why_return": "kámen už v tomto tahu stál na {a} a řetěz se nesmí vracet",
+        "why_same_direction": "řetěz nesmí jít směrem {direction} dvakrát za sebou",
+        "why_direction_used": "řetěz už v tomto tahu šel směrem {direction}",
+        "why_no_chain": "neprobíhá žádný řetěz braní, který by šlo ukončit",
+        "why_not_legal": "{a}-{b} není povolený krok",
+        "east": "na východ",
+        "north-east": "na severovýchod",
+        "north": "na sever",
+        "north-west": "na severozápad",
+        "west": "na západ",
+        "south-west": "na jihozápad",
+        "south": "na jih",
+        "south-east": "na jihovýchod",
     },
 }
 
@@ -516,10 +697,104 @@ def say(language: str, key: str, **values) -> str:
     for name, value in values.items():
         if isinstance(value, tuple) and len(value) == 2 and isinstance(value[1], dict):
             values[name] = text[value[0]].format(**value[1])
+    if "reason" in values:  # the rules package's reasons are said in the language too
+        values["reason"] = reason(language, values["reason"])
     sentence = text[key].format(**values)
     if text[key].startswith(("{point}", "{step}")):  # a point name leads: "d3 selected", never "D3"
         return sentence
     return sentence[:1].upper() + sentence[1:]
+
+
+#: The sentence of each way a game ends by the rules or on stones (a declared ending keeps the
+#: players' own words).
+_ENDINGS = {
+    "no_stones": "end_no_stones",
+    "no_legal_turn": "end_no_legal_turn",
+    "quiet_draw": "end_quiet_draw",
+    "adjudicated": "end_adjudicated",
+}
+
+
+def ending(language: str, outcome) -> str:
+    """Why a game ended, in a language: made from the outcome's ``termination`` (a
+    ``fanorona.Termination``) and its counts; a model's own outcome without one, or an ending the
+    players declared, keeps its ``reason`` as it is."""
+    termination = getattr(getattr(outcome, "termination", None), "value", None)
+    if termination not in _ENDINGS:
+        return outcome.reason
+    text = labels(language)
+    counts = outcome.counts
+    loser = {"white": "black", "black": "white"}.get(outcome.winner or "", "white")
+    return text[_ENDINGS[termination]].format(
+        side=text[loser],
+        quiet=counts[0] if counts else "",
+        white=counts[0] if counts else "",
+        black=counts[1] if len(counts) > 1 else "",
+    )
+
+
+#: The rules package's reasons for refusing a step (``fanorona.IllegalMoveError``) that a click
+#: can meet, read back into their parts so that the board says them in its own language; the
+#: English templates above are these sentences, and a test compares them with the package's.
+_REASONS = [
+    (re.compile(pattern), key)
+    for pattern, key in (
+        (
+            r"no line joins (?P<a>\w+) and (?P<b>\w+): (?P<weak>\w+) is a weak point, without "
+            r"diagonals",
+            "why_weak",
+        ),
+        (r"(?P<a>\w+) and (?P<b>\w+) are not neighbours on a line", "why_not_neighbours"),
+        (r"(?P<b>\w+) is not empty", "why_taken"),
+        (r"there is no stone on (?P<a>\w+)", "why_no_stone"),
+        (
+            r"the stone on (?P<a>\w+) is (?P<stone>white|black), but it is (?P<side>white|black)'s "
+            r"turn",
+            "why_not_yours",
+        ),
+        (
+            r"a capture chain is in progress: only the stone on (?P<a>\w+) may move, or end the "
+            r"turn",
+            "why_chain_stone",
+        ),
+        (
+            r"every step of a chain must capture, and (?P<a>\w+)-(?P<b>\w+) captures nothing",
+            "why_chain_captures",
+        ),
+        (
+            r"capture is compulsory, and (?P<side>white|black) can capture: (?P<turns>[\w, ]+)",
+            "why_compulsory",
+        ),
+        (
+            r"the stone has already been on (?P<a>\w+) this turn, and a chain may not return",
+            "why_return",
+        ),
+        (r"the chain may not go (?P<direction>[\w-]+) twice in a row", "why_same_direction"),
+        (r"the chain has already gone (?P<direction>[\w-]+) this turn", "why_direction_used"),
+        (r"there is no capture chain in progress to end", "why_no_chain"),
+        (r"(?P<a>\w+)-(?P<b>\w+) is not a legal step", "why_not_legal"),
+    )
+]
+#: The parts of a reason said in words of the language: colours and the eight directions.
+_SAID = {"white", "black", "east", "north-east", "north", "north-west", "west", "south-west"}
+_SAID |= {"south", "south-east"}
+
+
+def reason(language: str, text: str) -> str:
+    """A reason the rules package gave, in a language where it is one the board knows; any
+    other (a typed turn's notation error, a student's model's) as it was written."""
+    if language == "en" or not isinstance(text, str):
+        return text
+    words = labels(language)
+    for pattern, key in _REASONS:
+        found = pattern.fullmatch(text)
+        if found:
+            parts = {
+                name: words[value] if value in _SAID else value
+                for name, value in found.groupdict().items()
+            }
+            return words[key].format(**parts)
+    return text
 
 
 def page_language(query: str = "", default: str = "en") -> str:
@@ -533,4 +808,4 @@ def page_language(query: str = "", default: str = "en") -> str:
     return asked if asked in LABELS else default
 
 
-__all__ = ["LABELS", "LANGUAGES", "labels", "page_language", "say"]
+__all__ = ["LABELS", "LANGUAGES", "ending", "labels", "page_language", "reason", "say"]

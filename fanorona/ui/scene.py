@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .adapter import ModelFault, strings, turn_text
-from .labels import say
+from .labels import ending, say
 
 if TYPE_CHECKING:
     from .controller import Controller
@@ -69,9 +69,10 @@ def headline(state, board=None) -> str:
         return fault_sentence(state.language, fault)
     if outcome is None:
         return say(state.language, "turn", side=side)
+    reason = ending(state.language, outcome)
     if outcome.winner:
-        return say(state.language, "win", side=outcome.winner, reason=outcome.reason)
-    return say(state.language, "draw", reason=outcome.reason)
+        return say(state.language, "win", side=outcome.winner, reason=reason)
+    return say(state.language, "draw", reason=reason)
 
 
 def replay_sentence(state) -> str:

@@ -1,0 +1,69 @@
+"""The lobby's page in each of the kit's languages (Chromium): every sentence and label it can show,
+rendered in each language, has no English word in the others; choosing a language redraws the
+page in it."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from fanorona.lobby.run import Background
+from fanorona.lobby.store import Store
+
+pytestmark = pytest.mark.browser
+
+SAMPLE = {
+    "name": "zoe", "game": "g7", "white": "zoe", "black": "yan", "size": "5x5", "rules": "R",
+    "clock": "5+3", "link": "L", "point": "c3", "n": 3, "total": 9, "w": 4, "b": 2,
+    "rating": 25, "deviation": 8, "change": "+1.00", "side": "white",
+}  # fmt: skip
+#: Words the other languages share with English as loanwords, not as untranslated English.
+LOANWORDS = {"lobby", "link", "rating", "fanorona"}
+#: Words spelled as English ones that are the language's own: Danish "at" (to) and "for" (for),
+#: German "in", "Name" and "Code".
+NATIVE = {"da": {"at", "for"}, "de": {"in", "name", "code"}, "cs": set()}
+WORD = re.compile(r"[^\W\d_]{2,}")
+
+
+@pytest.fixture(scope="module")
+def page(browser):
+    with Background(Store()) as lobby:
+        context = browser.new_context()
+        page = context.new_page()
+        page.goto(lobby.page)
+        yield page
+        context.close()
+
+
+def rendered(page, language: str) -> dict[str, str]:
+    return page.evaluate(
+        """([language, sample]) => { lang = language; const out = {};
+           for (const key of Object.keys(TEXT.en)) out[key] = t(key, sample); return out; }""",
+        [language, SAMPLE],
+    )
+
+
+@pytest.mark.parametrize("language", ["da", "de", "cs"])
+def test_no_english_word_in_another_language(page, language):
+    english = rendered(page, "en")
+    words = {w.lower() for text in english.values() for w in WORD.findall(text)}
+    words -= LOANWORDS | {"zoe", "yan"}
+    other = rendered(page, language)
+    words -= NATIVE[language]
+    assert set(other) == set(english)
+    found = {
+        key: sorted({w for w in WORD.findall(text) if w.lower() in words})
+        for key, text in other.items()
+    }
+    assert {k: v for k, v in found.items() if v} == {}
+    worded = [k for k, text in english.items() if {w.lower() for w in WORD.findall(text)} & words]
+    assert [k for k in worded if other[k] == english[k]] == []
+
+
+def test_choosing_a_language_redraws_the_page(page):
+    page.select_option("#language", "de")
+    assert page.inner_text("#connect") == "Anmelden"
+    assert page.title() == "Fanorona-Klassenlobby"
+    page.select_option("#language", "en")
+    assert page.inner_text("#connect") == "Sign in"
