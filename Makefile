@@ -46,7 +46,16 @@ $(VENV)/.installed-play: pyproject.toml $(COMPILED_SOURCES) | $(BIN)/python
 	@echo "make lab: 3/3 done"
 	touch $@
 
+# Students' answers and tournament players run in bubblewrap's namespaces; without it they do not
+# run at all (unless FANORONA_ALLOW_WEAK_ISOLATION=1): say so before anything starts.
+BUBBLEWRAP_CHECK := if command -v bwrap >/dev/null 2>&1; then \
+	    echo "bubblewrap: $$(command -v bwrap) (graded answers and tournament players run isolated)"; \
+	else \
+	    echo "bubblewrap (bwrap) is not on PATH: graded answers and tournament players will not run until it is installed (Debian, Ubuntu: sudo apt-get install bubblewrap; Fedora: sudo dnf install bubblewrap)"; \
+	fi
+
 lab: $(VENV)/.installed-play     ## JupyterLab on the notebooks: open the address it prints
+	@$(BUBBLEWRAP_CHECK)
 	@$(BIN)/python -m fanorona.engine.prepare table --log $(VENV)/endgame-table.log
 	$(SERVE) $(BIN)/jupyter lab notebooks/
 
@@ -125,7 +134,8 @@ lint: $(VENV)/.installed-lint    ## the quality gate: ruff's rules and format (p
 coverage: $(VENV)/.installed-lint   ## the package's tests with coverage; fails under the floor in pyproject.toml
 	$(BIN)/python -m pytest tests --cov --cov-report=term
 
-hub: $(VENV)/.installed-hub hub/node_modules/.installed   ## the course on a JupyterHub at 127.0.0.1:8000, three demo students; prints how to log in
+hub: $(VENV)/.installed-hub hub/node_modules/.installed   ## the trial course hub at 127.0.0.1:8000, three demo students (not separated); prints how to log in
+	@$(BUBBLEWRAP_CHECK)
 	$(BIN)/python -m hub
 
 bench-hub: $(VENV)/.installed-hub hub/node_modules/.installed   ## the course hub: 10 and 30 students started, memory a student, autograde minutes

@@ -6,10 +6,12 @@ grader account's home (``home/grader-fanorona/fanorona``), the hub's database an
 hub's configuration, ``make hub``, the tests and the benchmark all read the layout from here, so
 they agree on where a student's files are.
 
-Students are separate homes under one Unix user (``SimpleLocalProcessSpawner``): nothing has to
-be added to the machine's user list, so the hub runs in a container, in CI and on a laptop.  It
-keeps students' files apart only by convention; a real course gives each student a Unix user
-(``LocalProcessSpawner``) or a container (Zero to JupyterHub), see the README.
+Two modes share this layout.  The trial (``make hub``): separate homes under one Unix user
+(``SimpleLocalProcessSpawner``), nothing added to the machine's users, and students NOT separated
+from each other.  A real class (``accounts``, ``FANORONA_HUB_ACCOUNTS=1``, ``python -m hub class``):
+one Unix account per student with its own home (``LocalProcessSpawner``), the course folder in the
+grader account's home, nbgrader's exchange with the permissions nbgrader documents
+(``hub.accounts``, docs/how-to/deploy-a-real-class.md).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import json
 import multiprocessing
 import multiprocessing.connection
 import os
+import pwd
 import resource
 import sys
 import tempfile
@@ -49,6 +52,11 @@ STUDENT_PAGE_CONFIG = {
         "@jupyter/nbgrader:create-assignment": True,
     }
 }
+TERMINAL_RC = """# A terminal of the course hub: a login shell's settings, then the kit's Python.
+[ -r /etc/profile ] && . /etc/profile
+[ -r "$HOME/.bashrc" ] && . "$HOME/.bashrc"
+export PATH="{bin}:$PATH"
+"""
 PORTS = {"port": 8000, "hub_port": 8081, "proxy_api_port": 8001, "grader_port": 8002}
 
 
@@ -57,10 +65,19 @@ class Layout:
     """Where the hub keeps everything, from its state folder."""
 
     state: Path
+    #: A real class: every user is a Unix account, whose home is the system's.
+    accounts: bool = False
 
     @classmethod
     def from_environment(cls) -> Layout:
-        return cls(Path(os.environ.get("FANORONA_HUB_STATE", ROOT / "build" / "hub")).resolve())
+        state = Path(os.environ.get("FANORONA_HUB_STATE", ROOT / "build" / "hub")).resolve()
+        return cls(state, os.environ.get("FANORONA_HUB_ACCOUNTS") == "1")
+
+    @property
+    def private(self) -> Path:
+        """The hub's own files (its database with the users' tokens, its cookie secret, pid
+        files): a folder only the hub's account reads."""
+        return self.state / "private"
 
     @property
     def homes(self) -> Path:
@@ -84,7 +101,15 @@ class Layout:
         return self.state / "etc" / "grader"
 
     def home(self, user: str) -> Path:
+        if self.accounts:
+            return Path(pwd.getpwnam(user).pw_dir)
         return self.homes / user
+
+    @property
+    def terminal_rc(self) -> Path:
+        """What a terminal of a hub server runs first: the system's login settings, then the
+        kit's Python first on PATH (a login shell's /etc/profile resets PATH without it)."""
+        return self.state / "etc" / "terminal.sh"
 
     @property
     def runtime(self) -> Path:
@@ -109,13 +134,17 @@ def nbgrader_settings(layout: Layout, course_root: Path | None = None) -> str:
         f"c.CourseDirectory.course_id = {COURSE!r}",
         f"c.Exchange.root = {str(layout.exchange)!r}",
     ]
-    if course_root is None:
+    if course_root is None and not layout.accounts:
         # One Unix user for every student: nbgrader would take the OS name for each (as it does
         # for everyone but ``jovyan``), so a student's exchange name is their hub name.
         lines.insert(0, "import os")
         lines.append('c.CourseDirectory.student_id = os.environ.get("JUPYTERHUB_USER", "*")')
-    else:
+    elif course_root is not None:
         lines.append(f"c.CourseDirectory.root = {str(course_root)!r}")
+    if course_root is not None and layout.accounts:
+        # A submission counts only if its student sent it (hub.exchange).
+        lines[1:1] = ["import sys", f"sys.path.insert(0, {str(ROOT)!r})"]
+        lines.append('c.ExchangeFactory.collect = "hub.exchange.OwnedCollect"')
     return "\n".join(lines) + "\n"
 
 
@@ -125,23 +154,36 @@ def prepare(layout: Layout) -> None:
     is not there yet; a course folder already there is kept with its gradebook."""
     from fanorona.exercises.__main__ import course
 
-    layout.homes.mkdir(parents=True, exist_ok=True)
+    layout.state.mkdir(parents=True, exist_ok=True)
+    layout.state.chmod(0o711)  # students reach the exchange and the settings, list nothing
+    layout.private.mkdir(exist_ok=True)
+    layout.private.chmod(0o700)
+    if not layout.accounts:
+        layout.homes.mkdir(parents=True, exist_ok=True)
     layout.exchange.mkdir(parents=True, exist_ok=True)
-    layout.exchange.chmod(0o777)
+    # nbgrader's documented exchange: writable by every account; the sticky bit keeps one
+    # account from renaming or removing another's entries.
+    layout.exchange.chmod(0o1777)
+    layout.terminal_rc.parent.mkdir(parents=True, exist_ok=True)
+    layout.terminal_rc.write_text(TERMINAL_RC.format(bin=BIN))
+    shell = ["/bin/bash", "--rcfile", str(layout.terminal_rc), "-i"]
+    terminal = {"terminado_settings": {"shell_command": shell}}
     for folder, course_root in (
         (layout.student_config, None),
         (layout.grader_config, layout.course),
     ):
         folder.mkdir(parents=True, exist_ok=True)
         (folder / "nbgrader_config.py").write_text(nbgrader_settings(layout, course_root))
-    (layout.student_config / "jupyter_server_config.json").write_text(
-        json.dumps(STUDENT_SERVER_CONFIG, indent=1)
+    server = {"ServerApp": {**STUDENT_SERVER_CONFIG["ServerApp"], **terminal}}
+    (layout.student_config / "jupyter_server_config.json").write_text(json.dumps(server, indent=1))
+    (layout.grader_config / "jupyter_server_config.json").write_text(
+        json.dumps({"ServerApp": terminal}, indent=1)
     )
     (layout.student_config / "labconfig").mkdir(exist_ok=True)
     (layout.student_config / "labconfig" / "page_config.json").write_text(
         json.dumps(STUDENT_PAGE_CONFIG, indent=1)
     )
-    if not (layout.course / "nbgrader_config.py").exists():
+    if not layout.accounts and not (layout.course / "nbgrader_config.py").exists():
         course(ROOT / "notebooks", layout.course, ROOT / "nbgrader_config.py")
 
 
@@ -163,6 +205,8 @@ def user_environment(layout: Layout, user: str) -> dict[str, str]:
         JUPYTER_RUNTIME_DIR=str(layout.runtime / user),
         PATH=os.pathsep.join([str(BIN), env.get("PATH", "")]),
     )
+    if layout.accounts:
+        del env["JUPYTER_RUNTIME_DIR"]  # the account's own, in its home
     env.pop("MPLBACKEND", None)
     return env
 

@@ -8,8 +8,16 @@ separated), ``FANORONA_HUB_INSTRUCTORS`` (default ``teacher``), ``FANORONA_HUB_A
 ``FANORONA_HUB_MEM_LIMIT`` (``2G``), ``FANORONA_HUB_CULL_TIMEOUT`` (seconds, ``3600``),
 ``FANORONA_HUB_LOBBY`` (``1``: run the class lobby as a hub service).  Everything listens on
 127.0.0.1.
+
+A real class (``FANORONA_HUB_ACCOUNTS=1``, after ``python -m hub accounts``): one Unix account a
+user (``hub.spawner.ClassSpawner``), the users from the class list, the formgrader run as the
+grader account, the system's passwords (PAM) unless ``FANORONA_HUB_AUTHENTICATOR`` names another;
+``FANORONA_HUB_IP`` (``127.0.0.1``; ``0.0.0.0`` behind TLS), ``FANORONA_HUB_SSL_CERT`` and
+``FANORONA_HUB_SSL_KEY`` for TLS, ``FANORONA_HUB_EXTRA_CONFIG`` a file of further settings (an
+authenticator's).
 """
 
+import json
 import os
 import sys
 from pathlib import Path
@@ -40,24 +48,36 @@ def names(variable, default=""):
     return [n.strip() for n in os.environ.get(variable, default).split(",") if n.strip()]
 
 
-instructors = names("FANORONA_HUB_INSTRUCTORS", "teacher")
-students = names("FANORONA_HUB_USERS")
-as_root = ["--allow-root"] if os.geteuid() == 0 else []
+if layout.accounts:
+    class_list = json.loads((layout.state / "etc" / "class.json").read_text())
+    instructors, students = class_list["instructors"], class_list["students"]
+else:
+    instructors = names("FANORONA_HUB_INSTRUCTORS", "teacher")
+    students = names("FANORONA_HUB_USERS")
+# The trial runs every server as the hub's own user, root in a container; a real class never.
+as_root = ["--allow-root"] if os.geteuid() == 0 and not layout.accounts else []
 
 # The hub, its proxy (configurable-http-proxy from npm, in hub/node_modules) and its database.
-c.JupyterHub.bind_url = f"http://{LOCAL}:{port['port']}"
+scheme = "https" if os.environ.get("FANORONA_HUB_SSL_CERT") else "http"
+c.JupyterHub.bind_url = f"{scheme}://{os.environ.get('FANORONA_HUB_IP', LOCAL)}:{port['port']}"
+if scheme == "https":
+    c.JupyterHub.ssl_cert = os.environ["FANORONA_HUB_SSL_CERT"]
+    c.JupyterHub.ssl_key = os.environ["FANORONA_HUB_SSL_KEY"]
 c.JupyterHub.hub_bind_url = f"http://{LOCAL}:{port['hub_port']}"
 c.ConfigurableHTTPProxy.api_url = f"http://{LOCAL}:{port['proxy_api_port']}"
 c.ConfigurableHTTPProxy.command = [str(HERE / "node_modules" / ".bin" / "configurable-http-proxy")]
-c.ConfigurableHTTPProxy.pid_file = str(layout.state / "proxy.pid")
-c.JupyterHub.db_url = f"sqlite:///{layout.state / 'jupyterhub.sqlite'}"
-c.JupyterHub.cookie_secret_file = str(layout.state / "cookie_secret")
-c.JupyterHub.pid_file = str(layout.state / "jupyterhub.pid")
+c.ConfigurableHTTPProxy.pid_file = str(layout.private / "proxy.pid")
+c.JupyterHub.db_url = f"sqlite:///{layout.private / 'jupyterhub.sqlite'}"
+c.JupyterHub.cookie_secret_file = str(layout.private / "cookie_secret")
+c.JupyterHub.pid_file = str(layout.private / "jupyterhub.pid")
 
-# The trial authenticator: any allowed name with the shared password.  A real course sets its
-# own (README, "The course on a JupyterHub").
-c.JupyterHub.authenticator_class = "dummy"
-c.DummyAuthenticator.password = os.environ.get("FANORONA_HUB_PASSWORD", "fanorona")
+if layout.accounts:
+    # A real class: the system's passwords unless another authenticator is named.
+    c.JupyterHub.authenticator_class = os.environ.get("FANORONA_HUB_AUTHENTICATOR", "pam")
+else:
+    # The trial authenticator: any allowed name with the shared password.
+    c.JupyterHub.authenticator_class = "dummy"
+    c.DummyAuthenticator.password = os.environ.get("FANORONA_HUB_PASSWORD", "fanorona")
 c.Authenticator.allowed_users = set(instructors + students)
 c.Authenticator.allow_existing_users = True  # users the course-admin makes through the API
 c.Authenticator.admin_users = set(instructors)
@@ -65,9 +85,12 @@ c.Authenticator.admin_users = set(instructors)
 # A home per user under the state folder, the kit's Python, kernels over IPC (TCP kernels of
 # simultaneous starts clashed on ports), long timeouts (30 servers start in about two minutes
 # on two cores), the memory limit enforced by the spawner.
-c.JupyterHub.spawner_class = "hub.spawner.CourseSpawner"
-c.SimpleLocalProcessSpawner.home_dir_template = str(layout.homes / "{username}")
-c.CourseSpawner.runtime_root = str(layout.runtime)
+if layout.accounts:
+    c.JupyterHub.spawner_class = "hub.spawner.ClassSpawner"
+else:
+    c.JupyterHub.spawner_class = "hub.spawner.CourseSpawner"
+    c.SimpleLocalProcessSpawner.home_dir_template = str(layout.homes / "{username}")
+    c.CourseSpawner.runtime_root = str(layout.runtime)
 c.Spawner.cmd = [str(BIN / "jupyterhub-singleuser")]
 c.Spawner.args = ["--KernelManager.transport=ipc", *as_root]
 c.Spawner.ip = LOCAL
@@ -81,6 +104,17 @@ c.Spawner.environment = {
 }
 c.JupyterHub.concurrent_spawn_limit = 40
 
+
+def default_url(handler):
+    """Instructors go to the course's grader server; they need no server of their own."""
+    user = handler.current_user
+    if user is not None and user.name in instructors:
+        return f"/services/{COURSE}/lab"
+    return ""  # JupyterHub's own: the user's server
+
+
+c.JupyterHub.default_url = default_url
+
 # nbgrader for one class with several graders: the instructors' group reaches the course's
 # formgrader (a singleuser server run by the hub as the service named after the course), the
 # students' group sees the course.
@@ -89,8 +123,10 @@ c.JupyterHub.load_groups = {
     STUDENTS: {"users": students},
 }
 grader_env = user_environment(layout, GRADER)
+grader_service = {"user": GRADER} if layout.accounts else {}
 services = [
     {
+        **grader_service,
         "name": COURSE,
         "url": f"http://{LOCAL}:{port['grader_port']}",
         "command": [
@@ -112,6 +148,7 @@ services = [
                     "JUPYTER_RUNTIME_DIR",
                     "PATH",
                 )
+                if k in grader_env
             },
         },
         "oauth_no_confirm": True,
@@ -174,3 +211,5 @@ if os.environ.get("FANORONA_HUB_LOBBY") == "1":
         role["scopes"].append("access:services!service=lobby")
 c.JupyterHub.services = services
 c.JupyterHub.load_roles = roles
+if os.environ.get("FANORONA_HUB_EXTRA_CONFIG"):
+    load_subconfig(os.environ["FANORONA_HUB_EXTRA_CONFIG"])  # noqa: F821  (JupyterHub's loader)

@@ -4,16 +4,19 @@ caller ends (the tests, the benchmark and ``make hub`` share it)."""
 from __future__ import annotations
 
 import contextlib
+import json
 import os
+import pwd
 import secrets
 import shutil
 import signal
+import ssl
 import subprocess
 import time
 import urllib.request
 from pathlib import Path
 
-from .course import BIN, ROOT, Layout
+from .course import BIN, GRADER, ROOT, Layout
 
 CONFIG = Path(__file__).resolve().parent / "jupyterhub_config.py"
 PROXY = Path(__file__).resolve().parent / "node_modules" / ".bin" / "configurable-http-proxy"
@@ -30,24 +33,33 @@ def hub_environment(layout: Layout, ports: dict[str, int], **settings: str) -> d
 
 
 @contextlib.contextmanager
-def running_hub(layout: Layout, ports: dict[str, int], log: Path, timeout: float = 420, **settings):
-    """Start JupyterHub with this configuration, enter once its API answers, and stop it (and the
-    servers and services it started) on leaving.  RuntimeError with the log's end if the hub
-    stops or does not answer in ``timeout`` seconds; one sentence if the proxy is missing."""
+def running_hub(
+    layout: Layout,
+    ports: dict[str, int],
+    log: Path,
+    timeout: float = 420,
+    prefix: tuple[str, ...] = (),
+    **settings,
+):
+    """Start JupyterHub with this configuration (its command after ``prefix``, e.g. ``nsenter``),
+    enter once its API answers, and stop it (and the servers and services it started) on leaving.
+    RuntimeError with the log's end if the hub stops or does not answer in ``timeout`` seconds;
+    one sentence if the proxy is missing."""
     if not PROXY.exists():
         raise RuntimeError(
             f"the proxy is not installed: run `npm ci --prefix {PROXY.parents[2]}` "
             "(make hub does it)"
         )
     layout.state.mkdir(parents=True, exist_ok=True)
-    url = f"http://127.0.0.1:{ports['port']}/hub/api/"
+    scheme = "https" if os.environ.get("FANORONA_HUB_SSL_CERT") else "http"
+    url = f"{scheme}://127.0.0.1:{ports['port']}/hub/api/"
     with open(log, "w") as out:
         process = subprocess.Popen(
-            [str(BIN / "jupyterhub"), "-f", str(CONFIG)],
+            [*prefix, str(BIN / "jupyterhub"), "-f", str(CONFIG)],
             cwd=ROOT,
             stdout=out,
             stderr=subprocess.STDOUT,
-            env=hub_environment(layout, ports, **settings),
+            env=hub_environment(layout, ports, accounts="1" if layout.accounts else "", **settings),
             start_new_session=True,
         )
     try:
@@ -72,7 +84,7 @@ def stop(process: subprocess.Popen, layout: Layout) -> None:
     with contextlib.suppress(ProcessLookupError):
         os.killpg(process.pid, signal.SIGKILL)
     process.wait(10)
-    for pid in running_in(layout.state):
+    for pid in running_in(layout.state) + (running_as(class_accounts(layout))):
         with contextlib.suppress(ProcessLookupError):
             os.kill(pid, signal.SIGKILL)
     shutil.rmtree(layout.runtime, ignore_errors=True)
@@ -90,9 +102,36 @@ def running_in(folder: Path) -> list[int]:
     return found
 
 
+def class_accounts(layout: Layout) -> set[int]:
+    """The user ids of a real class's accounts (none for the trial)."""
+    listed = layout.state / "etc" / "class.json"
+    if not layout.accounts or not listed.exists():
+        return set()
+    names = json.loads(listed.read_text())
+    uids = set()
+    for name in [GRADER, *names["instructors"], *names["students"]]:
+        with contextlib.suppress(KeyError):
+            uids.add(pwd.getpwnam(name).pw_uid)
+    return uids
+
+
+def running_as(uids: set[int]) -> list[int]:
+    """The processes run by these user ids (a real class's servers and kernels)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError):
+                if entry.stat().st_uid in uids:
+                    found.append(int(entry.name))
+    return found
+
+
 def answers(url: str) -> bool:
+    """Whether the hub's API answers at ``url`` (on this machine: a certificate made for the
+    hub's public name is not checked against 127.0.0.1)."""
+    local = ssl._create_unverified_context() if url.startswith("https") else None
     try:
-        with urllib.request.urlopen(url, timeout=5) as answer:
+        with urllib.request.urlopen(url, timeout=5, context=local) as answer:
             return answer.status == 200
     except OSError:
         return False

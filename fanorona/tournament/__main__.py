@@ -56,6 +56,12 @@ def parser() -> argparse.ArgumentParser:
     )
     run.add_argument("--assignment", help="in nbgrader folders, the assignment holding the player")
     run.add_argument(
+        "--allow-weak-isolation",
+        action="store_true",
+        help="where bubblewrap cannot isolate the players, run them with rlimits only (as does"
+        " FANORONA_ALLOW_WEAK_ISOLATION=1); every result then says so",
+    )
+    run.add_argument(
         "--levels", type=_levels, default=[], help="built-in levels to enter, e.g. 1,2,3"
     )
     run.add_argument(
@@ -169,11 +175,20 @@ def main(argv=None) -> int:
 
 
 def _run(args) -> int:
-    from ..sandbox import Sandbox
+    from ..sandbox import IsolationUnavailable, Sandbox, require_isolation
+    from ..sandbox.policy import ALLOW_VARIABLE
     from .players import builtin, from_file, readable_by_others, submissions
     from .run import Tournament, dask_client
     from .sandbox import Limits
 
+    try:  # before anything is read or written: no player runs without isolation unless allowed
+        isolation = require_isolation(args.allow_weak_isolation)
+    except IsolationUnavailable as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+    if args.allow_weak_isolation:
+        os.environ[ALLOW_VARIABLE] = "1"  # for the sandboxes of this run and its workers
+    print(f"isolation: {isolation}", file=sys.stderr)
     if args.scheduler is not None:  # a bad address is refused before anything is written
         from .cluster import check_scheduler
 

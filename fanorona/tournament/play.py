@@ -82,6 +82,7 @@ def play(job: dict) -> dict:
         "slowest": {c: players[c].slowest for c in COLOURS},
         "output": {c: players[c].output.decode("utf-8", "replace") for c in COLOURS},
         "wall": time.perf_counter() - started,
+        "isolation": players["white"].box.isolation(),
     }
 
 

@@ -10,6 +10,7 @@ the student's name names the player, and a notebook counts by its cell with the 
 from __future__ import annotations
 
 import json
+import os
 import re
 import stat
 from pathlib import Path
@@ -18,6 +19,45 @@ from ..engine import ai
 
 PLAYER_CELL = "tournament_player"
 NAME = re.compile(r"^[A-Za-z0-9_.\-]{1,40}$")
+#: The largest submission read: a player's file is a few KB, notebook 11 with its pictures some
+#: hundred; more is refused before it is read (it would cost the run its size many times over).
+MAX_BYTES = 4 * 1024 * 1024
+
+
+def shown(path) -> str:
+    """A path as a sentence can show it: as it is, or as its bytes if it is not UTF-8."""
+    text = str(path)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return repr(os.fsencode(text))
+    return text
+
+
+def read_submission(path: Path) -> str:
+    """The text of a handed-in file, opened without following a link and refused unless it is
+    a regular file of at most ``MAX_BYTES`` with a UTF-8 name: what the student handed in, never
+    a file they could point the instructor's rights at."""
+    if shown(path.name) != path.name:
+        raise ValueError(f"a file name that is not UTF-8 ({shown(path.name)})")
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError as e:
+        if path.is_symlink():
+            raise ValueError(
+                f"{path}: a symbolic link, which the tournament does not follow"
+            ) from None
+        raise ValueError(f"{path}: cannot be read ({e.strerror})") from None
+    with os.fdopen(fd, "rb") as f:
+        status = os.fstat(f.fileno())
+        if not stat.S_ISREG(status.st_mode):
+            raise ValueError(f"{path}: not a regular file (a folder, FIFO, socket or device)")
+        if status.st_size > MAX_BYTES:
+            raise ValueError(
+                f"{path}: {status.st_size / 1024 / 1024:.1f} MB; the limit is"
+                f" {MAX_BYTES // 1024} KB a submission"
+            )
+        return f.read(MAX_BYTES + 1).decode("utf-8", errors="replace")
 
 
 def builtin(spec: str) -> dict:
@@ -35,12 +75,10 @@ def from_file(path, name: str | None = None) -> dict:
         raise ValueError(
             f"{path}: a player's name is 1 to 40 letters, digits, '_', '-' or '.'; got {name!r}"
         )
-    if path.exists() and not path.is_file():  # a FIFO would wait for a writer forever
-        raise ValueError(f"{path}: not a regular file (a folder, FIFO, socket or device)")
     if path.suffix == ".ipynb":
         source = notebook_player(path)
     elif path.suffix == ".py":
-        source = path.read_text(encoding="utf-8", errors="replace")
+        source = read_submission(path)
     else:
         raise ValueError(f"{path}: a submission is a .py file or a notebook (.ipynb)")
     return {"name": name, "source": source, "origin": str(path)}
@@ -48,8 +86,9 @@ def from_file(path, name: str | None = None) -> dict:
 
 def notebook_player(path) -> str:
     """The player's code in a notebook: the cell(s) with the nbgrader id ``tournament_player``."""
+    text = read_submission(Path(path))  # its own sentence if it is refused
     try:
-        cells = json.loads(Path(path).read_text(encoding="utf-8"))["cells"]
+        cells = json.loads(text)["cells"]
     except (ValueError, KeyError, TypeError):
         raise ValueError(f"{path}: not a notebook that can be read") from None
     if not isinstance(cells, list):
@@ -92,14 +131,13 @@ def submissions(folder, assignment: str | None = None, left_out: list | None = N
     entries = []
     for child in sorted(folder.iterdir()):
         try:
-            if child.suffix == ".py" and not child.is_dir():
-                entries.append(from_file(child))
-            elif child.is_dir():
-                entries.append(from_file(_the_file(child, assignment), name=child.name))
+            if child.is_symlink() or child.suffix == ".py" or child.is_dir():
+                entries.append(_entry(child, assignment))
         except (ValueError, OSError) as e:
             if left_out is None:
                 raise
-            left_out.append(f"{child.name}'s submission is left out: {str(e).strip(chr(39))}")
+            reason = shown(str(e).strip(chr(39)))
+            left_out.append(f"{shown(child.name)}'s submission is left out: {reason}")
     if not entries and not left_out:
         raise ValueError(
             f"{folder}: no submissions in it (.py files, or nbgrader's <student>/<assignment>/"
@@ -108,14 +146,30 @@ def submissions(folder, assignment: str | None = None, left_out: list | None = N
     return entries
 
 
+def _entry(child: Path, assignment: str | None) -> dict:
+    """One submission: a .py file, or a student's folder."""
+    if child.is_symlink():
+        raise ValueError(f"{child}: a symbolic link, which the tournament does not follow")
+    if child.is_dir():
+        return from_file(_the_file(child, assignment), name=child.name)
+    return from_file(child)
+
+
 def _the_file(student: Path, assignment: str | None) -> Path:
     where = student / assignment if assignment else student
+    if where.is_symlink():
+        raise ValueError(f"{where}: a symbolic link, which the tournament does not follow")
+    candidates = [
+        p for p in where.rglob("*") if ".ipynb_checkpoints" not in p.relative_to(where).parts
+    ]
+    for p in candidates:
+        if shown(p.name) != p.name:
+            raise ValueError(f"a file name that is not UTF-8 ({shown(p.name)}) in {where}")
     found = sorted(
         p
-        for p in where.rglob("*")
+        for p in candidates
         if p.suffix in (".py", ".ipynb")
-        and ".ipynb_checkpoints" not in p.parts
-        and (not p.is_file() or p.suffix == ".py" or PLAYER_CELL in _text(p))
+        and (p.is_symlink() or not p.is_file() or p.suffix == ".py" or PLAYER_CELL in _text(p))
     )
     if len(found) != 1:
         what = (
@@ -131,7 +185,10 @@ def _the_file(student: Path, assignment: str | None) -> Path:
 
 
 def _text(path: Path) -> str:
-    return path.read_text(encoding="utf-8", errors="replace")
+    try:
+        return read_submission(path)
+    except ValueError:
+        return PLAYER_CELL  # a candidate still: read again, refused with its sentence
 
 
 def readable_by_others(path) -> bool:

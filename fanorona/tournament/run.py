@@ -256,6 +256,7 @@ class Tournament:
                 f" {Rules(**s['rules']).name() or 'custom'} rules, seed {s['seed']}: {finished}"
                 f" games finished, {len(self.store.pending())} to play"
             ),
+            *(f"isolation: {line}" for line in self.store.isolations()),
             "",
             ratings.table(),
             "",

@@ -37,7 +37,8 @@ CREATE TABLE IF NOT EXISTS games (
     forfeit TEXT,               -- the colour that forfeited, if one did
     record TEXT,                -- the whole game as fanorona.Game JSON
     turns INTEGER, white_seconds REAL, black_seconds REAL, white_slowest REAL, black_slowest REAL,
-    white_output TEXT, black_output TEXT
+    white_output TEXT, black_output TEXT,
+    isolation TEXT              -- how the players were isolated (fanorona.sandbox's line)
 );
 CREATE VIEW IF NOT EXISTS results AS
     SELECT g.id AS game, p.round AS round, w.name AS white, b.name AS black,
@@ -57,6 +58,7 @@ CSV_COLUMNS = [
     "reason",
     "forfeit",
     "turns",
+    "isolation",
 ]
 
 
@@ -80,6 +82,9 @@ class Store:
             damage = "; ".join(str(row[0]) for row in self.db.execute("PRAGMA quick_check"))
             if damage == "ok":
                 self.db.executescript(SCHEMA)
+                columns = {row[1] for row in self.db.execute("PRAGMA table_info(games)")}
+                if "isolation" not in columns:  # a database from before it was recorded
+                    self.db.execute("ALTER TABLE games ADD COLUMN isolation TEXT")
         except sqlite3.DatabaseError as e:
             damage = str(e)
         if damage != "ok":
@@ -165,8 +170,8 @@ class Store:
             self.db.execute(
                 "UPDATE games SET finished = ?, winner = ?, white_points = ?, reason = ?, forfeit ="
                 " ?, record = ?, turns = ?, white_seconds = ?, black_seconds = ?, white_slowest ="
-                " ?, black_slowest = ?, white_output = ?, black_output = ? WHERE id = ? AND"
-                " finished IS NULL",
+                " ?, black_slowest = ?, white_output = ?, black_output = ?, isolation = ?"
+                " WHERE id = ? AND finished IS NULL",
                 (
                     datetime.now(timezone.utc).isoformat(timespec="seconds"),
                     result["winner"],
@@ -181,9 +186,18 @@ class Store:
                     result["slowest"]["black"],
                     result["output"]["white"],
                     result["output"]["black"],
+                    result.get("isolation"),
                     result["game"],
                 ),
             )
+
+    def isolations(self) -> list[str]:
+        """How the finished games' players were isolated, each way once."""
+        rows = self.db.execute(
+            "SELECT DISTINCT coalesce(isolation, 'not recorded') FROM games"
+            " WHERE finished IS NOT NULL ORDER BY 1"
+        )
+        return [row[0] for row in rows]
 
     def results(self) -> list[Result]:
         rows = self.db.execute(
@@ -216,7 +230,10 @@ class Store:
 
     def export_csv(self, path) -> int:
         """Write the results view to ``path``; returns the number of games."""
-        rows = self.db.execute(f"SELECT {', '.join(CSV_COLUMNS)} FROM results").fetchall()
+        columns = ", ".join(f"r.{c}" for c in CSV_COLUMNS[:-1])
+        rows = self.db.execute(
+            f"SELECT {columns}, g.isolation FROM results r JOIN games g ON g.id = r.game"
+        ).fetchall()
         with open(path, "w", newline="", encoding="utf-8") as f:
             writer = csv.writer(f)
             writer.writerow(CSV_COLUMNS)
