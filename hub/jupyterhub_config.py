@@ -209,6 +209,13 @@ if os.environ.get("FANORONA_HUB_LOBBY") == "1":
     )
     for role in roles[:2]:
         role["scopes"].append("access:services!service=lobby")
+    # A notebook signs in to the lobby with its own JUPYTERHUB_API_TOKEN, which the lobby accepts
+    # only with the lobby's own scope: the server's token asks for it beside its defaults.
+    c.Spawner.server_token_scopes = [
+        "access:servers!server",
+        "users:activity!user",
+        "access:services!service=lobby",
+    ]
 c.JupyterHub.services = services
 c.JupyterHub.load_roles = roles
 if os.environ.get("FANORONA_HUB_EXTRA_CONFIG"):
