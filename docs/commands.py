@@ -20,10 +20,14 @@ COMMANDS = [
     "fanorona",
     "fanorona.exercises",
     "fanorona.engine.arena",
+    "fanorona.engine.prepare",
     "fanorona.engine.puzzles",
     "fanorona.tournament",
     "fanorona.lobby",
+    "hub",
 ]
+#: Sub-commands a command takes without listing them as ``{a,b}`` (the hub's, read by hand).
+MORE = {"hub": ["accounts", "class"]}
 HEAD = """# Commands
 
 Every command the kit has: the `make` targets of a clone, and the `python -m` commands of the
@@ -66,8 +70,9 @@ def page() -> str:
         text = help_text(module)
         if not text:
             continue
-        lines += [f"### `python -m {module}`", "", "```text", text, "```", ""]
-        for word in subcommands(text):
+        where = " (in a clone of the repository)" if module == "hub" else ""
+        lines += [f"### `python -m {module}`{where}", "", "```text", text, "```", ""]
+        for word in subcommands(text) + MORE.get(module, []):
             sub = help_text(module, word)
             if sub:
                 lines += [f"#### `python -m {module} {word}`", "", "```text", sub, "```", ""]
