@@ -269,3 +269,10 @@ def test_the_position_line_replays_to_the_same_board():
         board.push(board.legal_turns()[-1])
     again = board_from(Board(), position_line(board).split()[1:])
     assert again.fen() == board.fen() and again.quiet_turns == board.quiet_turns
+
+
+def test_a_game_from_a_set_up_position_is_refused_before_any_program_starts():
+    player = RemotePlayer(["/nonexistent/player"])
+    board = Board.from_fen("BB./B.W/WWW w")  # a stone short of the 3x3 start
+    with pytest.raises(ValueError, match="played from the size's starting position"):
+        player.choose_turn(board)

@@ -105,11 +105,13 @@ class RemotePlayer:
 
     def choose_turn(self, board: Board, stop: threading.Event | None = None) -> Turn:
         """The program's turn for ``board`` (a board played from its size's start)."""
-        self._start()
         rules = board.rules.name()
         if not rules:
             raise ValueError("the protocol carries the named rule sets only (rules.PRESETS)")
         game = (board.size, rules, board.root().fen())
+        if game[2] != Board(board.size, board.rules).fen():
+            raise ValueError("the protocol carries games played from the size's starting position")
+        self._start()
         if game != self._game:
             width, height = board.size
             seed = "" if self.seed is None else f" seed {self.seed}"
