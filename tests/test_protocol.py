@@ -7,6 +7,7 @@ import subprocess
 import sys
 import textwrap
 import threading
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -21,22 +22,10 @@ from fanorona.engine.serve import Server
 
 SERVE = [sys.executable, "-m", "fanorona.engine.serve"]
 
-# A player in POSIX shell: it has no move generator, and plays the first of the legal turns the
-# client lists before each 'go'.
-FIRST_LEGAL = r"""
-first=""
-while read -r command rest; do
-  case "$command" in
-    fanorona) echo "fanorona 1 name shellfirst" ;;
-    newgame|position|legal|takeback)
-      [ "$command" = legal ] && first=${rest%% *}
-      [ "$command" = newgame ] && echo ready || echo ok ;;
-    go) echo "info depth 0 nodes 1"; echo "turn $first" ;;
-    quit) exit 0 ;;
-    *) echo "error no command $command" ;;
-  esac
-done
-"""
+# A player in POSIX shell, the one the protocol's page shows: it has no move generator, and plays
+# the first of the legal turns the client lists before each 'go'.
+PAGE = Path(__file__).parent.parent / "docs" / "reference" / "player-protocol.md"
+FIRST_LEGAL = PAGE.read_text().split("```sh\n")[1].split("```")[0].removeprefix("#!/bin/sh\n")
 
 
 def _script(tmp_path, name: str, body: str) -> str:
@@ -276,3 +265,12 @@ def test_a_game_from_a_set_up_position_is_refused_before_any_program_starts():
     board = Board.from_fen("BB./B.W/WWW w")  # a stone short of the 3x3 start
     with pytest.raises(ValueError, match="played from the size's starting position"):
         player.choose_turn(board)
+
+
+def test_a_students_player_that_fails_forfeits_with_its_error(tmp_path):
+    (tmp_path / "broken.py").write_text("def choose_turn(board):\n    return 1 / 0\n")
+    served = RemotePlayer([*SERVE, str(tmp_path / "broken.py")], name="broken")
+    result = run_match(served, "random", 2, size=(5, 3), seed=1, progress=False)
+    for game in result.games:
+        assert game.winner == "b" and game.reason.startswith("forfeit: broken: answered 'error")
+        assert "the player failed: ZeroDivisionError: division by zero" in game.reason
