@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
-from fanorona import Board
+from fanorona import Board, Rules
 from fanorona.engine import ai
 from fanorona.engine.arena import run_match
 from fanorona.engine.protocol import PlayerFault, board_from, position_line
@@ -274,3 +275,79 @@ def test_a_students_player_that_fails_forfeits_with_its_error(tmp_path):
     for game in result.games:
         assert game.winner == "b" and game.reason.startswith("forfeit: broken: answered 'error")
         assert "the player failed: ZeroDivisionError: division by zero" in game.reason
+
+
+class ServerMachine(RuleBasedStateMachine):
+    """The server against a model of its game: whatever order the commands come in, it answers
+    each with one line of the protocol, holds the position the model holds, and answers 'go'
+    with a legal turn of that position."""
+
+    def __init__(self):
+        super().__init__()
+        self.server = Server(ai.make_player("greedy"), "greedy")
+        assert self.server.handle("fanorona 1") == ["fanorona 1 name greedy"]
+        self.board = None
+
+    def _one(self, line):
+        answer = self.server.handle(line)
+        assert answer is not None and len(answer) == 1, (line, answer)
+        return answer[0]
+
+    @rule(size=st.sampled_from(["5x3", "3x3", "5x5"]), rules=st.sampled_from(["standard", "czech"]))
+    def newgame(self, size, rules):
+        assert self._one(f"newgame {size} {rules}") == "ready"
+        w, h = (int(n) for n in size.split("x"))
+        self.board = Board((w, h), Rules.named(rules))
+
+    @precondition(lambda self: self.board is not None)
+    @rule(pick=st.integers(0, 10**6))
+    def play_a_turn_by_position(self, pick):
+        turns = self.board.legal_turns()
+        if self.board.outcome() is None and turns:
+            self.board.push(turns[pick % len(turns)])
+        assert self._one(position_line(self.board)) == "ok"
+
+    @precondition(lambda self: self.board is not None)
+    @rule(text=st.text(max_size=8))
+    def a_bad_position_changes_nothing(self, text):
+        if " " in text or not text.strip():
+            return
+        answer = self._one(f"{position_line(self.board)} turns {text}")
+        if answer.startswith("error"):
+            assert self.server.board.fen() == self.board.fen()
+        else:
+            assert answer == "ok"
+            self.board = self.server.board.copy()
+
+    @precondition(lambda self: self.board is not None)
+    @rule()
+    def takeback(self):
+        answer = self._one("takeback")
+        if self.board.turns:
+            assert answer == "ok"
+            turns = [str(t) for t in self.board.turns[:-1]]
+            self.board = board_from(self.board.root(), ["startpos", "turns", *turns])
+        else:
+            assert answer.startswith("error no turn to take back")
+
+    @precondition(lambda self: self.board is not None)
+    @rule()
+    def go(self):
+        answer = self.server.handle("go")
+        if self.board.outcome() is not None:
+            assert answer[0].startswith("error the game is over")
+            return
+        assert answer is None
+        reply = self.server.answers.get(timeout=30)
+        assert reply.startswith("turn ")
+        assert reply.split()[1] in {str(t) for t in self.board.legal_turns()}
+
+    @invariant()
+    def same_position(self):
+        if self.board is not None and self.server.board is not None:
+            assert self.server.board.fen() == self.board.fen()
+            assert self.server.board.quiet_turns == self.board.quiet_turns
+
+
+ServerMachine.TestCase.settings = settings(max_examples=40, stateful_step_count=25, deadline=None)
+test_the_server_holds_the_position_a_client_sends = ServerMachine.TestCase
