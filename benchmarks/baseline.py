@@ -158,6 +158,3 @@ def turns(board: Board) -> list:
     single = board.rules.opening_single_capture and len(board.turns) < 2
     return _turn_steps(board.geometry, board.rules, me, opp, single)
 
-
-# ---------------------------------------------------------------------------------------------
-# The search, as ai.py had it (level 4 was ``BaselineAlphaBeta(time_limit=1)``, level 5 1.8 s).
