@@ -157,4 +157,3 @@ def turns(board: Board) -> list:
     me, opp = bitsets(board)
     single = board.rules.opening_single_capture and len(board.turns) < 2
     return _turn_steps(board.geometry, board.rules, me, opp, single)
-
