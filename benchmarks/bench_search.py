@@ -1,5 +1,6 @@
-"""Alpha-beta's depth and nodes a second, beside the search it replaced (``benchmarks.baseline``),
-and the nodes each search technique costs: ``python -m benchmarks bench_search``."""
+"""Alpha-beta's depth and nodes a second, compiled and in pure Python, and the nodes each search
+technique costs: ``python -m benchmarks bench_search``.  (An older version's search is measured
+by games, ``bench_strength --old REF``, whose table gives each side's nodes a second.)"""
 
 from __future__ import annotations
 
@@ -17,10 +18,9 @@ MIDDLE_GAME = "BBBBBBBBB/BB...BBBB/BWB..WWBW/WW..W.WWW/WW...WWWW w"
 
 def search_section() -> None:
     """Depth reached and nodes a second of alpha-beta in the opening and a middle game: levels 4 and
-    5 on the clock and a fixed depth 4, each beside the search it replaced (benchmarks.baseline)
-    with the same budget.  Nodes per CPU second is the fairer speed on a shared machine; wall time
-    is what a player waits.  The new search counts quiescence positions as nodes too."""
-    from benchmarks import baseline
+    5 on the clock and a fixed depth 4, compiled and in pure Python.  Nodes per CPU second is the
+    fairer speed on a shared machine; wall time is what a player waits.  Quiescence positions
+    count as nodes too."""
     from fanorona.board import Board
     from fanorona.engine import compiled
     from fanorona.engine.ai import AlphaBetaPlayer
@@ -30,10 +30,7 @@ def search_section() -> None:
     for budget in ({"time_limit": 1.0}, {"time_limit": 1.8}, {"depth": 4}):
         if compiled.available():
             players.append(AlphaBetaPlayer(seed=0, compiled=True, **budget))
-        players += [
-            AlphaBetaPlayer(seed=0, compiled=False, **budget),
-            baseline.BaselineAlphaBeta(seed=0, **budget),
-        ]
+        players.append(AlphaBetaPlayer(seed=0, compiled=False, **budget))
     for player in players[:1]:
         player.choose_turn(Board())  # loads the compiled code outside the timings
     print(
@@ -75,11 +72,9 @@ def search_section() -> None:
 def techniques_section(depth: int = 5, count: int = 12) -> None:
     """Positions searched to a fixed depth, and CPU seconds, summed over positions from seeded
     games:
-    the search it replaced, today's, and today's with quiescence (which searches more to see
-    more)."""
+    today's search, and with quiescence (which searches more to see more)."""
     import random
 
-    from benchmarks import baseline
     from fanorona.board import Board
     from fanorona.engine.ai import AlphaBetaPlayer
 
@@ -95,7 +90,6 @@ def techniques_section(depth: int = 5, count: int = 12) -> None:
         f"seconds"
     )
     for player in (
-        baseline.BaselineAlphaBeta(depth=depth, seed=0),
         AlphaBetaPlayer(depth=depth, seed=0),
         AlphaBetaPlayer(depth=depth, seed=0, quiescence=True),
     ):

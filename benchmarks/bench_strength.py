@@ -1,17 +1,19 @@
-"""Proof by games: today's level 5 against level 5 as it was frozen (``benchmarks.frozen_level5``),
-at equal time a turn, in pairs that share an opening from the two-turn book (every White first
-turn and Black reply, each position once; the three-turn book when more pairs are asked for), so
-no two pairs open alike.  Games are played to their end by the rules (a cap of 400 turns, which
-the 50-turn rule reaches first; a cap of 120, the default before, decided on stones games that a
-table proves drawn).  Prints the arena's table, the score with a 95% interval and the Elo
-difference with its interval, and how many pairs one colour won twice: openings that decided the
-game whoever played them, on which no player scores above 50%.
+"""Proof by games: one version of the kit against another, each built from the repository and
+played over the player protocol, until a sequential test decides or the games run out.
 
-``python -m benchmarks.bench_strength --games 100 --time 1.8 --jobs 2`` is the full measurement
-(about two CPU hours, an hour with two games at once: for an idle machine); ``python -m
-benchmarks bench_strength`` plays a short match at 0.1 s a turn.  ``--depth 5`` gives both sides
-a fixed depth instead of a time: a match whose result does not depend on the machine's load (one
-evaluation against another, say, with ``--player``), though not on equal time.
+``--new`` and ``--old`` name git references (a tag such as ``v0.2.0``, a branch, a commit, or
+``WORKTREE``: this checkout as it is); each is built once in a worktree and environment of its own
+(``benchmarks.builds``) and serves its level 5 (``--spec``) at ``--time`` seconds a turn.  Games go
+in pairs that share an opening, one with each colour, drawn from the book without repeating one
+(``--book``, the balanced book of ``benchmarks.openings``; without it, every two-turn line).
+With ``--sprt`` the match stops when the SPRT over the pairs' pentanomial counts accepts H0 or
+H1 (``benchmarks.sprt``); without it, after ``--games``.  Prints the arena's table, the score as
+White and as Black, the score and Elo with 95% intervals, the pairs one colour won twice, the
+SPRT line and the load.
+
+``python -m benchmarks.bench_strength --old HEAD --time 1.8 --games 400 --sprt --jobs 2`` is the
+full measurement (hours on an idle two-core machine); ``python -m benchmarks bench_strength``
+plays a short match of the working tree against itself at 0.1 s a turn.
 """
 
 from __future__ import annotations
@@ -19,43 +21,21 @@ from __future__ import annotations
 import argparse
 import math
 import os
-import random
 import statistics
 import sys
+import tempfile
+from pathlib import Path
 
-from fanorona.board import Board
 from fanorona.engine import arena
-from fanorona.engine.ai import LEVELS
+from fanorona.engine.remote import RemotePlayer, Timeouts
 
-from . import frozen_level5  # noqa: F401 - importing it registers the frozen5 spec
+from . import builds
+from .openings import all_lines, read_book
+from .sprt import SPRT, elo_of, pentanomial
 
 Z95 = 1.959964  # the normal distribution's two-sided 95% point
-
-
-def opening_book(pairs: int, size=(9, 5), rules="standard", seed: int = 1) -> list[str]:
-    """``pairs`` openings of two turns (three or more when two give too few), each ending in
-    another position, in an order drawn from ``seed``."""
-    rules = arena.Rules.named(rules) if isinstance(rules, str) else rules
-    lines: list[tuple[str, Board]] = [("", Board(size, rules))]
-    turns = 0
-    while turns < 2 or len(lines) < pairs:
-        deeper, seen = [], set()
-        for text, board in lines:
-            if board.outcome() is not None:
-                continue
-            for turn in board.legal_turns():
-                after = board.copy()
-                after.push(turn)
-                position = after.fen()
-                if position not in seen:
-                    seen.add(position)
-                    deeper.append((f"{text} {turn}".strip(), after))
-        if not deeper:
-            raise ValueError(f"the book of {size} has fewer than {pairs} openings")
-        lines, turns = deeper, turns + 1
-    book = [text for text, _ in lines]
-    random.Random(seed).shuffle(book)
-    return book[:pairs]
+#: The balanced book the match draws from by default, when it exists.
+BOOK = Path(__file__).with_name("openings_9x5.txt")
 
 
 def score_interval(result: arena.MatchResult) -> tuple[float, float, float]:
@@ -89,106 +69,154 @@ def _winning_colour(game: arena.GameResult) -> str | None:
     return "white" if (game.winner == "a") == game.a_white else "black"
 
 
-def elo(score: float) -> float:
-    """The Elo difference that expects ``score``; infinite at 0 and 1."""
-    if score <= 0:
-        return -math.inf
-    if score >= 1:
-        return math.inf
-    return -400 * math.log10(1 / score - 1)
+def by_colour(result: arena.MatchResult) -> dict[str, tuple[float, int]]:
+    """A's score and games as White and as Black."""
+    out = {}
+    for colour, white in (("White", True), ("Black", False)):
+        games = [g for g in result.games if g.a_white == white]
+        out[colour] = (statistics.fmean(g.points for g in games) if games else math.nan, len(games))
+    return out
 
 
-def new_level5(seconds: float | None = None, depth: int | None = None) -> str:
-    """Today's level 5 with another time a turn, or searching to a fixed ``depth`` instead."""
-    options = [o for o in LEVELS[5].partition(":")[2].split(",") if not o.startswith("time=")]
-    budget = f"depth={depth}" if depth is not None else f"time={seconds:g}"
-    return "alphabeta:" + ",".join([budget, *options])
+def pair_counts(result: arena.MatchResult) -> list[int]:
+    """The pentanomial counts of the finished pairs, for A."""
+    pairs: dict[int, list[float]] = {}
+    for game in result.games:
+        pairs.setdefault(game.index // 2, []).append(game.points)
+    return pentanomial(sum(p) for p in pairs.values() if len(p) == 2)
+
+
+def player(build: builds.Build, spec: str, seconds: float) -> RemotePlayer:
+    """``spec`` of ``build``, served over the protocol at ``seconds`` a turn."""
+    return RemotePlayer(
+        build.serve(spec),
+        name=f"{spec} {build.label}",
+        movetime=seconds,
+        cwd=str(build.folder),
+        timeouts=Timeouts(newgame=900),
+    )
+
+
+def warm_up(side: RemotePlayer) -> None:
+    """One turn with no hurry, so that the build's compiled code and tables are ready before any
+    clock runs."""
+    from fanorona.board import Board
+
+    slow = RemotePlayer(
+        side.command, side.name, None, Timeouts(newgame=900, turn=900), cwd=side.cwd
+    )
+    try:
+        slow.choose_turn(Board())
+    finally:
+        slow.close()
+
+
+def play(args, new: RemotePlayer, old: RemotePlayer, book: list[str], test: SPRT | None):
+    """The match: all ``--games`` at once, or with the SPRT a batch of pairs at a time (as many as
+    ``--jobs``) until it decides or the games or the book run out."""
+    record = args.record or os.path.join(tempfile.mkdtemp(), "games.jsonl")
+    batch = 2 * max(1, args.jobs // 2) if test else args.games
+    played = 0
+    while True:
+        played = min(args.games, played + batch)
+        result = arena.run_match(
+            new,
+            old,
+            played,
+            jobs=args.jobs,
+            seed=args.seed,
+            max_turns=args.max_turns,
+            openings=book,
+            record=record,
+            progress=test is None,
+        )
+        if test is None or played >= args.games or test.decide(pair_counts(result)):
+            return result
+        print(test.line(pair_counts(result)), flush=True)
 
 
 def main(argv=()) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m benchmarks.bench_strength", description=__doc__.split("\n\n")[0]
     )
-    parser.add_argument("--games", type=int, default=20, help="games, in pairs (default 20)")
-    parser.add_argument(
-        "--time",
-        type=float,
-        default=0.1,
-        help="seconds a turn for both (default 0.1; level 5's: 1.8)",
-    )
-    parser.add_argument(
-        "--depth",
-        type=int,
-        help="both search to this depth instead of a time a turn (the result then does not "
-        "depend on the machine's load; the table's nodes/s tells what a depth costs)",
-    )
+    parser.add_argument("--new", default=builds.WORKTREE, help="git reference (default WORKTREE)")
+    parser.add_argument("--old", default=builds.WORKTREE, help="git reference (default WORKTREE)")
+    parser.add_argument("--spec", default="level5", help="the player each serves (level5)")
+    parser.add_argument("--new-spec", help="another player for the new side only")
+    parser.add_argument("--old-spec", help="another player for the old side only")
+    parser.add_argument("--time", type=float, default=0.1, help="seconds a turn (level 5's: 1.8)")
+    parser.add_argument("--games", type=int, default=20, help="games at most, in pairs (20)")
+    parser.add_argument("--book", type=Path, help=f"opening book file (default {BOOK.name})")
+    parser.add_argument("--sprt", action="store_true", help="stop when the SPRT decides")
+    parser.add_argument("--elo0", type=float, default=0.0, help="the SPRT's H0 (default 0)")
+    parser.add_argument("--elo1", type=float, default=10.0, help="the SPRT's H1 (default 10)")
+    parser.add_argument("--alpha", type=float, default=0.05, help="false H1 rate (0.05)")
+    parser.add_argument("--beta", type=float, default=0.05, help="false H0 rate (0.05)")
     parser.add_argument("--jobs", type=int, default=1, help="processes playing at once")
-    parser.add_argument(
-        "--player", help="another spec to play the frozen level 5 (default: today's level 5)"
-    )
-    parser.add_argument(
-        "--opponent",
-        help="another spec for the other side (default: the frozen level 5 with the same budget; "
-        "frozen5:depth=7 gives it a turn more than --depth 6, say)",
-    )
-    parser.add_argument(
-        "--max-turns",
-        type=int,
-        default=400,
-        help="turn cap, a game reaching it decided on stones (default 400: the 50-turn rule ends "
-        "games first, so they are played to their end)",
-    )
-    parser.add_argument("--seed", type=int, default=1, help="draws the openings and the players")
-    parser.add_argument("--json", metavar="FILE", help="also write every game to FILE")
-    parser.add_argument(
-        "--record",
-        metavar="FILE",
-        help="write each game to FILE as it ends; the same command again goes on from there",
-    )
+    parser.add_argument("--max-turns", type=int, default=400, help="turn cap (default 400)")
+    parser.add_argument("--seed", type=int, default=1, help="draws the book's order")
+    parser.add_argument("--builds", type=Path, default=builds.BUILDS, help="where builds live")
+    parser.add_argument("--record", metavar="FILE", help="games as they end; again goes on")
     args = parser.parse_args(argv)
     if args.games < 2 or args.games % 2:
         parser.error(f"--games is an even number, at least 2 (games go in pairs); got {args.games}")
     if not args.time > 0:
         parser.error(f"--time is a positive number of seconds; got {args.time}")
-    if args.depth is not None and args.depth < 1:
-        parser.error(f"--depth is a whole number of turns, at least 1; got {args.depth}")
-    book = opening_book(args.games // 2, seed=args.seed)
-    new = args.player or new_level5(args.time, args.depth)
-    old = args.opponent or (
-        f"frozen5:depth={args.depth}" if args.depth else f"frozen5:time={args.time:g}"
+    try:
+        test = SPRT(args.elo0, args.elo1, args.alpha, args.beta) if args.sprt else None
+        book_file = args.book or (BOOK if BOOK.exists() else None)
+        book = _shuffled(read_book(book_file) if book_file else all_lines(turns=2), args.seed)
+        sides = [
+            player(builds.build(ref, args.builds), spec or args.spec, args.time)
+            for ref, spec in ((args.new, args.new_spec), (args.old, args.old_spec))
+        ]
+    except ValueError as e:
+        parser.error(str(e))
+    if len(book) < args.games // 2:
+        parser.error(
+            f"the book has {len(book)} openings, fewer than the {args.games // 2} pairs asked for:"
+            " no opening is played twice"
+        )
+    print(
+        f"{sides[0].name} against {sides[1].name}, {args.time:g} s a turn, at most {args.games}"
+        f" games from {book_file or 'the two-turn lines'} ({len(book)} openings)"
     )
-    print(f"{new} against {old}, {args.games} games, {len(set(book))} openings")
-    print(f"load average at the start: {' '.join(f'{x:.2f}' for x in _load())}", flush=True)
-    result = arena.run_match(
-        new,
-        old,
-        args.games,
-        jobs=args.jobs,
-        seed=args.seed,
-        max_turns=args.max_turns,
-        openings=book,
-        record=args.record,
-    )
+    print(f"load average at the start: {_load()}", flush=True)
+    for side in sides:
+        warm_up(side)
+    result = play(args, sides[0], sides[1], book, test)
     print(result.table())
+    colours = by_colour(result)
+    print(
+        "score of the new side as "
+        + ", as ".join(f"{c} {s:.1%} ({n} games)" for c, (s, n) in colours.items())
+    )
     score, low, high = score_interval(result)
     print(
         f"score {score:.1%} (95% interval {low:.1%} to {high:.1%}); "
-        f"Elo {elo(score):+.0f} (95% interval {elo(low):+.0f} to {elo(high):+.0f})"
+        f"Elo {elo_of(score):+.0f} (95% interval {elo_of(low):+.0f} to {elo_of(high):+.0f})"
     )
     same = colour_won_both(result)
     print(
         f"pairs the same colour won twice (the opening decided them, whoever played it): "
         f"White {same['white']}, Black {same['black']}, of {len(result.games) // 2}"
     )
-    print(f"load average at the end: {' '.join(f'{x:.2f}' for x in _load())}")
-    if args.json:
-        with open(args.json, "w") as f:
-            f.write(result.to_json())
+    if test:
+        print(test.line(pair_counts(result)))
+    print(f"load average at the end: {_load()}")
     return 0
 
 
-def _load() -> tuple[float, float, float]:
-    return os.getloadavg()
+def _shuffled(book: list[str], seed: int) -> list[str]:
+    import random
+
+    book = list(book)
+    random.Random(seed).shuffle(book)
+    return book
+
+
+def _load() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
 if __name__ == "__main__":

@@ -33,7 +33,7 @@ from fanorona.game import play_game
 from fanorona.movegen import bitsets
 from fanorona.rules import Rules
 
-from .bench_strength import opening_book
+from .openings import opening_book
 
 DEFAULT_FILE = Path("build/evaluation-positions.csv")
 COLUMNS = ("source", "width", "height", "me", "opp", "result")

@@ -33,7 +33,7 @@ def test_tiny_match_totals_are_consistent():
 
 
 def test_a_match_plays_the_openings_it_is_given_a_pair_each():
-    from benchmarks.bench_strength import opening_book
+    from benchmarks.openings import opening_book
 
     book = opening_book(2, size=(5, 5), seed=4)
     assert len(set(book)) == 2 and all(len(line.split()) == 2 for line in book)
@@ -48,7 +48,7 @@ def test_a_match_plays_the_openings_it_is_given_a_pair_each():
 
 
 def test_a_book_asked_for_more_pairs_than_two_turns_give_goes_a_turn_deeper():
-    from benchmarks.bench_strength import opening_book
+    from benchmarks.openings import opening_book
 
     book = opening_book(60, seed=1)
     assert len(set(book)) == 60 and {len(line.split()) for line in book} == {3}
@@ -295,41 +295,11 @@ def test_command_errors(capsys):
     assert "games is a whole number" in capsys.readouterr().err
 
 
-def test_the_search_of_before_can_be_named_in_a_match_once_the_benchmark_registers_it(capsys):
-    """``baseline:`` names the frozen search from before the bit-set generator, for the gain
-    against it; the benchmark code registers it (``register_player``): the package alone does not
-    know it."""
-    import benchmarks.baseline  # noqa: F401  registers "baseline"
-    from fanorona.engine.arena import arena_player
-
-    player = arena_player("baseline:depth=2", seed=1)
-    assert player.name == "baseline:depth=2" and player.depth == 2
-    assert arena_player("baseline:time=1.8").time_limit == 1.8
-    assert (
-        main(
-            [
-                "baseline:depth=1",
-                "greedy",
-                "--games",
-                "2",
-                "--size",
-                "5x3",
-                "--seed",
-                "3",
-                "--quiet",
-            ]
-        )
-        == 0
-    )
-    assert "baseline:depth=1 vs greedy: 2 games" in capsys.readouterr().out
-
-
-def test_the_package_alone_knows_no_baseline_player(monkeypatch):
+def test_a_kind_nobody_registered_is_refused_by_name():
     from fanorona.engine import arena
 
-    monkeypatch.setattr(arena, "_EXTRA_KINDS", {})
-    with pytest.raises(ValueError, match="no player called 'baseline'"):
-        arena.arena_player("baseline:depth=2")
+    with pytest.raises(ValueError, match="no player called 'nosuch'"):
+        arena.arena_player("nosuch:depth=2")
 
 
 def test_a_registered_kind_is_built_from_its_spec_and_seed(monkeypatch):
@@ -341,47 +311,19 @@ def test_a_registered_kind_is_built_from_its_spec_and_seed(monkeypatch):
     assert arena.arena_player("greedy").name == "greedy"
 
 
-@pytest.mark.parametrize(
-    "spec, message",
-    [
-        ("baseline:speed=2", "baseline takes time= or depth=, not 'speed'"),
-        ("baseline:depth=two", "depth must be a number; got 'two'"),
-    ],
-)
-def test_baseline_spec_errors(spec, message, capsys):
-    import benchmarks.baseline  # noqa: F401  registers "baseline"
-
-    with pytest.raises(SystemExit):
-        main([spec, "greedy"])
-    assert message in capsys.readouterr().err
-
-
-def test_the_strength_match_can_give_both_sides_a_fixed_depth_instead_of_a_time():
-    from benchmarks import bench_strength
-    from benchmarks.frozen_level5 import frozen_player
-
-    options = "endgame=5,eval=learned,memory=1,reductions=1"
-    assert bench_strength.new_level5(depth=4) == f"alphabeta:depth=4,{options}"
-    assert bench_strength.new_level5(0.5) == f"alphabeta:time=0.5,{options}"
-    frozen = frozen_player("frozen5:depth=3")
-    assert frozen.depth == 3 and frozen.name == "frozen5:depth=3"
-    assert frozen_player("frozen5:time=0.3").depth is None
-    with pytest.raises(ValueError, match="depth must be a whole number"):
-        frozen_player("frozen5:depth=deep")
-    with pytest.raises(ValueError, match="takes time=SECONDS or depth=TURNS, not 'nodes'"):
-        frozen_player("frozen5:nodes=100")
-    with pytest.raises(SystemExit):
-        bench_strength.main(["--depth", "0"])
-
-
-def test_the_strength_match_takes_another_opponent_and_prints_the_score_and_elo(capsys):
+def test_the_strength_match_plays_two_builds_over_the_protocol_and_prints_by_colour(capsys):
+    """Both sides are the working tree here (building a commit takes a worktree and a venv, see
+    tests/test_strength.py); each is served in a process of its own."""
     from benchmarks import bench_strength
 
-    argv = ["--games", "2", "--player", "greedy", "--opponent", "random", "--max-turns", "4"]
+    argv = ["--games", "2", "--new-spec", "greedy", "--old-spec", "random", "--max-turns", "4"]
     assert bench_strength.main(argv) == 0
     out = capsys.readouterr().out
-    assert out.startswith("greedy against random, 2 games, 1 openings")
+    assert out.startswith("greedy WORKTREE against random WORKTREE, 0.1 s a turn, at most 2 games")
+    assert "score of the new side as White" in out and "as Black" in out
     assert "score " in out and "Elo " in out
+    with pytest.raises(SystemExit):
+        bench_strength.main(["--games", "3"])
 
 
 def test_the_strength_match_counts_the_pairs_one_colour_won_twice():

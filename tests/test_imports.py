@@ -286,7 +286,7 @@ def test_the_made_up_package_keeps_the_contract(made_up):
         ),
         (
             "engine/ai.py",
-            "from benchmarks.baseline import BaselineAlphaBeta\n",
+            "from benchmarks.baseline import perft\n",
             "fanorona.engine.ai imports benchmark code",
         ),
         (

@@ -1075,8 +1075,9 @@ _KINDS = {
 #: significant).
 #: Against that search at 1.8 s a turn, 100 games each, today's level 5 scored +164 Elo (+120 to
 #: +214) in pure Python and +308 (+252 to +381) compiled (README, Figures).  Level 5 before the
-#: deeper reductions, against the level 5 frozen before the learned evaluation
-#: (``benchmarks/frozen_level5``), 1.8 s a turn each, games played to their end: +92 Elo (+60 to
+#: deeper reductions, against the level 5 frozen before the learned evaluation (a copy kept in
+#: the benchmarks then; older versions are now built from git), 1.8 s a turn each, games played
+#: to their end: +92 Elo (+60 to
 #: +127) over 100 games, +89 (+67 to +111) over 200; without ``endgame=5`` and ``reductions`` +89
 #: in the first 100's openings (head to head each scored about +20, both together +17 over 100
 #: games).  With late turns in deep nodes searched two turns shallower (``scoring.LATER_TURN``):

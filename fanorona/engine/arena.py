@@ -17,6 +17,7 @@ import json
 import math
 import os
 import random
+import shlex
 import sys
 import time
 from dataclasses import asdict, dataclass, field
@@ -25,6 +26,8 @@ from ..board import Board
 from ..game import play_game
 from ..rules import PRESETS, Rules
 from .ai import make_player
+from .protocol import PlayerFault
+from .remote import RemotePlayer
 
 __all__ = ["GameResult", "MatchResult", "arena_player", "main", "recorded_games", "run_match"]
 
@@ -236,17 +239,28 @@ def _finite(x: float):
 # ---------------------------------------------------------------------------------------------
 
 
+class _Forfeit(Exception):
+    """A side broke the protocol (``PlayerFault``): it loses the game, for the fault's sentence."""
+
+    def __init__(self, side: str, fault: PlayerFault):
+        super().__init__(str(fault))
+        self.side = side
+
+
 class _Timed:
     """A player wrapped to count the time and search nodes it spends."""
 
-    def __init__(self, player):
-        self.player, self.name = player, player.name
+    def __init__(self, player, side: str):
+        self.player, self.name, self.side = player, player.name, side
         self.seconds = self.search_seconds = self.slowest = 0.0
         self.moves = self.nodes = 0
 
     def choose_turn(self, board):
         started = time.perf_counter()
-        turn = self.player.choose_turn(board)
+        try:
+            turn = self.player.choose_turn(board)
+        except PlayerFault as fault:
+            raise _Forfeit(self.side, fault) from None
         spent = time.perf_counter() - started
         self.seconds += spent
         self.slowest = max(self.slowest, spent)
@@ -258,10 +272,18 @@ class _Timed:
         return turn
 
 
-#: Player kinds beyond ``ai.make_player``'s, added with ``register_player``: the package adds none
-#: (the benchmarks add ``baseline``, the frozen search from before the bit-set
-#: move generator).
-_EXTRA_KINDS: dict = {}
+def program_player(spec: str, seed=None) -> RemotePlayer:
+    """``program:COMMAND``: a program that speaks the player protocol (docs/reference/
+    player-protocol.md), started with COMMAND (split as a shell would, run without one)."""
+    command = shlex.split(spec.partition(":")[2])
+    if not command:
+        raise ValueError(f"{spec!r}: write the program's command after 'program:'")
+    return RemotePlayer(command, name=spec, seed=seed)
+
+
+#: Player kinds beyond ``ai.make_player``'s, added with ``register_player``: the package adds
+#: ``program``, a player in a process of its own that speaks the text protocol.
+_EXTRA_KINDS: dict = {"program": program_player}
 
 
 def register_player(kind: str, factory) -> None:
@@ -299,35 +321,54 @@ def _play_one(job) -> GameResult:
     index, a, b, size, rules, max_turns, seed, opening = job
     a_white = index % 2 == 0
     players = {
-        "a": _Timed(_player(a, seed * 1_000_003 + 2 * index)),
-        "b": _Timed(_player(b, seed * 1_000_003 + 2 * index + 1)),
+        "a": _Timed(_player(a, seed * 1_000_003 + 2 * index), "a"),
+        "b": _Timed(_player(b, seed * 1_000_003 + 2 * index + 1), "b"),
     }
     white, black = (players["a"], players["b"]) if a_white else (players["b"], players["a"])
     board = Board(size, rules)
     for turn in opening.split():
         board.push(turn)
-    from .compiled import kept_tables
-
-    with kept_tables(2):  # both sides may remember from turn to turn (``memory=1``)
-        game = play_game(white, black, board, max_turns=max_turns)
-    final = game.board()
-    assert game.outcome is not None, "play_game gives every game an outcome (adjudicated if cut)"
-    winner = game.outcome.winner
-    side = None if winner is None else ("a" if (winner == "white") == a_white else "b")
+    played: list[str] = []
+    try:
+        side, reason, adjudicated = _play(white, black, board, max_turns, a_white, played)
+    finally:
+        for timed in players.values():
+            close = getattr(timed.player, "close", None)
+            if close is not None:
+                close()
     return GameResult(
         index,
         a_white,
         opening,
-        game.turns,
+        played,
         side,
-        game.outcome.reason,
-        adjudicated=final.outcome() is None,
+        reason,
+        adjudicated=adjudicated,
         seconds={k: p.seconds for k, p in players.items()},
         moves={k: p.moves for k, p in players.items()},
         nodes={k: p.nodes for k, p in players.items()},
         search_seconds={k: p.search_seconds for k, p in players.items()},
         slowest={k: p.slowest for k, p in players.items()},
     )
+
+
+def _play(white, black, board, max_turns, a_white, played) -> tuple[str | None, str, bool]:
+    """Play one game into ``played``: the winning side ("a", "b" or None), why, and whether it
+    was adjudicated; a side that breaks the protocol forfeits."""
+    from .compiled import kept_tables
+
+    try:
+        with kept_tables(2):  # both sides may remember from turn to turn (``memory=1``)
+            game = play_game(
+                white, black, board, max_turns, on_turn=lambda _, turn: played.append(str(turn))
+            )
+    except _Forfeit as forfeit:
+        return ("b" if forfeit.side == "a" else "a"), f"forfeit: {forfeit}", False
+    final = game.board()
+    assert game.outcome is not None, "play_game gives every game an outcome (adjudicated if cut)"
+    winner = game.outcome.winner
+    side = None if winner is None else ("a" if (winner == "white") == a_white else "b")
+    return side, game.outcome.reason, final.outcome() is None
 
 
 def _name(spec) -> str:
