@@ -13,7 +13,7 @@ submission per student of five kinds, in turn:
 
 Then it runs ``nbgrader autograde`` on each assignment (with the course's nbgrader_config.py, so
 the points come from the sandboxed grader, fanorona.grading), times it, and prints each student's
-scores beside the ones the README's points table predicts (a partly wrong answer gets a share of
+scores beside the ones the guide's points table predicts (a partly wrong answer gets a share of
 the points: any score below full is as predicted), and the wall and CPU minutes per student: the
 CPU time of nbgrader and of the sandboxed workers, which nbgrader's log reports.
 """

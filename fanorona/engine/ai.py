@@ -1074,7 +1074,7 @@ _KINDS = {
 #: level3-level2 100% (20), level4-level3 95% (20), level5-level4 55% (40; +35 Elo, not
 #: significant).
 #: Against that search at 1.8 s a turn, 100 games each, today's level 5 scored +164 Elo (+120 to
-#: +214) in pure Python and +308 (+252 to +381) compiled (README, Figures).  Level 5 before the
+#: +214) in pure Python and +308 (+252 to +381) compiled (the benchmarks page).  Level 5 before the
 #: deeper reductions, against the level 5 frozen before the learned evaluation (a copy kept in
 #: the benchmarks then; older versions are now built from git), 1.8 s a turn each, games played
 #: to their end: +92 Elo (+60 to
