@@ -35,11 +35,11 @@ def test_the_computer_thinks_on_a_copy_and_plays_through_the_controller(made):
     c.runner.kick()
     assert player.asked.wait(10)
     assert player.boards[0] is not c.model and player.boards[0] == c.model
-    assert c.status.startswith("Gate is thinking")
+    assert c.status.startswith("gate is thinking")
     player.go.set()
     c.runner.wait()
     assert len(c.model.turns) == 2 and c.model.to_move == "white"
-    assert c.status.startswith(f"Gate played {c.model.turns[1]}")
+    assert c.status.startswith(f"gate played {c.model.turns[1]}")
 
 
 def test_a_chain_is_played_one_step_at_a_time(made):
@@ -337,7 +337,7 @@ def test_while_a_cancelled_search_ends_the_next_turn_already_says_thinking(made)
     c.undo()  # the gate stays shut: the cancelled search runs on
     c.click("d2"), c.click("e3")
     deadline = time.monotonic() + 10
-    while not c.status.startswith("Gate is thinking"):
+    while not c.status.startswith("gate is thinking"):
         assert time.monotonic() < deadline, c.status
         time.sleep(0.01)
     assert len(player.boards) == 1, "the new search waits for the cancelled one"

@@ -347,8 +347,8 @@ def test_g_end_turn_is_refused_while_the_computer_plays_its_chain(made):
     c = made(fa.Board.from_diagram(CHAIN), opponent=player)
     c.set_computer("white")
     assert player.started.wait(10)
-    assert c.status.startswith("Gate is thinking")
-    assert c.end_turn().message == "Wait: the computer is moving"
+    assert c.status.startswith("gate is thinking")
+    assert c.end_turn().message == "Wait: it is gate's turn"
     player.go.set()
     c.runner.wait()
 
@@ -360,8 +360,8 @@ def test_g_while_animating_the_status_says_playing_not_thinking(made):
     c.set_computer("white")
     c.runner.wait()
     mid_chain = [status for status, chain in seen if chain == 1]
-    assert mid_chain and all("Scripted is playing c1c2A" in s for s in mid_chain)
-    assert seen[-1][0].startswith("Scripted played c1c2Ad2A")
+    assert mid_chain and all("scripted is playing c1c2A" in s for s in mid_chain)
+    assert seen[-1][0].startswith("scripted played c1c2Ad2A")
 
 
 def test_no_change_shows_the_computers_finished_turn_as_still_being_played(made):
@@ -375,7 +375,7 @@ def test_no_change_shows_the_computers_finished_turn_as_still_being_played(made)
     over = [status for status, side, turns in seen if turns == 1]
     assert over and [str(t) for t in c.model.turns] == ["c1c2Ad2A"]
     assert all(side == "black" for _status, side, turns in seen if turns == 1)
-    assert all(s.startswith("Scripted played c1c2Ad2A. Black to move") for s in over), over
+    assert all(s.startswith("scripted played c1c2Ad2A. Black to move") for s in over), over
 
 
 def test_the_computers_level_is_named_in_the_boards_language(made):
@@ -401,12 +401,37 @@ def test_clicks_are_refused_while_the_computer_thinks_and_undo_drops_its_answer(
     clicks(c, "d3", "e3")
     c.choose("approach")
     assert player.started.wait(10)
-    assert c.click("e2").message == "Wait: the computer is moving"
+    assert c.click("e2").message == "Wait: it is gate's turn"
     c.undo()
     assert c.model == fa.Board()
     player.go.set()
     c.runner.wait()
     assert c.model == fa.Board(), "the late answer was not played"
+
+
+@pytest.mark.parametrize(
+    "language, thinking, refused",
+    [
+        ("en", "ann is thinking", "Wait: it is ann's turn"),
+        ("da", "ann tænker", "Vent: det er anns tur"),
+    ],
+)
+def test_a_classmate_is_named_as_the_lobby_spells_them_while_it_is_their_turn(
+    made, language, thinking, refused
+):
+    """A lobby seat is a player with a name: a click in its turn names it, never "the computer",
+    and never capitalised into someone else ("ann", not "Ann")."""
+    player = Gate()
+    player.name = "ann"
+    c = made(opponent=player)
+    c.set_language(language)
+    clicks(c, "d3", "e3")
+    c.choose("approach")
+    assert player.started.wait(10)
+    assert c.status.startswith(thinking), c.status
+    assert c.click("e2").message == refused
+    player.go.set()
+    c.runner.wait()
 
 
 def test_e_the_replay_shows_the_position_shown_and_forgets_its_sentence_at_the_end(made):

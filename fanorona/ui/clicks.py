@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .adapter import ModelFault
+from .labels import named_person
 from .reply import Action, Reply, answer
 from .scene import choice_strings, must_capture
 
@@ -112,6 +113,9 @@ class Clicks:
         if board.seat.computer_to_move():
             if board.seat.settings.paused:
                 return self._say(Action.REFUSED, "computer_paused", side=board.game.to_move)
+            name = board.seat.player_words(board.game.to_move)
+            if named_person(name):  # a classmate in the lobby, by the name the lobby gives
+                return self._say(Action.REFUSED, "busy_named", name=name)
             return self._say(Action.REFUSED, "busy")
         return None
 

@@ -96,6 +96,7 @@ LABELS = {
         "playing": "{name} is playing {move}",
         "computer_played": "{name} played {move}",
         "busy": "wait: the computer is moving",
+        "busy_named": "wait: it is {name}'s turn",
         "replaying": (
             "showing the position after {n} of {total} turns: move the slider to the end to play on"
         ),
@@ -260,6 +261,7 @@ LABELS = {
         "playing": "{name} spiller {move}",
         "computer_played": "{name} spillede {move}",
         "busy": "vent: computeren trækker",
+        "busy_named": "vent: det er {name}s tur",
         "replaying": (
             "viser stillingen efter {n} af {total} træk: flyt skyderen til enden for at spille"
             " videre"
@@ -428,6 +430,7 @@ LABELS = {
         "playing": "{name} spielt {move}",
         "computer_played": "{name} spielte {move}",
         "busy": "bitte warten: der Computer zieht",
+        "busy_named": "bitte warten: {name} ist am Zug",
         "replaying": (
             "Stellung nach {n} von {total} Zügen: schiebe den Regler ans Ende, um weiterzuspielen"
         ),
@@ -595,6 +598,7 @@ LABELS = {
         "playing": "{name} hraje {move}",
         "computer_played": "{name} zahrál {move}",
         "busy": "počkejte: počítač táhne",
+        "busy_named": "počkejte: na tahu je {name}",
         "replaying": "pozice po {n} z {total} tahů: posuňte jezdec na konec a hrajte dál",
         "nothing_to_undo": "není co vrátit",
         "nothing_to_redo": "není co opakovat",
@@ -687,11 +691,17 @@ def labels(language: str) -> dict:
     return LABELS[language]
 
 
+def named_person(name) -> bool:
+    """A player's own name (a lobby classmate's), said as spelled: not a level, not a side."""
+    return isinstance(name, str) and name not in ("white", "black", "computer")
+
+
 def say(language: str, key: str, **values) -> str:
     """A sentence in a language, capitalised unless a point name leads; a side's colour is
     translated too, and so is a value given as words of its own, ``(key, values)`` (the
     computer's name: ``("computer_level", {"level": 3})``)."""
     text = labels(language)
+    person = named_person(values.get("name"))  # before a level's words are put in its place
     if "side" in values:
         values["side"] = text[values["side"]]
     for name, value in values.items():
@@ -702,6 +712,8 @@ def say(language: str, key: str, **values) -> str:
     sentence = text[key].format(**values)
     if text[key].startswith(("{point}", "{step}")):  # a point name leads: "d3 selected", never "D3"
         return sentence
+    if text[key].startswith("{name}") and person:
+        return sentence  # a classmate's name as the lobby spells it: "ann played", never "Ann"
     return sentence[:1].upper() + sentence[1:]
 
 
