@@ -38,6 +38,15 @@ class Clock:
         return self.t
 
 
+def on_a_loop(coroutine):
+    """``asyncio.run`` in a thread of its own: a browser test on the same worker may have left
+    Playwright's loop running in this thread, where ``asyncio.run`` refuses to start."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
+
+
 def run(test):
     """Run ``test(lobby, clock, members, store)`` on an event loop (the lobby's timers need one)."""
 
@@ -52,7 +61,7 @@ def run(test):
             lobby.arrive(member)
         return test(lobby, clock, members, store)
 
-    return asyncio.run(main())
+    return on_a_loop(main())
 
 
 def say(lobby, member, kind, **fields):
@@ -319,4 +328,4 @@ def test_a_class_file_from_before_the_clocks_were_stored_opens_and_its_live_game
         assert [str(t) for t in game.board.turns] == ["b2c3A"] and game.held
         assert game.clocks(lobby.now()) == {"white": 300.0, "black": 300.0}
 
-    asyncio.run(main())
+    on_a_loop(main())
