@@ -121,13 +121,14 @@ class Worker:
         self.objects = Objects()
         self.namespace: dict = {"__name__": "__main__"}
         self.cells = 0
+        self.current = None  # the number of the request being answered, named in each reply
 
     def send(self, message: dict) -> None:
         """One line to the grader (JSON: a value JSON cannot hold is sent as an error)."""
         try:
             text = json.dumps(message, allow_nan=False)
         except (TypeError, ValueError, RecursionError) as e:
-            text = json.dumps({"error": error_of(e), "printed": ""})
+            text = json.dumps({"error": error_of(e), "printed": "", "id": self.current})
         self.channel.write(text + "\n")
         self.channel.flush()
 
@@ -227,7 +228,7 @@ class Worker:
             except BaseException as e:  # the student's exception is the answer
                 entry = {"error": error_of(e)}
                 stop = isinstance(e, (NotImplementedError, SystemExit, KeyboardInterrupt))
-            self.send({"entry": entry, "printed": ""})
+            self.send({"entry": entry, "printed": "", "id": self.current})
             sent += 1
             if stop:
                 break
@@ -261,11 +262,13 @@ def main() -> None:
         printed = Printed()
         try:
             request = json.loads(line)
+            worker.current = request.get("id")
             with redirect_stdout(printed), redirect_stderr(printed):
                 reply = worker.answer(request)
         except BaseException as e:
             reply = {"error": error_of(e)}
         reply["printed"] = printed.getvalue()
+        reply["id"] = worker.current
         worker.send(reply)
 
 
