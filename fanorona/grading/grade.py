@@ -278,11 +278,12 @@ class Notebook:
     refusals: list[str] = field(default_factory=list)
     files: dict[str, str] = field(default_factory=dict)  # written by %%writefile cells
     cpu: float = 0.0  # CPU seconds of the workers, once ended
+    allow_weak: bool = False  # whether graded code may run without namespaces
 
     def worker(self) -> Session:
         if self.session is None or self.session.broken:
             self.close()
-            self.session = Session().__enter__()
+            self.session = Session(allow_weak=self.allow_weak).__enter__()
             with redirect_stdout(io.StringIO()):
                 for source in self.sources:
                     self.session.run(source)

@@ -14,6 +14,7 @@ import atexit
 import compileall
 import hashlib
 import json
+import os
 import shutil
 import tempfile
 from pathlib import Path
@@ -47,8 +48,9 @@ def verify(record: Path) -> dict[str, str]:
     """Record the package's hashes in ``record`` the first time; after that, raise
     ``PackageChanged`` naming the files that differ from it.  Returns the hashes."""
     now = hashes()
-    if not record.exists():
-        record.write_text(json.dumps(now, indent=0, sort_keys=True))
+    if not record.exists():  # the instructor's alone: no one else may read or write it
+        with os.fdopen(os.open(record, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "w") as f:
+            f.write(json.dumps(now, indent=0, sort_keys=True))
         return now
     try:
         then = json.loads(record.read_text())

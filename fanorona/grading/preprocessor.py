@@ -26,13 +26,44 @@ from nbgrader.preprocessors import (
     NbGraderPreprocessor,
     SaveAutoGrades,
 )
-from traitlets import Unicode
+from traitlets import Bool, Unicode
 
+from ..sandbox import IsolationUnavailable
+from ..sandbox.reach import open_to_others
 from .grade import Notebook, grade_notebook
 from .package import RECORD_NAME, PackageChanged, verify
+from .remote import grading_isolation
 
 #: How the preprocessor's log line with the CPU seconds of a notebook's sandboxed workers starts.
 WORKER_CPU = "CPU seconds of the sandboxed workers:"
+#: How the line saying which isolation graded code had starts, in the log and on feedback pages.
+ISOLATION = "Graded code ran with"
+
+
+def refuse_all(nb, kind: str, sentence: str) -> None:
+    """Every graded check cell shows ``sentence`` as its error: no points, nothing run."""
+    for cell in nb.cells:
+        meta = cell.metadata.get("nbgrader", {})
+        if cell.cell_type == "code" and meta.get("grade") and not meta.get("solution"):
+            cell.outputs = [
+                from_dict(
+                    {
+                        "output_type": "error",
+                        "ename": kind,
+                        "evalue": sentence,
+                        "traceback": [sentence],
+                    }
+                )
+            ]
+
+
+def announce(nb, line: str) -> None:
+    """The isolation line under every graded check cell's output (its points unchanged)."""
+    for cell in nb.cells:
+        meta = cell.metadata.get("nbgrader", {})
+        if cell.cell_type == "code" and meta.get("grade") and not meta.get("solution"):
+            shown = from_dict({"output_type": "stream", "name": "stdout", "text": line + "\n"})
+            cell.outputs.insert(0, shown)
 
 
 class SandboxedGrades(NbGraderPreprocessor):
@@ -42,34 +73,43 @@ class SandboxedGrades(NbGraderPreprocessor):
         "",
         help="File of the package's recorded hashes (default: beside the course's gradebook).",
     ).tag(config=True)
+    allow_weak_isolation = Bool(
+        False,
+        help="Grade without namespaces where bubblewrap cannot run (a trusted setting only; the"
+        " log and every feedback page then say so). FANORONA_ALLOW_WEAK_ISOLATION=1 does the same.",
+    ).tag(config=True)
+
+    def course_root(self) -> Path:
+        return Path(self.config.get("CourseDirectory", {}).get("root", "") or ".").resolve()
 
     def record_path(self) -> Path:
-        if self.record:
-            return Path(self.record)
-        root = self.config.get("CourseDirectory", {}).get("root", "") or "."
-        return Path(root) / RECORD_NAME
+        return Path(self.record) if self.record else self.course_root() / RECORD_NAME
+
+    def isolation(self) -> str:
+        """The isolation line, after the checks that make the weaker mode safe for the course."""
+        line = grading_isolation(self.allow_weak_isolation)
+        if not line.startswith("bubblewrap") and open_to_others(self.course_root()):
+            raise IsolationUnavailable(
+                f"Without bubblewrap graded code could read the course folder {self.course_root()}"
+                " (every student's work and the gradebook), as it is open to other users: close"
+                f" it with `chmod 700 {self.course_root()}`, or install bubblewrap."
+            )
+        return line
 
     def preprocess(self, nb, resources):
         try:
+            line = self.isolation()
             verify(self.record_path())
-        except PackageChanged as e:
-            for cell in nb.cells:
-                meta = cell.metadata.get("nbgrader", {})
-                if cell.cell_type == "code" and meta.get("grade") and not meta.get("solution"):
-                    cell.outputs = [
-                        from_dict(
-                            {
-                                "output_type": "error",
-                                "ename": "PackageChanged",
-                                "evalue": str(e),
-                                "traceback": [str(e)],
-                            }
-                        )
-                    ]
+        except (IsolationUnavailable, PackageChanged) as e:
+            refuse_all(nb, type(e).__name__, str(e))
             self.log.error("%s", e)  # noqa: TRY400 - the sentence is the message
             return nb, resources
-        state = Notebook()
+        weak = not line.startswith("bubblewrap")
+        self.log.log(30 if weak else 20, "%s %s", ISOLATION, line)
+        state = Notebook(allow_weak=True) if weak else Notebook()
         grade_notebook(nb, state)
+        if weak:
+            announce(nb, f"{ISOLATION} {line}.")
         # benchmarks/grade_class.py reads this line: the sandbox's processes are not nbgrader's
         # children, so their CPU time is not in nbgrader's own
         self.log.info("%s %.3f", WORKER_CPU, state.cpu)

@@ -20,7 +20,7 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from ..sandbox import Limits, Sandbox
+from ..sandbox import IsolationUnavailable, Limits, Sandbox, require_isolation
 from . import plain
 from .package import student_view
 
@@ -77,11 +77,27 @@ def library_dirs() -> list[str]:
     return list(dict.fromkeys(paths[key] for key in ("purelib", "platlib")))
 
 
-class Session:
-    """One sandboxed worker for one student's notebook."""
+def grading_isolation(allow_weak: bool = False) -> str:
+    """The one line saying how graded code is isolated here, or ``IsolationUnavailable``: without
+    namespaces only when allowed, and only as root (so the worker runs as a user of its own, never
+    as the instructor's, who owns the gradebook)."""
+    line = require_isolation(allow_weak)
+    if not line.startswith("bubblewrap") and os.geteuid() != 0:
+        raise IsolationUnavailable(
+            "Without bubblewrap the grader must run as root, so that students' code runs as a"
+            " user of its own and not as yours (who owns the gradebook): install it with"
+            " `apt-get install bubblewrap`, or run nbgrader as root."
+        )
+    return line
 
-    def __init__(self, limits: Limits | None = None):
+
+class Session:
+    """One sandboxed worker for one student's notebook (without namespaces only if
+    ``allow_weak``, or the environment variable, allows it)."""
+
+    def __init__(self, limits: Limits | None = None, allow_weak: bool = False):
         self.limits = limits or WORKER_LIMITS
+        self.allow_weak = allow_weak
         self._context: Any = None
         self._proc: Any = None  # the sandbox's Running, once started
         self._buffer = b""
@@ -93,7 +109,8 @@ class Session:
     def __enter__(self) -> Session:
         view = student_view()
         argv = [sys.executable, "-I", "-S", "-c", BOOT, str(view), *library_dirs()]
-        self._context = Sandbox(self.limits, package=False).start(
+        grading_isolation(self.allow_weak)
+        self._context = Sandbox(self.limits, package=False, allow_weak=self.allow_weak).start(
             argv, readable=[view], env={"MPLBACKEND": "Agg"}
         )
         self._proc = self._context.__enter__()
