@@ -45,13 +45,13 @@ ROUTES = {
     "turns-the-seal-off": (
         "import fanorona.exercises.seal as seal\nseal.Seal.verify = lambda self: []\n"
         "import fanorona.exercises as ex\nex.check_neighbours.reference = neighbours",
-        "Graded code cannot import fanorona.exercises",
+        APART,
     ),
     "clears-the-seal-records-through-gc": (
         "import gc\nfor o in gc.get_objects():\n"
         "    if type(o).__name__ == 'Seal':\n        o.entries.clear(); o.codes.clear()\n"
         "import fanorona.exercises.model as m\nm.check_neighbours.reference = neighbours",
-        "Graded code cannot import fanorona.exercises",
+        APART,
     ),
     "plants-a-fake-checker-module": (
         "import sys, types\nfake = types.ModuleType('fanorona.exercises')\n"
@@ -68,11 +68,11 @@ ROUTES = {
     ),
     "empties-the-checkers-data": (
         "import fanorona.exercises.model as m\nm.NEIGHBOUR_SIZES = ()",
-        "Graded code cannot import fanorona.exercises",
+        APART,
     ),
     "calls-the-reference": (
         "from fanorona.exercises import check_neighbours\nneighbours = check_neighbours.reference",
-        "Graded code cannot import fanorona.exercises",
+        "that is not there while grading",
     ),
     "patches-the-timers-and-sleeps": (
         "import signal, time\nsignal.setitimer = lambda *args: (0.0, 0.0)\n"
@@ -83,7 +83,7 @@ ROUTES = {
     ),
     "raises-the-call-limit": (
         "import fanorona.exercises.guard as guard\nguard.CALL_LIMIT = 10**6",
-        "Graded code cannot import fanorona.exercises",
+        APART,
     ),
     "edits-the-package-on-disk": (
         f"with open({str(PACKAGE_FILE)!r}, 'a') as f:\n    f.write('\\nNEIGHBOUR_SIZES = ()\\n')",

@@ -1,8 +1,9 @@
 """The package as graded code sees it, and the check that the installed one is still the original.
 
-``student_view()`` copies the package's source into a private folder without the checkers, the
-grader and the tournament: the worker imports ``fanorona`` from there, so a student's function
-cannot call a checker's reference or read the grader's cases.  ``verify(record)`` compares the
+``student_view()`` copies the package's source into a private folder without the checkers (a
+stand-in takes their place, ``standin``), the grader and the tournament: the worker imports
+``fanorona`` from there, so a student's function cannot call a checker's reference or read the
+grader's cases.  ``verify(record)`` compares the
 installed files with the hashes recorded the first time a course was graded (a file beside the
 course's gradebook): a package edited on disk is refused with one sentence before any student is
 graded, rather than graded with.
@@ -23,7 +24,7 @@ PACKAGE = Path(__file__).resolve().parent.parent
 #: Sub-packages graded code does not get: what decides grades and results.
 HIDDEN = ("exercises", "grading", "tournament", "lobby")
 #: Modules of the grader the worker needs (plain data, the worker itself).
-WORKER_MODULES = ("plain.py", "worker.py")
+WORKER_MODULES = ("plain.py", "worker.py", "kernel.py")
 RECORD_NAME = ".fanorona-package.json"
 
 
@@ -97,6 +98,13 @@ def student_view() -> Path:
             or n.endswith(".egg-info")
         ],
     )
+    from .. import exercises
+
+    (root / "fanorona" / "exercises").mkdir()
+    standin = (PACKAGE / "grading" / "standin.py").read_text(encoding="utf-8")
+    names = sorted(set(exercises.__all__))
+    standin = standin.replace("NAMES: list[str] = []", f"NAMES: list[str] = {names!r}", 1)
+    (root / "fanorona" / "exercises" / "__init__.py").write_text(standin, encoding="utf-8")
     grading = root / "fanorona" / "grading"
     grading.mkdir()
     (grading / "__init__.py").write_text('"""Only what the sandboxed worker needs."""\n')

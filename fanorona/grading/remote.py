@@ -250,8 +250,18 @@ class Session:
 
     def run(self, source: str) -> StudentError | None:
         """Run one cell's source in the student's namespace; the student's exception, if any."""
-        reply = self.ask({"op": "run", "source": source}, timeout=CELL_LIMIT)
+        reply = self.ask(
+            {"op": "run", "source": source, "limit": CELL_LIMIT}, timeout=CELL_LIMIT + 5
+        )
         return StudentError(reply["error"]) if "error" in reply else None
+
+    def read(self, expression: str):
+        """The text of the file the notebook's ``expression`` names (None if none)."""
+        return self.value(self.ask({"op": "read", "expression": expression}))
+
+    def cpu_now(self) -> float:
+        """CPU seconds of the live worker and all below it."""
+        return self._proc.cpu_seconds() if self._proc is not None and self._context else 0.0
 
     def value(self, reply: dict):
         if "error" in reply:

@@ -21,6 +21,8 @@ from contextlib import contextmanager, redirect_stderr, redirect_stdout
 
 #: Characters of what the student's code prints that go back with a reply.
 PRINTED = 4000
+#: Characters of a file the notebook wrote that the grader reads (a tournament player).
+PLAYER_BYTES = 2**20
 
 
 class TimeUp(BaseException):
@@ -120,6 +122,9 @@ class Worker:
         self.plain = plain
         self.objects = Objects()
         self.namespace: dict = {"__name__": "__main__"}
+        from fanorona.grading import kernel
+
+        kernel.prepare(self.namespace)
         self.cells = 0
         self.current = None  # the number of the request being answered, named in each reply
 
@@ -142,10 +147,17 @@ class Worker:
         op = request.get("op")
         boards: list = []
         if op == "run":
+            from fanorona.grading import kernel
+
             self.cells += 1
-            code = compile(request["source"], f"<cell {self.cells}>", "exec")
-            exec(code, self.namespace)
+            name = f"<cell {self.cells}>"
+            source = kernel.python_of(request["source"])
+            kernel.remember(name, source)
+            with time_limit(float(request.get("limit", 3600))):
+                exec(compile(source, name, "exec"), self.namespace)
             return {"value": None}
+        if op == "read":
+            return {"value": self.read(request["expression"])}
         if op == "get":
             return {"value": self.value(self.namespace[request["name"]])}
         if target is None:
@@ -200,6 +212,16 @@ class Worker:
         if op == "click":
             return readback.click_at(target, str(args[0]))
         return readback.laid_out(readback.figure_axes(target))
+
+    def read(self, expression: str) -> str | None:
+        """The text of the file at the path ``expression`` names in the notebook (a player the
+        notebook wrote, by any means), at most ``PLAYER_BYTES``; None if there is none."""
+        try:
+            path = eval(expression, self.namespace)
+            with open(path, encoding="utf-8") as f:
+                return f.read(PLAYER_BYTES)
+        except Exception:  # no such name or file: the grader says so
+            return None
 
     @staticmethod
     def search(target, nodes: dict, alphabeta: bool, limit: int) -> dict:

@@ -1,0 +1,50 @@
+"""Solution cells run as a kernel runs them: magics, ``display``, ``help``, ``inspect`` and the
+checkers imported or reloaded in a solution cell cost a correct answer nothing, and a cell that
+takes too long is named and stopped while the checks after it still run."""
+
+import pytest
+from test_grading_answers import graded
+
+from fanorona.grading import grade, remote
+
+INNOCENT = {
+    "time-magic": "%time x = neighbours(3, 3, 'b2')",
+    "cell-time-magic": "%%time\nx = neighbours(3, 3, 'b2')",
+    "timeit": "%timeit neighbours(3, 3, 'b2')",
+    "display": "display(neighbours(3, 3, 'b2'))\ndisplay(neighbours)",
+    "matplotlib-widget": "%matplotlib widget\nimport matplotlib.pyplot as plt",
+    "autoreload": "%load_ext autoreload\n%autoreload 2",
+    "help-and-inspect": "import inspect\nhelp(neighbours)\nprint(inspect.getsource(neighbours))",
+    "reload-the-checkers": "import importlib\nimport fanorona.exercises\n"
+    "importlib.reload(fanorona.exercises)",
+    "star-import-of-the-checkers": "from fanorona.exercises import *\n"
+    "cases = check_neighbours(neighbours)",
+    "shell-escape-and-help-request": "files = !ls\nneighbours?",
+}
+
+
+@pytest.mark.parametrize("cell", INNOCENT)
+def test_innocent_kernel_code_in_a_solution_cell_costs_nothing(cell):
+    result, _ = graded("01_board_graph.ipynb", "neighbours", "check_neighbours", INNOCENT[cell])
+    assert result.score is None and "All 305 cases agree." in result.text, result
+
+
+def test_reaching_for_a_checkers_reference_through_the_stand_in_scores_nothing_and_says_so():
+    reach = (
+        "def neighbours(width, height, point):\n    return set()\n"
+        "from fanorona.exercises import check_neighbours\n"
+        "neighbours = check_neighbours.reference"
+    )
+    result, _ = graded("01_board_graph.ipynb", "neighbours", "check_neighbours", reach)
+    assert result.score == 0
+    assert "check_neighbours.reference) that is not there while grading" in result.text
+
+
+def test_a_long_cell_is_stopped_and_named_and_the_checks_after_it_still_score(monkeypatch):
+    monkeypatch.setattr(remote, "CELL_LIMIT", 2.0)
+    monkeypatch.setattr(grade, "CELL_LIMIT", 2.0)
+    result, seconds = graded(
+        "01_board_graph.ipynb", "neighbours", "check_neighbours", "import time\ntime.sleep(40)"
+    )
+    assert result.score is None and "All 305 cases agree." in result.text, result
+    assert seconds < 30
