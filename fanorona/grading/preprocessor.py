@@ -18,12 +18,17 @@ require("course", "The grader", "nbgrader", "nbconvert", "nbformat")
 # ruff: noqa: E402
 from nbconvert.preprocessors import ClearMetadataPreprocessor
 from nbformat import from_dict
+from nbgrader.nbgraderformat import MetadataValidator
 from nbgrader.preprocessors import (
     AssignLatePenalties,
     CheckCellMetadata,
+    ClearOutput,
+    DeduplicateIds,
     IgnorePattern,
     LimitOutput,
     NbGraderPreprocessor,
+    OverwriteCells,
+    OverwriteKernelspec,
     SaveAutoGrades,
 )
 from traitlets import Bool, Unicode
@@ -115,6 +120,56 @@ class SandboxedGrades(NbGraderPreprocessor):
         self.log.info("%s %.3f", WORKER_CPU, state.cpu)
         return nb, resources
 
+
+def unusable(validator: MetadataValidator, cell) -> str | None:
+    """Why nbgrader would refuse the cell's metadata, or None."""
+    if not cell.metadata.nbgrader:
+        return "its nbgrader metadata is empty (a copy of another cell?)"
+    try:
+        validator.validate_cell(cell)
+    except Exception as e:
+        return str(e).splitlines()[0][:200] if str(e) else type(e).__name__
+    return None
+
+
+class UsableMetadata(NbGraderPreprocessor):
+    """A cell whose nbgrader metadata nbgrader would refuse (a pasted copy of a locked check cell
+    loses its metadata to ``DeduplicateIds``, which then fails validation and stops the whole
+    run) becomes an ordinary cell of the student's, named in the instructor's log: the notebook
+    is graded as far as it can be, and the run goes on."""
+
+    def preprocess(self, nb, resources):
+        validator = MetadataValidator()
+        student = resources.get("nbgrader", {}).get("student", "?")
+        notebook = resources.get("nbgrader", {}).get("notebook", "?")
+        for number, cell in enumerate(nb.cells, 1):
+            if "nbgrader" not in cell.metadata:
+                continue
+            why = unusable(validator, cell)
+            if why is not None:
+                del cell.metadata["nbgrader"]
+                self.log.warning(
+                    "%s, %s: cell %d had nbgrader metadata that cannot be used (%s); it is"
+                    " graded as an ordinary cell of the student's.",
+                    student,
+                    notebook,
+                    number,
+                    why,
+                )
+        return nb, resources
+
+
+#: nbgrader's sanitizing steps, with unusable metadata made ordinary before nbgrader reads it and
+#: again after ``DeduplicateIds`` empties a copy's.
+SANITIZE_PREPROCESSORS = [
+    ClearOutput,
+    UsableMetadata,
+    DeduplicateIds,
+    UsableMetadata,
+    OverwriteKernelspec,
+    OverwriteCells,
+    CheckCellMetadata,
+]
 
 #: nbgrader's autograde steps with the sandboxed grades where ``Execute`` was.
 AUTOGRADE_PREPROCESSORS = [
