@@ -153,3 +153,21 @@ def test_the_measure_lets_an_honest_large_answer_through():
     value = {"dict": [[str(i), {"set": [str(i), str(i + 1)]}] for i in range(20_000)]}
     line = json.dumps({"value": value, "id": 3}).encode()
     assert plain.loads(line)["value"] == value
+
+
+def test_a_function_that_raises_gets_its_first_failing_call_and_its_line_in_a_few_lines():
+    raising = "def neighbours(w, h, p):\n    found = set()\n    return found | undefined_name"
+    result, _ = graded("01_board_graph.ipynb", "neighbours", "check_neighbours", raising)
+    shown = result.text + (result.sentence or "")
+    assert result.score == 0 and len(shown.splitlines()) <= 10, shown
+    cell = next(c for c in solved("01_board_graph.ipynb", "neighbours", raising).cells
+                if "undefined_name" in c.source)  # fmt: skip
+    line = cell.source.splitlines().index("    return found | undefined_name") + 1
+    assert "NameError" in shown and f"raised in neighbours, line {line} of its cell" in shown
+
+
+def test_the_partial_credit_line_wraps():
+    wrong = "_n = neighbours\ndef neighbours(w, h, p):\n    return _n(w, h, p) if w > 3 else set()"
+    result, _ = graded("01_board_graph.ipynb", "neighbours", "check_neighbours", wrong)
+    assert 0 < result.score < 2 and "cases agree" in result.sentence
+    assert max(len(line) for line in result.sentence.splitlines()) <= 100

@@ -14,6 +14,8 @@ from __future__ import annotations
 import ast
 import io
 import math
+import re
+import textwrap
 import time
 from collections.abc import Callable
 from contextlib import redirect_stdout
@@ -52,6 +54,8 @@ UNCALLED = {
     "check_subtraction": ("check_subtraction", ["Subtraction"]),
     "check_game_tree": ("check_game_tree", ["tree_minimax", "tree_alphabeta"]),
 }
+#: Characters of a line of feedback: nbgrader's page shows an output's lines as they are.
+WIDTH = 100
 APART = (
     "Your code ran in a sandbox apart from the grader: what it changes in Python, the package or"
     " the checkers does not reach the grade."
@@ -184,6 +188,17 @@ def refusal_of(error: StudentError) -> str | None:
     return None
 
 
+def student_line(error: Exception) -> str:
+    """Where in the student's cells an exception was raised (the function and the line of its
+    cell), if known."""
+    where = error.where if isinstance(error, StudentError) else ""
+    found = re.findall(r'File "<cell \d+>", line (\d+), in (\S+)', where)
+    if not found:
+        return ""
+    line, function = found[-1]
+    return f" (raised in {function}, line {line} of its cell)"
+
+
 def count_agreeing(checker: Checker, fn) -> tuple[int, int, str | None]:
     """(cases that agree, cases, the first difference's sentence): every case is tried, in one
     request to the worker, and the first that differs is shown as the checker shows it."""
@@ -207,8 +222,10 @@ def count_agreeing(checker: Checker, fn) -> tuple[int, int, str | None]:
                 break
             total += 1
             expected = checker.reference(*case.args)
+            shown = io.StringIO()  # what the checker prints about a call that went wrong
             try:
-                actual = checker.answer(lambda *_args, answer=answer: answer(), case, guard)
+                with redirect_stdout(shown):
+                    actual = checker.answer(lambda *_args, answer=answer: answer(), case, guard)
             except CallTimedOut:
                 raise ExerciseFailed(
                     f"{checker.call_text(case)} took longer than {guard.call_limit:g} s, the time"
@@ -216,8 +233,12 @@ def count_agreeing(checker: Checker, fn) -> tuple[int, int, str | None]:
                     " rules package answers in milliseconds)."
                 ) from None
             except (TypeError, ValueError, StudentError) as e:
-                first = first or f"{checker.call_text(case)} went wrong: {type(e).__name__}: {e}"
+                if first is None:  # only the first call that went wrong is shown, with its line
+                    print(shown.getvalue(), end="")
+                    first = f"{checker.call_text(case)} went wrong: {type(e).__name__}: {e}"
+                    first += student_line(e)
                 continue
+            print(shown.getvalue(), end="")
             if actual == expected:
                 agreed += 1
             elif first is None:
@@ -238,7 +259,7 @@ def shared(printed: str, agreed: int, total: int, first: str | None, points: flo
         return Result(printed + f"All {total} cases agree.\n")
     score = math.floor(points * agreed / max(total, 1) * 100) / 100
     sentence = f"{first or ''} {agreed} of {total} cases agree: {score:g} of {points:g} points."
-    return Result(printed, sentence.strip(), score)
+    return Result(printed, textwrap.fill(sentence.strip(), WIDTH), score)
 
 
 def run_check(name: str, args: list, points: float, options: dict | None = None) -> Result:

@@ -9,6 +9,7 @@ installed package against the hashes recorded beside the course's gradebook (``p
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 from .._extras import require
@@ -41,6 +42,8 @@ from .remote import grading_isolation
 
 #: How the preprocessor's log line with the CPU seconds of a notebook's sandboxed workers starts.
 WORKER_CPU = "CPU seconds of the sandboxed workers:"
+#: How the preprocessor's log line with the wall seconds one notebook of a student took starts.
+STUDENT_WALL = "Wall seconds of grading"
 #: How the line saying which isolation graded code had starts, in the log and on feedback pages.
 ISOLATION = "Graded code ran with"
 
@@ -112,7 +115,11 @@ class SandboxedGrades(NbGraderPreprocessor):
         weak = not line.startswith("bubblewrap")
         self.log.log(30 if weak else 20, "%s %s", ISOLATION, line)
         state = Notebook(allow_weak=True) if weak else Notebook()
+        started = time.monotonic()
         grade_notebook(nb, state)
+        student = resources.get("nbgrader", {}).get("student", "?")
+        notebook = resources.get("nbgrader", {}).get("notebook", "?")
+        self.log.info("%s %s %s: %.1f", STUDENT_WALL, student, notebook, time.monotonic() - started)
         if weak:
             announce(nb, f"{ISOLATION} {line}.")
         # benchmarks/grade_class.py reads this line: the sandbox's processes are not nbgrader's
