@@ -342,7 +342,7 @@ class Notebook:
     cpu: float = 0.0  # CPU seconds of the workers, once ended
     allow_weak: bool = False  # whether graded code may run without namespaces
     budget: Budget = field(default_factory=Budget)
-    cells: int = 0  # code cells of the student's seen so far (to name one in a sentence)
+    cells: int = 0  # code cells seen so far, check cells too (to name one in a sentence)
 
     def worker(self) -> Session:
         if self.session is None or self.session.broken:
@@ -403,6 +403,7 @@ class Notebook:
         return text if isinstance(text, str) else self.files.get(filename)
 
     def check(self, source: str, points: float, grade_id: str = "") -> Result:
+        self.cells += 1
         if self.over_budget():
             return Result("", self.budget.sentence(), 0, refused=True)
         call = check_call(source) or UNCALLED.get(grade_id)
