@@ -29,7 +29,7 @@ CELL_LIMIT = 30.0
 #: Seconds any other question may take to be written and answered (a call's own limit is less).
 REPLY_LIMIT = 15.0
 #: Bytes of all the lines of one reply that comes in parts (each line is bounded by ``plain``).
-MAX_REPLY = 24 * 2**20
+MAX_REPLY = 8 * 2**20
 #: What the worker of one notebook may use in all (a check's own limits are the Guard's).
 WORKER_LIMITS = Limits(
     wall=900.0, cpu=600.0, memory=2 * 2**30, output=64 * 2**20, processes=16, file_size=16 * 2**20
