@@ -54,12 +54,10 @@ KINDS = [
     "memory-hungry",
     "deadlocking",
 ]
-#: What the stalling, memory-hungry and deadlocking students add to a solution cell: (which
-#: cells, the code).  Each costs its student nothing but the time the grader's limits allow.
-STALL = "\n\nimport time\ntime.sleep(600)  # an experiment left running"
-HOARD = """
-
-import os, time
+#: The stalling and memory-hungry students' own cell (``experiment``) and what the deadlocking
+#: student adds to ``captures``: each costs its student nothing but the time the limits allow.
+STALL = "import time\ntime.sleep(600)  # an experiment left running"
+HOARD = """import os, time
 for _ in range(4):
     if os.fork() == 0:
         hoard = bytearray(1536 * 2**20)
@@ -205,9 +203,16 @@ def solved(notebook, grade_id, kind):
         "captures",
     ):
         source += DEADLOCK
-    if kind in ("stalling", "memory-hungry") and first_solution(notebook) == grade_id:
-        source += STALL if kind == "stalling" else HOARD
     return source
+
+
+def experiment(nb, notebook, kind):
+    """The stalling or memory-hungry student's own cell, after the first solution cell of each
+    week's first notebook."""
+    if kind not in ("stalling", "memory-hungry") or first_solution(notebook) is None:
+        return
+    at = next(n for n, c in enumerate(nb.cells) if meta(c).get("solution")) + 1
+    nb.cells.insert(at, nbformat.v4.new_code_cell(STALL if kind == "stalling" else HOARD))
 
 
 def first_solution(notebook):
@@ -315,6 +320,7 @@ def main(argv=None):
                         for cell in nb.cells:
                             if meta(cell).get("solution"):
                                 cell.source = solved(path.name, meta(cell)["grade_id"], kind)
+                    experiment(nb, path.name, kind)
                     nbformat.write(nb, path)
         timings, cpu, per_student = {}, 0.0, {}
         load = os.getloadavg()[0]

@@ -54,3 +54,15 @@ def test_a_long_cell_is_stopped_and_named_and_the_checks_after_it_still_score(mo
     stopped = next(n for n, c in enumerate(code, 1) if "time.sleep(40)" in c.source)
     said = "".join(o.get("text", "") for o in code[stopped - 1].outputs)
     assert f"Code cell {stopped} of your notebook ran longer than 2 s" in said
+
+
+def test_the_teachers_question_cells_run_against_the_stand_in_without_an_error():
+    """The notebook's own question cells import the checkers' questions: graded, they show no
+    error a student did not cause."""
+    nb = solved("01_board_graph.ipynb", "neighbours")
+    asks = [c for c in nb.cells if c.cell_type == "code" and "questions." in c.source]
+    assert asks, "notebook 01 asks its questions through fanorona.exercises"
+    result = grade.grade_notebook(nb)["check_neighbours"]
+    assert result.score is None
+    shown = [o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.outputs]
+    assert not [text for text in shown if "Error" in text], shown
