@@ -35,7 +35,8 @@ NOTHING = """def neighbours(width, height, point):
 
 #: The ways around an in-kernel grader, each written as a student would, after NOTHING in the
 #: solution cell; (the code, a sentence the feedback must hold).
-APART = "Your code ran in a sandbox apart from the grader"
+#: What a route that changes nothing the grade depends on gets: the grade of its answer.
+APART = "0 of 305 cases agree: 0 of 2 points"
 ROUTES = {
     "patches-counter-eq": (
         "import collections\ncollections.Counter.__eq__ = lambda self, other: True\n"
@@ -201,13 +202,13 @@ def check_output(root, student) -> str:
 def test_each_way_around_the_grader_scores_nothing_and_says_what_was_refused(course, student):
     root, _ = course
     assert score(root, student) == 0
-    assert ROUTES[student][1] in check_output(root, student)
+    assert ROUTES[student][1] in " ".join(check_output(root, student).split())
 
 
 def share(root, student) -> float:
     """The points the check cell's own sentence gives: its share of the cases that agree."""
     agreed, total = map(
-        int, re.search(r"(\d+) of (\d+) cases agree", check_output(root, student)).groups()
+        int, re.search(r"(\d+)\s+of\s+(\d+)\s+cases\s+agree", check_output(root, student)).groups()
     )
     assert 0 < agreed < total
     return int(200 * agreed / total) / 100

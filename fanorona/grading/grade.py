@@ -84,8 +84,9 @@ class Result:
                     "traceback": [f"ExerciseFailed: {self.sentence}"],
                 }
             ]
-        if self.sentence is not None:
-            shown.append({"output_type": "stream", "name": "stdout", "text": self.sentence + "\n"})
+        if self.sentence is not None:  # the partial-credit line, wrapped to fit the page
+            wrapped = textwrap.fill(self.sentence, WIDTH)
+            shown.append({"output_type": "stream", "name": "stdout", "text": wrapped + "\n"})
         score = points if self.score is None else self.score
         return shown + [
             {
@@ -259,7 +260,7 @@ def shared(printed: str, agreed: int, total: int, first: str | None, points: flo
         return Result(printed + f"All {total} cases agree.\n")
     score = math.floor(points * agreed / max(total, 1) * 100) / 100
     sentence = f"{first or ''} {agreed} of {total} cases agree: {score:g} of {points:g} points."
-    return Result(printed, textwrap.fill(sentence.strip(), WIDTH), score)
+    return Result(printed, sentence.strip(), score)
 
 
 def run_check(name: str, args: list, points: float, options: dict | None = None) -> Result:
@@ -442,10 +443,11 @@ class Notebook:
         return self.finish(run_check(name, args, points), points)
 
     def finish(self, result: Result, points: float) -> Result:
-        """A result short of full points says what the sandbox refused, and that it stood apart."""
-        if result.sentence is not None and (result.score or 0) < points:
+        """A result short of full points says what the sandbox refused, if anything was, and then
+        that the student's code stood apart (never to a student whose code tried nothing)."""
+        if result.sentence is not None and (result.score or 0) < points and self.refusals:
             extra = " ".join(dict.fromkeys(self.refusals))
-            result.text += (extra + " " if extra else "") + APART + "\n"
+            result.text += textwrap.fill(f"{extra} {APART}", WIDTH) + "\n"
         return result
 
     def close(self) -> None:
