@@ -254,5 +254,5 @@ def test_a_game_tree_search_that_looks_at_other_nodes_gets_the_share_of_trees_it
 def test_a_game_tree_search_that_reaches_for_the_graders_reference_gets_nothing_for_it():
     searches = answer(NOTEBOOK_07, "game_tree") + HOSTILE_SEARCH
     hostile = graded([searches], NOTEBOOK_07, "check_game_tree", 3)
-    assert "reference_alphabeta: the checks run outside your code" in hostile.text
+    assert "7 of 14 cases agree" in (hostile.sentence or "")  # the stand-in answers None
     assert hostile.score == 1.5  # minimax's seven trees, none of alpha-beta's
