@@ -21,7 +21,9 @@ import tempfile
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent
-#: Sub-packages graded code does not get: what decides grades and results.
+#: Sub-packages graded code does not get: what decides grades and results.  THE one list of
+#: package parts hidden from graded code: add a part here to hide it ("exercises" is replaced by
+#: a stand-in, ``standin``; "grading" by the worker's own modules, ``WORKER_MODULES``).
 HIDDEN = ("exercises", "grading", "tournament", "lobby")
 #: Modules of the grader the worker needs (plain data, the worker itself).
 WORKER_MODULES = ("plain.py", "worker.py", "kernel.py")
