@@ -11,7 +11,7 @@ import nbformat
 import pytest
 
 from fanorona.grading import plain
-from fanorona.grading.grade import grade_notebook
+from fanorona.grading.grade import Notebook, grade_notebook
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 
@@ -172,3 +172,14 @@ def test_the_partial_credit_line_wraps():
     assert 0 < result.score < 2 and "cases agree" in result.sentence
     shown = "".join(o.get("text", "") for o in result.outputs(2))
     assert "cases agree" in shown and max(map(len, shown.splitlines())) <= 100, shown
+
+
+def test_a_child_the_students_cell_forks_never_answers_for_the_worker():
+    """A forked child whose code raises back into the worker's loop would answer the grader's
+    questions and read its next ones beside the worker: it must leave instead."""
+    forks = "import os, time\nif os.fork() == 0:\n    raise KeyboardInterrupt\ntime.sleep(0.5)"
+    state = Notebook()
+    nb = solved("01_board_graph.ipynb", "neighbours", forks)
+    result = grade_notebook(nb, state)["check_neighbours"]
+    assert result.score is None and "All 305 cases agree." in result.text, result
+    assert state.refusals == [], "the worker was never broken, nor started again"

@@ -127,6 +127,7 @@ class Worker:
         kernel.prepare(self.namespace)
         self.cells = 0
         self.current = None  # the number of the request being answered, named in each reply
+        self.pid = os.getpid()  # the worker itself, not a child forked by the student's code
 
     def send(self, message: dict) -> None:
         """One line to the grader (JSON: a value JSON cannot hold is sent as an error)."""
@@ -250,6 +251,8 @@ class Worker:
             except BaseException as e:  # the student's exception is the answer
                 entry = {"error": error_of(e)}
                 stop = isinstance(e, (NotImplementedError, SystemExit, KeyboardInterrupt))
+            if os.getpid() != self.pid:  # a child the student's call forked: it must not answer
+                os._exit(0)
             self.send({"entry": entry, "printed": "", "id": self.current})
             sent += 1
             if stop:
@@ -289,6 +292,8 @@ def main() -> None:
                 reply = worker.answer(request)
         except BaseException as e:
             reply = {"error": error_of(e)}
+        if os.getpid() != worker.pid:  # a child the student's code forked, back out here: it
+            os._exit(0)  # must not answer, nor read the grader's next question
         reply["printed"] = printed.getvalue()
         reply["id"] = worker.current
         worker.send(reply)
