@@ -12,7 +12,7 @@ sentence rather than nbgrader's timeout.
 """
 
 from fanorona.exercises import CHECK_LIMIT
-from fanorona.grading.preprocessor import AUTOGRADE_PREPROCESSORS
+from fanorona.grading.preprocessor import AUTOGRADE_PREPROCESSORS, SANITIZE_PREPROCESSORS
 
 c = get_config()  # noqa: F821  (nbgrader's config loader provides it)
 
@@ -20,5 +20,8 @@ TIMEOUT = int(CHECK_LIMIT) + 60
 
 c.CourseDirectory.course_id = "fanorona"
 c.Autograde.autograde_preprocessors = AUTOGRADE_PREPROCESSORS
+# a cell whose nbgrader metadata cannot be used (a pasted copy of a locked check cell) is graded as
+# an ordinary cell and named in the log, rather than stopping the whole run
+c.Autograde.sanitize_preprocessors = SANITIZE_PREPROCESSORS
 c.Execute.timeout = TIMEOUT
 c.Execute.interrupt_on_timeout = True

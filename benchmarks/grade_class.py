@@ -9,7 +9,11 @@ submission per student of five kinds, in turn:
 - partly wrong: correct but for one plausible mistake a week (the answers in WRONG);
 - unfinished: the released copies as they are;
 - slow: correct, with each week's main function three times slower than the reference;
-- tampering: correct, but the ``turns`` of notebook 10b is wrong and its cell replaces the checker.
+- tampering: correct, but the ``turns`` of notebook 10b is wrong and its cell replaces the checker;
+- stalling: correct, with a cell in each week's first notebook that sleeps for 10 minutes;
+- memory-hungry: correct, with a cell that starts four processes of 1.5 GB each;
+- deadlocking: correct, with ``captures`` answering in a ``defaultdict(set)`` (which once left the
+  grader and its worker each waiting on the other's full pipe).
 
 Then it runs ``nbgrader autograde`` on each assignment (with the course's nbgrader_config.py, so
 the points come from the sandboxed grader, fanorona.grading), times it, and prints each student's
@@ -36,11 +40,43 @@ from nbgrader.api import Gradebook
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 from fanorona.exercises.__main__ import WEEKS, course  # noqa: E402
-from fanorona.grading.preprocessor import WORKER_CPU  # noqa: E402
+from fanorona.grading.preprocessor import STUDENT_WALL, WORKER_CPU  # noqa: E402
 
 NOTEBOOKS = ROOT / "notebooks"
 BEGIN, END = "### BEGIN SOLUTION", "### END SOLUTION"
-KINDS = ["correct", "partly-wrong", "unfinished", "slow", "tampering"]
+KINDS = [
+    "correct",
+    "partly-wrong",
+    "unfinished",
+    "slow",
+    "tampering",
+    "stalling",
+    "memory-hungry",
+    "deadlocking",
+]
+#: The stalling and memory-hungry students' own cell (``experiment``) and what the deadlocking
+#: student adds to ``captures``: each costs its student nothing but the time the limits allow.
+STALL = "import time\ntime.sleep(600)  # an experiment left running"
+HOARD = """import os, time
+for _ in range(4):
+    if os.fork() == 0:
+        hoard = bytearray(1536 * 2**20)
+        hoard[::4096] = b"x" * len(hoard[::4096])
+        time.sleep(600)
+        os._exit(0)
+time.sleep(600)"""
+DEADLOCK = """
+
+
+from collections import defaultdict
+_captures = captures
+
+
+def captures(board, origin, destination):
+    found = defaultdict(set)
+    for kind, points in _captures(board, origin, destination).items():
+        found[kind] |= points
+    return found"""
 #: What the "your functions so far" cell of a notebook is told to hold: (notebook, grade id) of
 #: each answer.
 EARLIER = {
@@ -162,7 +198,31 @@ def solved(notebook, grade_id, kind):
         source += SLOWLY.format(name=grade_id)
     if kind == "tampering" and (notebook, grade_id) == ("10b_assignment_extensions.ipynb", "turns"):
         source += TAMPER
+    if kind == "deadlocking" and (notebook, grade_id) == (
+        "03_moves_and_captures.ipynb",
+        "captures",
+    ):
+        source += DEADLOCK
     return source
+
+
+def experiment(nb, notebook, kind):
+    """The stalling or memory-hungry student's own cell, after the first solution cell of each
+    week's first notebook."""
+    if kind not in ("stalling", "memory-hungry") or first_solution(notebook) is None:
+        return
+    at = next(n for n, c in enumerate(nb.cells) if meta(c).get("solution")) + 1
+    nb.cells.insert(at, nbformat.v4.new_code_cell(STALL if kind == "stalling" else HOARD))
+
+
+def first_solution(notebook):
+    """The grade id of the first solution cell of the first notebook of its week."""
+    for _title, names in WEEKS.values():
+        if names and names[0] == notebook:
+            return next(
+                meta(c)["grade_id"] for c in cells(NOTEBOOKS / notebook) if meta(c).get("solution")
+            )
+    return None
 
 
 def points_table():
@@ -198,6 +258,14 @@ def children_cpu():
     ran."""
     used = resource.getrusage(resource.RUSAGE_CHILDREN)
     return used.ru_utime + used.ru_stime
+
+
+def student_seconds(log: str) -> dict[str, float]:
+    """Wall seconds the grader took for each student, from its lines in nbgrader's log."""
+    found: dict[str, float] = {}
+    for student, seconds in re.findall(re.escape(STUDENT_WALL) + r" (\S+) [^:]*: ([0-9.]+)", log):
+        found[student] = found.get(student, 0.0) + float(seconds)
+    return found
 
 
 def worker_cpu(log: str) -> float:
@@ -252,8 +320,9 @@ def main(argv=None):
                         for cell in nb.cells:
                             if meta(cell).get("solution"):
                                 cell.source = solved(path.name, meta(cell)["grade_id"], kind)
+                    experiment(nb, path.name, kind)
                     nbformat.write(nb, path)
-        timings, cpu = {}, 0.0
+        timings, cpu, per_student = {}, 0.0, {}
         load = os.getloadavg()[0]
         for week in args.weeks:
             print(f"autograding {week} for {len(students)} students ...", flush=True)
@@ -261,6 +330,8 @@ def main(argv=None):
             done = nbgrader(root, "autograde", week, "--create")
             timings[week] = time.perf_counter() - start
             cpu += children_cpu() - used + worker_cpu(done.stderr)
+            for student, seconds in student_seconds(done.stderr).items():
+                per_student[student] = per_student.get(student, 0.0) + seconds
         slowest = {}
         for path in (root / "autograded").glob("*/*/*.ipynb"):
             kind = path.parent.parent.name.split("-", 1)[1]
@@ -293,6 +364,9 @@ def main(argv=None):
                 print(f"{student:16}" + "".join(f"{cell:>14}" for cell in row))
     for kind, (seconds, where) in sorted(slowest.items()):
         print(f"slowest graded cell, {kind}: {seconds:.1f} s ({where})")
+    if per_student:
+        student, seconds = max(per_student.items(), key=lambda item: item[1])
+        print(f"slowest student: {student}, {seconds:.0f} s of grading in all")
     total = sum(timings.values())
     print(
         "\nautograde wall time: "
@@ -304,7 +378,8 @@ def main(argv=None):
     )
     print(
         "CPU time of nbgrader, the grader and its sandboxed workers:"
-        f" {cpu / 60 / len(students):.2f} CPU minutes per student"
+        f" {cpu / 60 / len(students):.2f} CPU minutes per student (load average"
+        f" {os.getloadavg()[0]:.1f} at the end)"
     )
     print(
         "every score as the points table predicts"

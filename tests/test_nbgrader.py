@@ -35,7 +35,8 @@ NOTHING = """def neighbours(width, height, point):
 
 #: The ways around an in-kernel grader, each written as a student would, after NOTHING in the
 #: solution cell; (the code, a sentence the feedback must hold).
-APART = "Your code ran in a sandbox apart from the grader"
+#: What a route that changes nothing the grade depends on gets: the grade of its answer.
+APART = "0 of 305 cases agree: 0 of 2 points"
 ROUTES = {
     "patches-counter-eq": (
         "import collections\ncollections.Counter.__eq__ = lambda self, other: True\n"
@@ -45,13 +46,13 @@ ROUTES = {
     "turns-the-seal-off": (
         "import fanorona.exercises.seal as seal\nseal.Seal.verify = lambda self: []\n"
         "import fanorona.exercises as ex\nex.check_neighbours.reference = neighbours",
-        "Graded code cannot import fanorona.exercises",
+        APART,
     ),
     "clears-the-seal-records-through-gc": (
         "import gc\nfor o in gc.get_objects():\n"
         "    if type(o).__name__ == 'Seal':\n        o.entries.clear(); o.codes.clear()\n"
         "import fanorona.exercises.model as m\nm.check_neighbours.reference = neighbours",
-        "Graded code cannot import fanorona.exercises",
+        APART,
     ),
     "plants-a-fake-checker-module": (
         "import sys, types\nfake = types.ModuleType('fanorona.exercises')\n"
@@ -68,11 +69,11 @@ ROUTES = {
     ),
     "empties-the-checkers-data": (
         "import fanorona.exercises.model as m\nm.NEIGHBOUR_SIZES = ()",
-        "Graded code cannot import fanorona.exercises",
+        APART,
     ),
     "calls-the-reference": (
         "from fanorona.exercises import check_neighbours\nneighbours = check_neighbours.reference",
-        "Graded code cannot import fanorona.exercises",
+        "that is not there while grading",
     ),
     "patches-the-timers-and-sleeps": (
         "import signal, time\nsignal.setitimer = lambda *args: (0.0, 0.0)\n"
@@ -83,7 +84,7 @@ ROUTES = {
     ),
     "raises-the-call-limit": (
         "import fanorona.exercises.guard as guard\nguard.CALL_LIMIT = 10**6",
-        "Graded code cannot import fanorona.exercises",
+        APART,
     ),
     "edits-the-package-on-disk": (
         f"with open({str(PACKAGE_FILE)!r}, 'a') as f:\n    f.write('\\nNEIGHBOUR_SIZES = ()\\n')",
@@ -201,13 +202,13 @@ def check_output(root, student) -> str:
 def test_each_way_around_the_grader_scores_nothing_and_says_what_was_refused(course, student):
     root, _ = course
     assert score(root, student) == 0
-    assert ROUTES[student][1] in check_output(root, student)
+    assert ROUTES[student][1] in " ".join(check_output(root, student).split())
 
 
 def share(root, student) -> float:
     """The points the check cell's own sentence gives: its share of the cases that agree."""
     agreed, total = map(
-        int, re.search(r"(\d+) of (\d+) cases agree", check_output(root, student)).groups()
+        int, re.search(r"(\d+)\s+of\s+(\d+)\s+cases\s+agree", check_output(root, student)).groups()
     )
     assert 0 < agreed < total
     return int(200 * agreed / total) / 100
@@ -232,6 +233,7 @@ def test_the_wrong_answer_is_explained_in_the_feedback(course):
     html = (
         root / "feedback" / "wrong" / ASSIGNMENT / NOTEBOOK.replace(".ipynb", ".html")
     ).read_text()
+    html = " ".join(html.split())  # the partial-credit line is wrapped to fit the page
     assert "Your answer:" in html and "cases agree" in html
     assert "weak point, without diagonals" in html
 

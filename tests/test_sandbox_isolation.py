@@ -185,3 +185,23 @@ def test_python_under_a_private_home_is_run_from_a_mirror_no_one_can_change():
     for folder, _dirs, _files in os.walk(reach.HOME, followlinks=False):
         state = os.lstat(folder)
         assert state.st_uid == 0 and not state.st_mode & 0o022, folder
+
+
+@pytest.mark.skipif(not NAMESPACES, reason="namespaces are not allowed here")
+def test_memory_is_limited_for_the_whole_process_tree():
+    """Four children each under the per-process limit, together far over it."""
+    code = """
+        import os, time
+        for _ in range(4):
+            if os.fork() == 0:
+                hoard = bytearray(200 * 2**20)
+                for i in range(0, len(hoard), 4096):
+                    hoard[i] = 1
+                time.sleep(30)
+                os._exit(0)
+        time.sleep(30)
+    """
+    limits = Limits(wall=25, cpu=20, memory=384 * 2**20, processes=8)
+    done = Sandbox(limits).run([sys.executable, "-c", textwrap.dedent(code)])
+    assert done.stopped == "memory" and "for all its processes" in done.sentence, done
+    assert done.wall_seconds < 20

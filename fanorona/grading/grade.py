@@ -17,16 +17,28 @@ from __future__ import annotations
 import ast
 import io
 import math
+import re
+import textwrap
+import time
 from collections.abc import Callable
 from contextlib import redirect_stdout
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from .. import exercises
 from ..exercises import Case, Checker, ExerciseFailed, Guard, credit, own_work
 from ..exercises.guard import UNFINISHED, _Unfinished
 from . import special
 from .package import PACKAGE
-from .remote import BoardChanged, CallTimedOut, Refused, Remote, Session, StudentError
+from .remote import (
+    CELL_LIMIT,
+    WORKER_LIMITS,
+    BoardChanged,
+    CallTimedOut,
+    Refused,
+    Remote,
+    Session,
+    StudentError,
+)
 
 #: Modules graded code cannot import, and the sentence for trying.
 HIDDEN_MODULES = ("fanorona.exercises", "fanorona.grading", "fanorona.tournament")
@@ -45,6 +57,8 @@ UNCALLED = {
     "check_subtraction": ("check_subtraction", ["Subtraction"]),
     "check_game_tree": ("check_game_tree", ["tree_minimax", "tree_alphabeta"]),
 }
+#: Characters of a line of feedback: nbgrader's page shows an output's lines as they are.
+WIDTH = 100
 APART = (
     "Your code ran in a sandbox apart from the grader: what it changes in Python, the package or"
     " the checkers does not reach the grade."
@@ -73,8 +87,9 @@ class Result:
                     "traceback": [f"ExerciseFailed: {self.sentence}"],
                 }
             ]
-        if self.sentence is not None:
-            shown.append({"output_type": "stream", "name": "stdout", "text": self.sentence + "\n"})
+        if self.sentence is not None:  # the partial-credit line, wrapped to fit the page
+            wrapped = textwrap.fill(self.sentence, WIDTH)
+            shown.append({"output_type": "stream", "name": "stdout", "text": wrapped + "\n"})
         score = points if self.score is None else self.score
         return shown + [
             {
@@ -107,7 +122,7 @@ def check_call(source: str) -> tuple[str, list[str]] | None:
     return None
 
 
-def file_call(source: str) -> tuple[str, str, dict] | None:
+def file_call(source: str) -> tuple[str, str, dict, str] | None:
     """The checker, the file name and the literal options of a check cell that calls a checker on
     a file the notebook writes, as in ``check_tournament_player(folder / "my_player.py",
     games=4)``; None when it calls none that way."""
@@ -131,8 +146,9 @@ def file_call(source: str) -> tuple[str, str, dict] | None:
                 options = {str(k.arg): ast.literal_eval(k.value) for k in node.keywords}
             except ValueError:
                 return None
+            expression = ast.get_source_segment(source, node.args[0]) or repr(names[-1:])
             if names:
-                return node.func.id, names[-1].rsplit("/", 1)[-1], options
+                return node.func.id, names[-1].rsplit("/", 1)[-1], options, expression
     return None
 
 
@@ -154,6 +170,12 @@ def refusal_of(error: StudentError) -> str | None:
             " answers are not there for the student's functions, so a function that uses them"
             " scores nothing."
         )
+    if error.kind == "AttributeError" and "is not there while grading" in error.text:
+        return (
+            f"Your code reached for a part of the checkers ({error.text.split(' is not')[0]})"
+            " that is not there while grading: the checks run outside your code, so a function"
+            " that uses them scores nothing."
+        )
     if error.kind in ("PermissionError", "OSError") and (
         "Read-only file system" in error.text or "Permission denied" in error.text
     ):
@@ -168,6 +190,17 @@ def refusal_of(error: StudentError) -> str | None:
             " there can be read or changed."
         )
     return None
+
+
+def student_line(error: Exception) -> str:
+    """Where in the student's cells an exception was raised (the function and the line of its
+    cell), if known."""
+    where = error.where if isinstance(error, StudentError) else ""
+    found = re.findall(r'File "<cell \d+>", line (\d+), in (\S+)', where)
+    if not found:
+        return ""
+    line, function = found[-1]
+    return f" (raised in {function}, line {line} of its cell)"
 
 
 def count_agreeing(checker: Checker, fn) -> special.Counted:
@@ -195,8 +228,10 @@ def count_agreeing(checker: Checker, fn) -> special.Counted:
                 break
             total += 1
             expected = checker.reference(*case.args)
+            shown = io.StringIO()  # what the checker prints about a call that went wrong
             try:
-                actual = checker.answer(lambda *_args, answer=answer: answer(), case, guard)
+                with redirect_stdout(shown):
+                    actual = checker.answer(lambda *_args, answer=answer: answer(), case, guard)
             except CallTimedOut:
                 raise ExerciseFailed(
                     f"{checker.call_text(case)} took longer than {guard.call_limit:g} s, the time"
@@ -204,9 +239,13 @@ def count_agreeing(checker: Checker, fn) -> special.Counted:
                     " rules package answers in milliseconds)."
                 ) from None
             except (TypeError, ValueError, StudentError) as e:
-                first = first or f"{checker.call_text(case)} went wrong: {type(e).__name__}: {e}"
+                if first is None:  # only the first call that went wrong is shown, with its line
+                    print(shown.getvalue(), end="")
+                    first = f"{checker.call_text(case)} went wrong: {type(e).__name__}: {e}"
+                    first += student_line(e)
                 outcomes.append((case, False))
                 continue
+            print(shown.getvalue(), end="")
             outcomes.append((case, actual == expected))
             if actual == expected:
                 agreed += 1
@@ -280,58 +319,121 @@ def run_check(name: str, args: list, points: float, options: dict | None = None)
 
 
 @dataclass
+class Budget:
+    """Seconds of wall-clock and CPU time one notebook's workers may use in all, counted from
+    outside them; a student's notebooks share theirs (``for_student``)."""
+
+    wall: float = 600.0
+    cpu: float = 300.0
+    started: float = field(default_factory=time.monotonic)
+    cpu_spent: float = 0.0  # by the workers that have ended
+
+    def left(self, running: float = 0.0) -> tuple[float, float]:
+        """(wall, CPU) seconds left, ``running`` CPU seconds of a worker still alive counted."""
+        wall = self.wall - (time.monotonic() - self.started)
+        return wall, self.cpu - self.cpu_spent - running
+
+    def sentence(self) -> str:
+        return (
+            f"Grading this notebook reached its budget ({self.wall:g} s of wall-clock time, or"
+            f" {self.cpu:g} s of CPU time, for all its cells and checks), so the checks after"
+            " this point were not run and give no points; the checks before it keep theirs."
+        )
+
+
+@dataclass
 class Notebook:
     """The student's cells run so far, and the worker they ran in (started again after a check
-    that stopped it, running the same cells)."""
+    that stopped it, running the cells that ended, once each; a cell that was stopped is not
+    run again)."""
 
     sources: list[str] = field(default_factory=list)
     session: Session | None = None
     refusals: list[str] = field(default_factory=list)
     files: dict[str, str] = field(default_factory=dict)  # written by %%writefile cells
     cpu: float = 0.0  # CPU seconds of the workers, once ended
+    allow_weak: bool = False  # whether graded code may run without namespaces
+    budget: Budget = field(default_factory=Budget)
+    cells: int = 0  # code cells seen so far, check cells too (to name one in a sentence)
 
     def worker(self) -> Session:
         if self.session is None or self.session.broken:
             self.close()
-            self.session = Session().__enter__()
+            wall, cpu = self.budget.left()
+            if min(wall, cpu) <= 1:
+                raise Refused(self.budget.sentence())
+            limits = replace(
+                WORKER_LIMITS, wall=min(WORKER_LIMITS.wall, wall), cpu=min(WORKER_LIMITS.cpu, cpu)
+            )
+            self.session = Session(limits, allow_weak=self.allow_weak).__enter__()
             with redirect_stdout(io.StringIO()):
                 for source in self.sources:
                     self.session.run(source)
         return self.session
 
+    def over_budget(self) -> bool:
+        running = self.session.cpu_now() if self.session is not None else 0.0
+        return min(self.budget.left(running)) <= 0
+
     def run(self, source: str) -> tuple[str, StudentError | None]:
+        self.cells += 1
         written = written_file(source)
         if written is not None:
             self.files[written[0]] = written[1]
+        if self.over_budget():
+            self.refusals.append(self.budget.sentence())
             return "", None
-        self.sources.append(source)
         printed = io.StringIO()
         with redirect_stdout(printed):
             try:
                 error = self.worker().run(source)
-            except Refused as e:
-                self.refusals.append(str(e))
+            except Refused as e:  # stopped from outside: never run again
+                self.refusals.append(f"{self.cell_name()}: {e}")
                 return printed.getvalue(), None
+        if error is not None and error.kind == "TimeUp":  # stopped inside: never run again
+            sentence = (
+                f"{self.cell_name()} ran longer than {CELL_LIMIT:g} s, the limit for one cell"
+                " while grading, and was stopped; the cells after it were run and graded."
+            )
+            self.refusals.append(sentence)
+            return printed.getvalue() + sentence + "\n", None
+        self.sources.append(source)
         if error is not None and (why := refusal_of(error)):
             self.refusals.append(why)
         return printed.getvalue(), error
 
+    def cell_name(self) -> str:
+        return f"Code cell {self.cells} of your notebook"
+
+    def player_file(self, expression: str, filename: str) -> str | None:
+        """The text of the file the check reads, as the notebook left it (written by any means),
+        else as its ``%%writefile`` cell wrote it."""
+        try:
+            text = self.worker().read(expression)
+        except Refused:
+            text = None
+        return text if isinstance(text, str) else self.files.get(filename)
+
     def check(self, source: str, points: float, grade_id: str = "") -> Result:
+        self.cells += 1
+        if self.over_budget():
+            return Result("", self.budget.sentence(), 0, refused=True)
         call = check_call(source) or UNCALLED.get(grade_id)
         on_file = file_call(source) if call is None else None
         if on_file is not None:
-            name, filename, options = on_file
-            if filename not in self.files:
+            name, filename, options, expression = on_file
+            text = self.player_file(expression, filename)
+            if text is None:
                 return Result(
                     "",
-                    f"The check needs the file {filename}, which a %%writefile cell of the"
-                    " notebook writes: no cell of yours wrote it, so it gives no points.",
+                    f"The check needs the file {filename}, which a cell of the notebook writes"
+                    " (with %%writefile): no cell of yours wrote it, so it gives no points.",
                     0,
                 )
-            refused = own_work.kit_use(name, [self.files[filename]], None)
+            refused = own_work.kit_use(name, [text], None)
             if refused is not None:
                 return self.finish(Result("", refused, 0, refused=True), points)
-            return self.finish(run_check(name, [self.files[filename]], points, options), points)
+            return self.finish(run_check(name, [text], points, options), points)
         if call is None:
             return Result(
                 "",
@@ -358,10 +460,11 @@ class Notebook:
         return self.finish(run_check(name, args, points), points)
 
     def finish(self, result: Result, points: float) -> Result:
-        """A result short of full points says what the sandbox refused, and that it stood apart."""
-        if result.sentence is not None and (result.score or 0) < points:
+        """A result short of full points says what the sandbox refused, if anything was, and then
+        that the student's code stood apart (never to a student whose code tried nothing)."""
+        if result.sentence is not None and (result.score or 0) < points and self.refusals:
             extra = " ".join(dict.fromkeys(self.refusals))
-            result.text += (extra + " " if extra else "") + APART + "\n"
+            result.text += textwrap.fill(f"{extra} {APART}", WIDTH) + "\n"
         return result
 
     def close(self) -> None:

@@ -1,8 +1,9 @@
 """The package as graded code sees it, and the check that the installed one is still the original.
 
-``student_view()`` copies the package's source into a private folder without the checkers, the
-grader and the tournament: the worker imports ``fanorona`` from there, so a student's function
-cannot call a checker's reference or read the grader's cases.  ``verify(record)`` compares the
+``student_view()`` copies the package's source into a private folder without the checkers (a
+stand-in takes their place, ``standin``), the grader and the tournament: the worker imports
+``fanorona`` from there, so a student's function cannot call a checker's reference or read the
+grader's cases.  ``verify(record)`` compares the
 installed files with the hashes recorded the first time a course was graded (a file beside the
 course's gradebook): a package edited on disk is refused with one sentence before any student is
 graded, rather than graded with.
@@ -14,15 +15,18 @@ import atexit
 import compileall
 import hashlib
 import json
+import os
 import shutil
 import tempfile
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent
-#: Sub-packages graded code does not get: what decides grades and results.
+#: Sub-packages graded code does not get: what decides grades and results.  THE one list of
+#: package parts hidden from graded code: add a part here to hide it ("exercises" is replaced by
+#: a stand-in, ``standin``; "grading" by the worker's own modules, ``WORKER_MODULES``).
 HIDDEN = ("exercises", "grading", "tournament", "lobby")
 #: Modules of the grader the worker needs (plain data, the worker itself).
-WORKER_MODULES = ("plain.py", "worker.py")
+WORKER_MODULES = ("plain.py", "worker.py", "kernel.py")
 RECORD_NAME = ".fanorona-package.json"
 
 
@@ -47,8 +51,9 @@ def verify(record: Path) -> dict[str, str]:
     """Record the package's hashes in ``record`` the first time; after that, raise
     ``PackageChanged`` naming the files that differ from it.  Returns the hashes."""
     now = hashes()
-    if not record.exists():
-        record.write_text(json.dumps(now, indent=0, sort_keys=True))
+    if not record.exists():  # the instructor's alone: no one else may read or write it
+        with os.fdopen(os.open(record, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "w") as f:
+            f.write(json.dumps(now, indent=0, sort_keys=True))
         return now
     try:
         then = json.loads(record.read_text())
@@ -95,6 +100,13 @@ def student_view() -> Path:
             or n.endswith(".egg-info")
         ],
     )
+    from .. import exercises
+
+    (root / "fanorona" / "exercises").mkdir()
+    standin = (PACKAGE / "grading" / "standin.py").read_text(encoding="utf-8")
+    names = sorted(set(exercises.__all__))
+    standin = standin.replace("NAMES: list[str] = []", f"NAMES: list[str] = {names!r}", 1)
+    (root / "fanorona" / "exercises" / "__init__.py").write_text(standin, encoding="utf-8")
     grading = root / "fanorona" / "grading"
     grading.mkdir()
     (grading / "__init__.py").write_text('"""Only what the sandboxed worker needs."""\n')

@@ -10,19 +10,33 @@ object) stays in the worker and crosses as a handle the grader can ask about.
 
 from __future__ import annotations
 
+import collections
 import dataclasses
+import itertools
 import json
 import math
-from collections.abc import Callable
+import re
+import sys
+from collections.abc import Callable, Iterator
+from typing import Any
 
 from ..board import Board, Color, Step, Turn
 from ..rules import Rules
 
 #: Bytes of one message, and how deep its lists may nest: a larger answer is refused, not read.
-MAX_LINE = 32 * 2**20
+MAX_LINE = 8 * 2**20
 MAX_DEPTH = 24
-#: Members of one collection sent back (a longer one is cut, and says so by its length).
+#: Members of one collection sent back (a longer one is refused).
 MAX_ITEMS = 100_000
+#: Values in one message (numbers, strings, collections), and digits of one number: what the
+#: grader may build from one reply, whatever its text.
+MAX_VALUES = 400_000
+MAX_DIGITS = 20
+MAX_BIG_DIGITS = 60  # an integer past 2**63 crosses as text, at most this long
+#: Objects of the student's (not plain data) in one message: each costs a question to read.
+MAX_HANDLES = 1_000
+#: Distinct members of one collection that may share a hash: more were built to be slow to hash.
+MAX_SHARED_HASH = 8
 
 
 class ProtocolError(ValueError):
@@ -34,7 +48,9 @@ class ProtocolError(ValueError):
 
 def encode(value, handle: Callable[[object], int], depth: int = 0):
     """``value`` as JSON-ready plain data; ``handle(obj)`` keeps an object that is not plain data
-    in the worker and returns its number."""
+    in the worker and returns its number.  A collection a student reasonably returns (a subclass
+    of a built-in one, a dict view, a deque, a range, a numpy array, an iterator) crosses as the
+    built-in collection it stands for, read through the built-in's own methods."""
     if depth > MAX_DEPTH:
         raise ProtocolError(f"the answer nests more than {MAX_DEPTH} levels deep")
     if value is None or type(value) is bool:
@@ -44,12 +60,11 @@ def encode(value, handle: Callable[[object], int], depth: int = 0):
     if isinstance(value, bool):
         return bool(value)
     if isinstance(value, int):
-        return (
-            int.__int__(value) if abs(value) < 2**63 else {"object": handle(value), "type": "int"}
-        )
+        number = int.__int__(value)
+        return number if abs(number) < 2**63 else {"int": _digits(number)}
     if isinstance(value, float):
-        number = float.__float__(value)
-        return number if math.isfinite(number) else {"float": repr(number)}
+        real = float.__float__(value)
+        return real if math.isfinite(real) else {"float": repr(real)}
     if isinstance(value, str):
         return str.__str__(value)
     if type(value) is Step:
@@ -58,24 +73,67 @@ def encode(value, handle: Callable[[object], int], depth: int = 0):
         return {"turn": [encode(s, handle, depth + 1) for s in value.steps]}
     if type(value) is Board:
         return {"board": board_data(value)}
-    kind = _COLLECTIONS.get(type(value))
+    found = _collection(value)
+    if found is None:
+        return {"object": handle(value), "type": type(value).__name__}
+    kind, members = found
     if kind == "dict":
-        items = list(value.items())[:MAX_ITEMS]
-        return {
-            "dict": [[encode(k, handle, depth + 1), encode(v, handle, depth + 1)] for k, v in items]
-        }
-    if kind is not None:
-        return {kind: [encode(v, handle, depth + 1) for v in list(value)[:MAX_ITEMS]]}
-    return {"object": handle(value), "type": type(value).__name__}
+        pairs = [[encode(k, handle, depth + 1), encode(v, handle, depth + 1)] for k, v in members]
+        return {"dict": pairs}
+    if kind == "scalar":
+        return encode(members, handle, depth + 1)
+    return {kind: [encode(v, handle, depth + 1) for v in members]}
 
 
-_COLLECTIONS: dict[type, str] = {
-    list: "list",
-    tuple: "tuple",
-    set: "set",
-    frozenset: "frozenset",
-    dict: "dict",
-}
+def _digits(number: int) -> str:
+    """A large integer as its digits, refused past ``MAX_BIG_DIGITS`` (the grader would be)."""
+    if number.bit_length() > MAX_BIG_DIGITS * 3.33:
+        raise ProtocolError(f"an integer of more than {MAX_BIG_DIGITS} digits")
+    return str(number)
+
+
+def _first(members) -> list:
+    """At most ``MAX_ITEMS`` members; more is refused (the grader would refuse them too)."""
+    taken = list(itertools.islice(members, MAX_ITEMS + 1))
+    if len(taken) > MAX_ITEMS:
+        raise ProtocolError(f"an answer of more than {MAX_ITEMS:,} members")
+    return taken
+
+
+_VIEWS: tuple[type, ...] = (type({}.keys()), type({}.values()), type({}.items()), range)
+
+
+def _collection(value: Any) -> tuple[str, Any] | None:
+    """(kind, members) of a collection, through the built-in type's own methods (a subclass's
+    ``__iter__`` is not asked); a numpy value as ("scalar", the Python number) or a list."""
+    if isinstance(value, dict):
+        return "dict", _first(dict.items(value))
+    for base, kind in _COLLECTIONS:
+        if isinstance(value, base):
+            return kind, _first(base.__iter__(value))
+    if isinstance(value, collections.deque):
+        return "list", _first(collections.deque.__iter__(value))
+    if type(value) in _VIEWS:  # none of these can be subclassed
+        return "list", _first(value.__iter__())
+    numpy = sys.modules.get("numpy")
+    if numpy is not None and isinstance(value, numpy.generic):
+        return "scalar", numpy.generic.item(value)
+    if numpy is not None and isinstance(value, numpy.ndarray):
+        if value.size > MAX_ITEMS:
+            raise ProtocolError(f"an answer of more than {MAX_ITEMS:,} members")
+        as_list = numpy.ndarray.tolist(value)
+        return ("list", as_list) if isinstance(as_list, list) else ("scalar", as_list)
+    if isinstance(value, Iterator) and type(value).__module__ in ("builtins", "itertools"):
+        return "list", _first(value)  # a generator, map, zip, filter: its code runs here
+    return None
+
+
+_COLLECTIONS: tuple[tuple[Any, str], ...] = (
+    (list, "list"),
+    (tuple, "tuple"),
+    (set, "set"),
+    (frozenset, "frozenset"),
+)
 
 
 def board_data(board: Board) -> dict:
@@ -129,31 +187,57 @@ def board_from(data) -> Board:
 # -- the grader's side: a reply read strictly ------------------------------------------------------
 
 
+_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')
+_LONG_NUMBER = re.compile(rb"[0-9]{%d,}" % (MAX_DIGITS + 1))
+_BRACKETS = re.compile(rb"[\[\]{}]")
+
+
 def loads(line: bytes):
-    """One message, read strictly (its size, its depth, only JSON's own types)."""
+    """One message, measured before any Python object is built from it (its bytes, the depth of
+    its brackets, the digits of its numbers, how many values it holds), then read strictly."""
     if len(line) > MAX_LINE:
         raise ProtocolError(f"a message of {len(line):,} bytes is more than {MAX_LINE:,}")
+    bare = _STRING.sub(b"", line)  # what is left outside strings: numbers, brackets, commas
+    if _LONG_NUMBER.search(bare):
+        raise ProtocolError(f"a number of more than {MAX_DIGITS} digits")
+    values = bare.count(b",") + bare.count(b":") + 1
+    if values > MAX_VALUES:
+        raise ProtocolError(f"a message of more than {MAX_VALUES:,} values")
+    depth = deepest = 0
+    for bracket in _BRACKETS.findall(bare):
+        depth += 1 if bracket in (b"[", b"{") else -1
+        deepest = max(deepest, depth)
+    if deepest > MAX_DEPTH + 4:
+        raise ProtocolError(f"a message nested more than {MAX_DEPTH} levels deep")
     try:
-        message = json.loads(line, parse_constant=_no_constant)
+        return json.loads(line, parse_constant=_no_constant)
     except (ValueError, RecursionError) as e:
         raise ProtocolError(f"a message that is not JSON ({type(e).__name__})") from None
-    _check_depth(message, 0)
-    return message
 
 
 def _no_constant(name: str):
     raise ProtocolError(f"{name} is not a number JSON allows")
 
 
-def _check_depth(value, depth: int) -> None:
-    if depth > MAX_DEPTH + 4:
-        raise ProtocolError(f"a message nested more than {MAX_DEPTH} levels deep")
-    if isinstance(value, list):
-        for v in value:
-            _check_depth(v, depth + 1)
-    elif isinstance(value, dict):
-        for v in value.values():
-            _check_depth(v, depth + 1)
+def spread(members: list) -> list:
+    """``members`` unchanged, unless more than ``MAX_SHARED_HASH`` distinct ones share a hash (a
+    set or dict of them would take the grader quadratic time to build): then refused."""
+    sharing: dict[int, list] = {}
+    for member in members:
+        try:
+            key = hash(member)
+        except TypeError:
+            continue  # not hashable: no set or dict is built of it
+        same = sharing.setdefault(key, [])
+        if any(type(other) is type(member) and other == member for other in same):
+            continue
+        same.append(member)
+        if len(same) > MAX_SHARED_HASH:
+            raise ProtocolError(
+                f"an answer with more than {MAX_SHARED_HASH} different members of one hash (a"
+                " collection built to be slow to compare)"
+            )
+    return members
 
 
 def decode(data, remote: Callable[[int, str], object]):
@@ -182,7 +266,9 @@ def decode(data, remote: Callable[[int, str], object]):
 def _items(body, remote) -> list:
     if not isinstance(body, list):
         raise ProtocolError("a collection's members come as a list")
-    return [decode(v, remote) for v in body]
+    if len(body) > MAX_ITEMS:
+        raise ProtocolError(f"a collection of more than {MAX_ITEMS:,} members")
+    return spread([decode(v, remote) for v in body])
 
 
 def _object(data: dict, remote):
@@ -197,15 +283,22 @@ _DECODE: dict[str, Callable] = {
     "tuple": lambda body, remote: tuple(_items(body, remote)),
     "set": lambda body, remote: set(_items(body, remote)),
     "frozenset": lambda body, remote: frozenset(_items(body, remote)),
-    "dict": lambda body, remote: {
-        decode(k, remote): decode(v, remote) for k, v in (_pair(p) for p in body)
-    },
+    "dict": lambda body, remote: _dict(body, remote),
     "float": lambda body, remote: float(body) if body in ("inf", "-inf", "nan") else _bad(body),
+    "int": lambda body, remote: _big(body),
     "color": lambda body, remote: Color(body),
     "step": lambda body, remote: Step(*_strings(body, 3)),
     "turn": lambda body, remote: Turn(tuple(decode(s, remote) for s in body)),
     "board": lambda body, remote: board_from(body),
 }
+
+
+def _dict(body, remote) -> dict:
+    if not isinstance(body, list) or len(body) > MAX_ITEMS:
+        raise ProtocolError(f"a dict's items come as a list of at most {MAX_ITEMS:,}")
+    pairs = [(decode(k, remote), decode(v, remote)) for k, v in map(_pair, body)]
+    spread([k for k, _v in pairs])
+    return dict(pairs)
 
 
 def _pair(pair):
@@ -218,6 +311,14 @@ def _strings(body, n: int) -> list:
     if not (isinstance(body, list) and len(body) == n):
         raise ProtocolError(f"{n} parts expected")
     return body
+
+
+def _big(body) -> int:
+    if not (isinstance(body, str) and len(body) <= MAX_BIG_DIGITS + 1):
+        raise ProtocolError(f"an integer of more than {MAX_BIG_DIGITS} digits")
+    if not re.fullmatch(r"-?[0-9]+", body):
+        raise ProtocolError(f"{body[:20]!r} is not an integer's digits")
+    return int(body)
 
 
 def _bad(body):

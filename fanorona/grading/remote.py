@@ -20,12 +20,16 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from ..sandbox import Limits, Sandbox
+from ..sandbox import IsolationUnavailable, Limits, Sandbox, require_isolation
 from . import plain
 from .package import student_view
 
 #: Seconds a notebook cell outside the checks may run in the worker before it is stopped.
 CELL_LIMIT = 30.0
+#: Seconds any other question may take to be written and answered (a call's own limit is less).
+REPLY_LIMIT = 15.0
+#: Bytes of all the lines of one reply that comes in parts (each line is bounded by ``plain``).
+MAX_REPLY = 8 * 2**20
 #: What the worker of one notebook may use in all (a check's own limits are the Guard's).
 WORKER_LIMITS = Limits(
     wall=900.0, cpu=600.0, memory=2 * 2**30, output=64 * 2**20, processes=16, file_size=16 * 2**20
@@ -51,11 +55,20 @@ class StudentError(Exception):
         super().__init__(f"{self.kind}: {self.text}" if self.text else self.kind)
 
 
-def _reply(line: bytes) -> dict:
+def _reply(line: bytes, number: int) -> dict:
     reply = plain.loads(line)
     if not isinstance(reply, dict) or not isinstance(reply.get("printed", ""), str):
         raise plain.ProtocolError("a reply that is not a dict with what was printed")
+    if reply.get("id") != number or type(reply.get("id")) is not int:
+        raise plain.ProtocolError(f"a reply to question {reply.get('id')!r}, not {number}")
     return reply
+
+
+def broken_channel(e: plain.ProtocolError) -> str:
+    return (
+        f"Your code sent the grader something it does not accept ({e}), so the process running"
+        " your code was stopped and this check gives no points for what is left."
+    )
 
 
 def library_dirs() -> list[str]:
@@ -64,24 +77,44 @@ def library_dirs() -> list[str]:
     return list(dict.fromkeys(paths[key] for key in ("purelib", "platlib")))
 
 
-class Session:
-    """One sandboxed worker for one student's notebook."""
+def grading_isolation(allow_weak: bool = False) -> str:
+    """The one line saying how graded code is isolated here, or ``IsolationUnavailable``: without
+    namespaces only when allowed, and only as root (so the worker runs as a user of its own, never
+    as the instructor's, who owns the gradebook)."""
+    line = require_isolation(allow_weak)
+    if not line.startswith("bubblewrap") and os.geteuid() != 0:
+        raise IsolationUnavailable(
+            "Without bubblewrap the grader must run as root, so that students' code runs as a"
+            " user of its own and not as yours (who owns the gradebook): install it with"
+            " `apt-get install bubblewrap`, or run nbgrader as root."
+        )
+    return line
 
-    def __init__(self, limits: Limits | None = None):
+
+class Session:
+    """One sandboxed worker for one student's notebook (without namespaces only if
+    ``allow_weak``, or the environment variable, allows it)."""
+
+    def __init__(self, limits: Limits | None = None, allow_weak: bool = False):
         self.limits = limits or WORKER_LIMITS
+        self.allow_weak = allow_weak
         self._context: Any = None
         self._proc: Any = None  # the sandbox's Running, once started
         self._buffer = b""
+        self._number = 0  # the last request's number
+        self.received = 0  # bytes of the last line read
         self.broken: str | None = None
         self.cpu = 0.0  # CPU seconds the worker used, once it has ended
 
     def __enter__(self) -> Session:
         view = student_view()
         argv = [sys.executable, "-I", "-S", "-c", BOOT, str(view), *library_dirs()]
-        self._context = Sandbox(self.limits, package=False).start(
+        grading_isolation(self.allow_weak)
+        self._context = Sandbox(self.limits, package=False, allow_weak=self.allow_weak).start(
             argv, readable=[view], env={"MPLBACKEND": "Agg"}
         )
         self._proc = self._context.__enter__()
+        os.set_blocking(self._proc.stdin.fileno(), False)  # written with a deadline (``_write``)
         return self
 
     def __exit__(self, *exc) -> None:
@@ -97,21 +130,23 @@ class Session:
             context.__exit__(None, None, None)
 
     def ask(self, request: dict | None, timeout: float | None = None, late: str = "") -> dict:
-        """Send one request and read its reply (within ``timeout`` seconds if given).  Anything
-        that goes wrong on the way breaks the session: its worker's state is no longer known."""
+        """Send one request and read its reply, each within ``timeout`` seconds (``REPLY_LIMIT``
+        if None).  Every request carries a number its reply must name; ``request`` None reads the
+        next line of a reply that comes in parts.  Anything that goes wrong on the way breaks the
+        session: its worker's state is no longer known."""
         if self.broken:
             raise Refused(self.broken)
+        timeout = REPLY_LIMIT if timeout is None else timeout
         try:
-            if request is not None:  # None: the next line of a reply that comes in parts
-                line = json.dumps(request, allow_nan=False).encode() + b"\n"
-                self._proc.stdin.write(line)
-                self._proc.stdin.flush()
-            reply = _reply(self._read_line(timeout, late))
+            if request is not None:
+                self._number += 1
+                line = json.dumps({**request, "id": self._number}, allow_nan=False).encode()
+                self._write(line + b"\n", timeout)
+            line = self._read_line(timeout, late)
+            self.received = len(line)
+            reply = _reply(line, self._number)
         except plain.ProtocolError as e:
-            self.broken = (
-                "The worker running your code answered with something that is not plain data"
-                f" ({e}), so it was stopped."
-            )
+            self.broken = broken_channel(e)
             self.close()
             raise Refused(self.broken) from None
         except (BrokenPipeError, OSError):
@@ -119,24 +154,41 @@ class Session:
             self.close()
             raise Refused(self.broken) from None
         except BaseException:
-            self.broken = (
-                "The check before this one was stopped while your code ran, so this one started"
-                " over."
-            )
+            if not self.broken:
+                self.broken = (
+                    "The check before this one was stopped while your code ran, so this one"
+                    " started over."
+                )
             self.close()
             raise
         if reply.get("printed"):
             print(reply["printed"], end="")
         return reply
 
-    def _read_line(self, timeout: float | None, late: str) -> bytes:
+    def _write(self, data: bytes, timeout: float) -> None:
+        """All of ``data`` to the worker within ``timeout`` seconds: a worker that stops reading
+        breaks the session rather than blocking the grader."""
+        fd = self._proc.stdin.fileno()
+        deadline = time.monotonic() + timeout
+        view = memoryview(data)
+        while view:
+            _, ready, _ = select.select([], [fd], [], max(deadline - time.monotonic(), 0))
+            if not ready:
+                self.broken = (
+                    "The process running your code stopped reading the grader's questions (a"
+                    f" cell that reads standard input?) for {timeout:g} s, so it was stopped."
+                )
+                self.close()
+                raise Refused(self.broken)
+            view = view[os.write(fd, view[: 1 << 16]) :]
+
+    def _read_line(self, timeout: float, late: str) -> bytes:
         fd = self._proc.stdout.fileno()
-        deadline = None if timeout is None else time.monotonic() + timeout
+        deadline = time.monotonic() + timeout
         while b"\n" not in self._buffer:
             if len(self._buffer) > plain.MAX_LINE:
                 raise plain.ProtocolError(f"a reply longer than {plain.MAX_LINE:,} bytes")
-            wait = None if deadline is None else max(deadline - time.monotonic(), 0)
-            ready, _, _ = select.select([fd], [], [], wait)
+            ready, _, _ = select.select([fd], [], [], max(deadline - time.monotonic(), 0))
             if not ready:
                 self.broken = late or (
                     f"A cell of your notebook ran longer than {timeout:g} s in the grader and was"
@@ -162,12 +214,54 @@ class Session:
             " a function that calls os._exit() or kills its own process ends the check there."
         )
 
+    def batch(self, request: dict, count: int, limits: tuple, late: tuple) -> tuple:
+        """Send a request answered in up to ``count`` lines and read them all, ``limits`` (one
+        line's, all lines') seconds with the ``late`` sentence for each, before any is looked at:
+        judging an answer may ask about an object of the student's, which must wait for the
+        reply's end.  (the entries, the closing reply)."""
+        (limit, total), (stuck, too_long) = limits, late
+        deadline = time.monotonic() + total
+        entries: list = []
+        size = 0
+        try:
+            reply = self.ask(request, timeout=min(limit + 2, total), late=stuck)
+            while "entry" in reply:
+                size += self.received
+                if len(entries) == count or size > MAX_REPLY:
+                    self.refuse(f"more answers than calls, or more than {MAX_REPLY:,} bytes")
+                entries.append(reply["entry"])
+                left = deadline - time.monotonic()
+                wait = max(min(limit + 2, left), 0.01)
+                reply = self.ask(None, timeout=wait, late=too_long if left <= limit + 2 else stuck)
+        except BaseException:
+            if not self.broken:  # left mid-reply: its state is unknown
+                self.broken = "The check before this one stopped in the middle of its calls."
+                self.close()
+            raise
+        return entries, reply
+
+    def refuse(self, why: str):
+        """Break the session for a reply the grader does not accept, with the sentence saying so."""
+        self.broken = broken_channel(plain.ProtocolError(why))
+        self.close()
+        raise Refused(self.broken)
+
     # -- questions ---------------------------------------------------------------------------------
 
     def run(self, source: str) -> StudentError | None:
         """Run one cell's source in the student's namespace; the student's exception, if any."""
-        reply = self.ask({"op": "run", "source": source}, timeout=CELL_LIMIT)
+        reply = self.ask(
+            {"op": "run", "source": source, "limit": CELL_LIMIT}, timeout=CELL_LIMIT + 5
+        )
         return StudentError(reply["error"]) if "error" in reply else None
+
+    def read(self, expression: str):
+        """The text of the file the notebook's ``expression`` names (None if none)."""
+        return self.value(self.ask({"op": "read", "expression": expression}))
+
+    def cpu_now(self) -> float:
+        """CPU seconds of the live worker and all below it."""
+        return self._proc.cpu_seconds() if self._proc is not None and self._context else 0.0
 
     def value(self, reply: dict):
         if "error" in reply:
@@ -175,7 +269,20 @@ class Session:
             if error.get("unfinished"):
                 raise NotImplementedError
             raise StudentError(error)
-        return plain.decode(reply.get("value"), lambda number, kind: Remote(self, number, kind))
+        made = []
+
+        def remote(number: int, kind: str) -> Remote:
+            made.append(number)
+            if len(made) > plain.MAX_HANDLES:
+                raise plain.ProtocolError(
+                    f"more than {plain.MAX_HANDLES:,} objects of its own in one answer"
+                )
+            return Remote(self, number, kind)
+
+        try:
+            return plain.decode(reply.get("value"), remote)
+        except plain.ProtocolError as e:
+            self.refuse(str(e))
 
     def answer_of(self, entry):
         """One answer of a ``map`` request, as a call would have given it."""
@@ -249,35 +356,14 @@ class Remote:
             "calls": [[session.send(a) for a in args] for args in calls],
             "limit": limit,
         }
-        deadline = time.monotonic() + total
         stuck = (
             f"A call of your function ran longer than {limit:g} s, the time limit for one call,"
             " and was stopped: look for a loop that never ends (the rules package answers in"
             " milliseconds)."
         )
-
-        def next_line():
-            left = deadline - time.monotonic()
-            wait = min(limit + 2, left)
-            return session.ask(
-                None, timeout=max(wait, 0.01), late=late if left <= limit + 2 else stuck
-            )
-
-        finished = False
-        try:
-            reply = session.ask(request, timeout=limit + 2, late=stuck)
-            for _ in calls:
-                if "entry" not in reply:
-                    break
-                yield lambda entry=reply["entry"]: session.answer_of(entry)
-                reply = next_line()
-            if "entry" in reply:
-                reply = next_line()
-            finished = True
-        finally:
-            if not finished and not session.broken:  # left mid-reply: its state is unknown
-                session.broken = "The check before this one stopped in the middle of its calls."
-                session.close()
+        entries, reply = session.batch(request, len(calls), (limit, total), (stuck, late))
+        for entry in entries:
+            yield lambda entry=entry: session.answer_of(entry)
         session.value(reply)  # the student's error, if the request itself failed
 
     def ask_worker(self, op: str, *args, **fields):

@@ -21,6 +21,8 @@ from contextlib import contextmanager, redirect_stderr, redirect_stdout
 
 #: Characters of what the student's code prints that go back with a reply.
 PRINTED = 4000
+#: Characters of a file the notebook wrote that the grader reads (a tournament player).
+PLAYER_BYTES = 2**20
 
 
 class TimeUp(BaseException):
@@ -120,14 +122,19 @@ class Worker:
         self.plain = plain
         self.objects = Objects()
         self.namespace: dict = {"__name__": "__main__"}
+        from fanorona.grading import kernel
+
+        kernel.prepare(self.namespace)
         self.cells = 0
+        self.current = None  # the number of the request being answered, named in each reply
+        self.pid = os.getpid()  # the worker itself, not a child forked by the student's code
 
     def send(self, message: dict) -> None:
         """One line to the grader (JSON: a value JSON cannot hold is sent as an error)."""
         try:
             text = json.dumps(message, allow_nan=False)
         except (TypeError, ValueError, RecursionError) as e:
-            text = json.dumps({"error": error_of(e), "printed": ""})
+            text = json.dumps({"error": error_of(e), "printed": "", "id": self.current})
         self.channel.write(text + "\n")
         self.channel.flush()
 
@@ -141,10 +148,17 @@ class Worker:
         op = request.get("op")
         boards: list = []
         if op == "run":
+            from fanorona.grading import kernel
+
             self.cells += 1
-            code = compile(request["source"], f"<cell {self.cells}>", "exec")
-            exec(code, self.namespace)
+            name = f"<cell {self.cells}>"
+            source = kernel.python_of(request["source"])
+            kernel.remember(name, source)
+            with time_limit(float(request.get("limit", 3600))):
+                exec(compile(source, name, "exec"), self.namespace)
             return {"value": None}
+        if op == "read":
+            return {"value": self.read(request["expression"])}
         if op == "get":
             return {"value": self.value(self.namespace[request["name"]])}
         if target is None:
@@ -200,6 +214,16 @@ class Worker:
             return readback.click_at(target, str(args[0]))
         return readback.laid_out(readback.figure_axes(target))
 
+    def read(self, expression: str) -> str | None:
+        """The text of the file at the path ``expression`` names in the notebook (a player the
+        notebook wrote, by any means), at most ``PLAYER_BYTES``; None if there is none."""
+        try:
+            path = eval(expression, self.namespace)
+            with open(path, encoding="utf-8") as f:
+                return f.read(PLAYER_BYTES)
+        except Exception:  # no such name or file: the grader says so
+            return None
+
     @staticmethod
     def search(target, nodes: dict, alphabeta: bool, limit: int) -> dict:
         """The student's search ``target`` on a ``Tree`` of ``nodes`` from its root ``"A"``, max
@@ -227,7 +251,9 @@ class Worker:
             except BaseException as e:  # the student's exception is the answer
                 entry = {"error": error_of(e)}
                 stop = isinstance(e, (NotImplementedError, SystemExit, KeyboardInterrupt))
-            self.send({"entry": entry, "printed": ""})
+            if os.getpid() != self.pid:  # a child the student's call forked: it must not answer
+                os._exit(0)
+            self.send({"entry": entry, "printed": "", "id": self.current})
             sent += 1
             if stop:
                 break
@@ -261,11 +287,15 @@ def main() -> None:
         printed = Printed()
         try:
             request = json.loads(line)
+            worker.current = request.get("id")
             with redirect_stdout(printed), redirect_stderr(printed):
                 reply = worker.answer(request)
         except BaseException as e:
             reply = {"error": error_of(e)}
+        if os.getpid() != worker.pid:  # a child the student's code forked, back out here: it
+            os._exit(0)  # must not answer, nor read the grader's next question
         reply["printed"] = printed.getvalue()
+        reply["id"] = worker.current
         worker.send(reply)
 
 

@@ -10,16 +10,16 @@ MB = 2**20
 REASONS = {
     "wall": "it was stopped after {wall:g} s of wall-clock time, the limit",
     "cpu": "it was stopped after {cpu:g} s of CPU time, the limit",
-    "memory": "it ran out of memory (the limit is {memory_mb:g} MB of address space)",
+    "memory": "it ran out of memory (the limit is {memory_mb:g} MB for all its processes)",
     "output": "it printed more than {output} bytes, the output limit",
 }
 
 
 @dataclass(frozen=True)
 class Limits:
-    """The limits of one run: seconds of wall and CPU time, bytes of address space, of output
-    (each of standard output and standard error), of one written file; processes and open files.
-    """
+    """The limits of one run: seconds of wall and CPU time, bytes of memory (the address space of
+    each process, and the memory all its processes hold together), of output (each of standard
+    output and standard error), of one written file; processes and open files."""
 
     wall: float = 10.0
     cpu: float = 10.0

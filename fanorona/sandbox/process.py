@@ -44,6 +44,18 @@ def cpu_of(pids: list[int]) -> float:
     return ticks / TICK
 
 
+PAGE = os.sysconf("SC_PAGE_SIZE")
+
+
+def resident_of(pids: list[int]) -> int:
+    """Bytes of memory these processes hold (resident, as the kernel counts it in statm)."""
+    pages = 0
+    for pid in pids:
+        with contextlib.suppress(OSError, IndexError, ValueError), open(f"/proc/{pid}/statm") as f:
+            pages += int(f.read().split()[1])
+    return pages * PAGE
+
+
 def signal_all(pids: list[int], number: int) -> None:
     for pid in pids:
         with contextlib.suppress(OSError):
@@ -128,12 +140,17 @@ class Running:
         self._done.set()
 
     def _watch(self) -> None:
+        """The whole tree's CPU time, wall time and memory (the rlimits count each process
+        alone: four children could each fill the address-space limit)."""
         while not self._done.wait(POLL):
-            self._cpu_seen = max(self._cpu_seen, cpu_of(descendants(self.pid)))
+            tree = descendants(self.pid)
+            self._cpu_seen = max(self._cpu_seen, cpu_of(tree))
             if self._cpu_seen > self.limits.cpu:
                 self.stop("cpu")
             elif time.monotonic() - self.started > self.limits.wall:
                 self.stop("wall")
+            elif resident_of(tree) > self.limits.memory:
+                self.stop("memory")
 
     def _drain(self, name: str, stream) -> None:
         kept = self.captured[name]
