@@ -41,9 +41,13 @@ def median_seconds(check) -> float:
     return statistics.median(times)
 
 
-if __name__ == "__main__":
+def main() -> None:
     assert here() == forked()
     inside, apart_ = median_seconds(here), median_seconds(forked)
     print(f"check_neighbours, median of {RUNS}: in the process {inside * 1000:.0f} ms, in a forked")
     print(f"child {apart_ * 1000:.0f} ms ({(apart_ - inside) * 1000:+.0f} ms a check);")
     print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}, {os.cpu_count()} cores")
+
+
+if __name__ == "__main__":
+    main()
