@@ -48,7 +48,9 @@ def new_game(host: LobbyClient, guest: LobbyClient, **options) -> tuple[dict, di
     code = host.invite(to=guest.name, **options)
     guest.wait_for(lambda m: m.get("invitation") == code, mark_g)
     state_g = guest.accept(code)
-    return host.game(mark_h), state_g
+    # the host's state of this very game: a sign-in also sends the player's older live games
+    state_h = host.wait_for(lambda m: m["type"] == "game" and m["game"] == state_g["game"], mark_h)
+    return state_h, state_g
 
 
 def white_first(a: LobbyClient, b: LobbyClient, **options):
