@@ -152,3 +152,18 @@ def test_in_a_real_kernel_a_c_loop_gets_the_sentence_within_its_limit_and_the_ne
     finally:
         client.stop_channels()
         manager.shutdown_kernel(now=True)
+
+
+@pytest.mark.slow
+def test_the_game_tree_check_in_a_kernel_ends_a_search_that_loops_in_c(monkeypatch):
+    """``check_search`` is called directly by notebook 07's graded cell: in a kernel it too runs
+    apart, so a search stuck inside C gets the sentence and the kernel goes on."""
+    from fanorona.exercises import checking, search
+
+    monkeypatch.setattr(checking, "in_notebook", lambda: True)
+    limit = Guard().call_limit
+    started = time.monotonic()
+    with pytest.raises(ExerciseFailed, match=r"^search\(tree, 'A', True\) took longer than"):
+        search.check_search(lambda tree, node, maximizing: in_c())
+    assert time.monotonic() - started < limit + GRACE + SLACK
+    assert search.check_search(search.reference_minimax) == len(search.TREES)

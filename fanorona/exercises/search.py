@@ -188,7 +188,18 @@ def judge(nodes: dict, number: int, value, looked: list, alphabeta: bool) -> str
 
 def check_search(search, alphabeta: bool = False) -> int:
     """Compare ``search`` (minimax, or alpha-beta if ``alphabeta``) with the reference on every
-    tree of ``TREES``: the value and the nodes looked at, in order.  Returns the number of trees."""
+    tree of ``TREES``: the value and the nodes looked at, in order.  Returns the number of trees.
+    In a kernel it runs in a forked child, as every check does, so a search that will not stop
+    (a loop inside C, signals ignored) is ended and named while the kernel goes on."""
+    from .apart import apart
+    from .checking import in_notebook
+
+    if in_notebook():
+        return apart(lambda: _check_search(search, alphabeta))
+    return _check_search(search, alphabeta)
+
+
+def _check_search(search, alphabeta: bool) -> int:
     for number, nodes in enumerate(TREES, 1):
         sentence = judge(nodes, number, *_run(search, nodes, alphabeta), alphabeta)
         if sentence is not None:
