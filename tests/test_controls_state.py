@@ -60,8 +60,8 @@ def test_the_status_line_never_says_the_computer_is_playing_a_turn_it_has_finish
         assert [str(t) for t in w.board.turns] == ["c1c2Ad2A"]
         mid = [text for text, turns, chain in shown if chain]
         over = [text for text, turns, _chain in shown if turns == 1]
-        assert mid and all("Chain is playing c1c2A." in text for text in mid), mid
-        assert over and all("Chain played c1c2Ad2A. White to move." in text for text in over), over
+        assert mid and all("chain is playing c1c2A." in text for text in mid), mid
+        assert over and all("chain played c1c2Ad2A. White to move." in text for text in over), over
     finally:
         w.close()
 

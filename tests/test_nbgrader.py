@@ -202,7 +202,10 @@ def check_output(root, student) -> str:
 def test_each_way_around_the_grader_scores_nothing_and_says_what_was_refused(course, student):
     root, _ = course
     assert score(root, student) == 0
-    assert ROUTES[student][1] in " ".join(check_output(root, student).split())
+    said = " ".join(check_output(root, student).split())
+    # a route that reaches code by a computed name may be refused before it runs, by the check
+    # that the exercise, not the kit, gets the points (exercises.own_work)
+    assert ROUTES[student][1] in said or re.search(r"Your code \(.*\) uses \S+:", said), said
 
 
 def share(root, student) -> float:

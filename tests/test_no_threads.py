@@ -159,7 +159,7 @@ def test_without_threads_the_widget_plays_the_computers_turn_in_the_click(no_thr
         widget.choose("withdrawal")
         played = [str(t) for t in widget.controller.model.turns]
         assert played[0] == "d3e3W" and len(played) == 2
-        assert widget.status.startswith(f"First played {played[1]}")
+        assert widget.status.startswith(f"first played {played[1]}")
         assert widget.controller.model.to_move == "white"
         assert widget.picture_png().startswith(b"\x89PNG")
     finally:

@@ -82,10 +82,10 @@ REFUSED = {
 
 #: Names that reach code by a name computed at run time (a way around every list above).
 COMPUTED = frozenset({"eval", "exec", "compile", "__import__", "globals", "vars", "__builtins__"})
-#: Modules that load or build code at run time.
+#: Modules that load or build code at run time (``importlib`` is not one: its ``reload`` of an
+#: imported module is innocent, and its ways to load code by name or path are attributes below).
 COMPUTED_MODULES = frozenset(
     {
-        "importlib",
         "runpy",
         "marshal",
         "ctypes",
@@ -115,6 +115,13 @@ COMPUTED_ATTRIBUTES = frozenset(
         "__builtins__",
         "modules",
         "import_module",
+        "spec_from_file_location",
+        "spec_from_loader",
+        "module_from_spec",
+        "exec_module",
+        "find_spec",
+        "SourceFileLoader",
+        "machinery",
         "FunctionType",
         "CodeType",
     }

@@ -46,7 +46,7 @@ class StandIn:
 
 
 def __getattr__(name: str):
-    if name.startswith("__"):
+    if name.startswith(("__", "pytest")):  # Python's and pytest's own names are not stand-ins
         raise AttributeError(name)
     if name.endswith(("Failed", "Error")):  # caught in ``except`` clauses: a real exception
         return type(name, (Exception,), {})
