@@ -221,3 +221,26 @@ def test_a_lost_connection_and_a_sign_in_elsewhere_lose_no_turn():
             w.close()
             ann.close()
             bot.close()
+
+
+def test_a_seat_on_a_client_closed_on_purpose_does_not_sign_in_again():
+    """A program that closes its client is done with the lobby: the seat on it must not connect
+    again behind its back, or it would push out the player's next sign-in ("connected again from
+    somewhere else")."""
+    from fanorona.lobby.seat import RemoteSeat
+
+    store = Store()
+    tokens = {n: store.add_player(n) for n in ("ann", "ben")}
+    with Background(store) as lobby, LobbyClient(lobby.url, tokens["ben"], timeout=LOADED) as ben:
+        ann = LobbyClient(lobby.url, tokens["ann"], timeout=LOADED)
+        mark = len(ben.messages)
+        code = ann.invite(to="ben", size="5x5", clock="10+0", ranked=False)
+        ben.wait_for(lambda m: m.get("invitation") == code, mark)
+        state = ben.accept(code)
+        mine = ann.wait_for(lambda m: m["type"] == "game" and m["game"] == state["game"])
+        RemoteSeat(ann, mine)  # a seat listens to its client, and heals a lost connection
+        ann.close()
+        with LobbyClient(lobby.url, tokens["ann"], timeout=LOADED) as again:
+            time.sleep(2.0)  # time for a seat's reconnection, were there one
+            assert again.closed is None, again.closed
+            assert isinstance(again.ladder(), list)

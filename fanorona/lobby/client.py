@@ -22,6 +22,10 @@ class LobbyError(RuntimeError):
     """The lobby refused a message, or closed the connection; the sentence is the lobby's."""
 
 
+#: What ``closed`` says once the program itself closed the client (nothing to connect again).
+CLOSED_HERE = "this client was closed"
+
+
 class LobbyClient:
     """A connection to the lobby at ``url`` (``ws://127.0.0.1:8765/ws``) as the owner of
     ``token``."""
@@ -65,6 +69,9 @@ class LobbyClient:
             raise LobbyError(self.closed) from None
 
     def close(self) -> None:
+        """Leave the lobby; a seat on this client does not connect it again."""
+        with self._seen:
+            self.closed = CLOSED_HERE
         self.ws.close()
         self._reader.join(self.timeout)
 

@@ -18,7 +18,7 @@ import time
 
 from ..board import Board, Turn
 from ..rules import Rules
-from .client import LobbyClient, LobbyError
+from .client import CLOSED_HERE, LobbyClient, LobbyError
 
 LEFT = "this board has left the lobby's game: a lobby game cannot be taken back"
 #: The board's controls a lobby game does not offer: a turn sent is played, the game is the
@@ -115,6 +115,8 @@ class RemoteSeat:
         if message["type"] == "over" and message["game"] == self.id:
             self.on_news()
         elif message["type"] == "closed":
+            if message["message"] == CLOSED_HERE:  # closed on purpose: the program is done
+                return
             if ELSEWHERE in (message["message"] or ""):
                 self._say("elsewhere")
             else:
