@@ -120,16 +120,16 @@ def test_a_set_built_to_collide_costs_the_grader_little_and_scores_nothing():
 
 
 def test_a_forged_reply_on_the_channel_says_the_students_code_broke_it():
-    forged = (  # the worker found through the call's frames (gc is refused before it runs)
-        "import sys\n"
+    forged = (  # the channel found among the process's open pipes
+        "import os, stat\n"
         "_n = neighbours\n"
         "def neighbours(w, h, p):\n"
-        "    f = sys._getframe(1)\n"
-        "    while f is not None and type(f.f_locals.get('self')).__name__ != 'Worker':\n"
-        "        f = f.f_back\n"
-        "    channel = f.f_locals['self'].channel\n"
-        '    channel.write(\'{"value": {"pickle": 1}, "printed": ""}\\n\')\n'
-        "    channel.flush()\n"
+        "    for fd in range(3, 64):\n"
+        "        try:\n"
+        "            if stat.S_ISFIFO(os.fstat(fd).st_mode):\n"
+        "                os.write(fd, b'{\"value\": {\"pickle\": 1}, \"printed\": \"\"}\\n')\n"
+        "        except OSError:\n"
+        "            pass\n"
         "    return _n(w, h, p)"
     )
     result, _ = graded("01_board_graph.ipynb", "neighbours", "check_neighbours", forged)

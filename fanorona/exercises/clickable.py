@@ -49,6 +49,13 @@ NEAR_POINTS = (
 )
 
 
+#: The sentence for the states of a game in which the figure played no step.
+NO_STEP = (
+    "Your figure played no step of the game: connect a function to its clicks"
+    " (fig.canvas.mpl_connect) that plays the point clicked on the model and redraws."
+)
+
+
 @dataclass(frozen=True)
 class Variant:
     """The game a check plays: its rules, the seeded games clicked on the figure, the usual name of
@@ -342,16 +349,22 @@ def click_cases(
     each click): None when the model and the stones the figure shows are the rules' board's, else
     the sentence.  Once the model differs, or the student's code fails, the rest of that game
     cannot be compared: each of its states left is counted as differing, with the same sentence,
-    and the next game starts afresh."""
+    and the next game starts afresh.  The states before the figure's first step of a game (its
+    start, a stone selected) count only once a click has played that step: a figure that plays
+    no click earns nothing for showing the start."""
     from matplotlib import pyplot as plt
 
     figures, fig, lost = [], None, None
+    held, stepped, before = 0, False, None
     try:
         with plt.ioff():
             start = starter(make, guard, variant)
             for model, board, done, point in games(start, variant.figure_games, variant.rules):
                 if point is None:  # a new game
-                    lost = None
+                    yield from [NO_STEP] * held
+                    lost, held, stepped = None, 0, False
+                now = (board.key(), len(board.turns))
+                moved, before = point not in (None, UNDO) and now != before, now
                 if lost is None:
                     try:
                         fig = _clicked(play, model, board, done, point, fig, guard, reach, variant)
@@ -360,17 +373,26 @@ def click_cases(
                     if fig is not None and fig not in figures:
                         figures.append(fig)
                 if lost is not None:
-                    yield lost
+                    yield from [lost] * (held + 1)
+                    held = 0
                     continue
+                if moved and not stepped:  # the figure played a step: what came before counts
+                    stepped = True
+                    yield from [None] * held
+                    held = 0
+                sentence = None
                 try:
                     if point != UNDO:
                         with students(guard, f"Drawing your figure {after(done)}", done):
                             shot = reach.look(fig)
                         shows_right_stones(board, shot, done)
                 except ExerciseFailed as e:
-                    yield str(e)  # the picture alone: the game goes on
-                    continue
-                yield None
+                    sentence = str(e)  # the picture alone: the game goes on
+                if sentence is None and not stepped:
+                    held += 1
+                else:
+                    yield sentence
+            yield from [NO_STEP] * held
     finally:
         for figure in figures:
             reach.close(figure)

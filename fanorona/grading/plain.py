@@ -154,6 +154,62 @@ def board_data(board: Board) -> dict:
     return data
 
 
+def board_state(
+    board,
+    _get=object.__getattribute__,
+    _type=type,
+    _list=list,
+    _len=len,
+    _Board=Board,
+    _vars=vars,
+) -> list | None:
+    """What a student's function must leave as it was on a board it is given, as plain data read
+    from the board's own attributes (not through its methods, which graded code may replace):
+    its stones, side to move, chain, counters, turns and rules; None when it is no longer a
+    board.  The worker reports it after a call; the grader compares it with the same reading of
+    the board it sent (the arguments here bind what it uses before any student code runs)."""
+    try:
+        if _type(board) is not _Board:
+            return None
+        state = [_get(board, name) for name in ("_white", "_black", "_quiet", "_ply", "_chain")]
+        if not all(_type(v) is int for v in state[:4]):
+            return None
+        chain = state[4]
+        if chain is not None and not (
+            _type(chain) is tuple and _len(chain) == 4 and all(_type(v) is int for v in chain)
+        ):
+            return None
+        state[4] = None if chain is None else _list(chain)
+        to_move = _get(board, "_to_move")
+        turns = _get(board, "turns")
+        history = _get(board, "_history")
+        rules = _get(board, "rules")
+        geometry = _get(board, "geometry")
+        if _type(turns) is not _list or _type(history) is not _list:
+            return None
+        plain_turns = []
+        for turn in _list.copy(turns):
+            steps = _get(turn, "steps")
+            if _type(steps) is not tuple:
+                return None
+            plain_turns.append(
+                [[_get(s, "origin"), _get(s, "destination"), _get(s, "capture")] for s in steps]
+            )
+        settings = sorted(
+            (k, v) for k, v in dict.items(_vars(rules)) if _type(v) in (bool, int, str, _type(None))
+        )
+        return [
+            *state,
+            _get(to_move, "_value_"),
+            _len(history),
+            plain_turns,
+            [list(kv) for kv in settings],
+            [_get(geometry, "width"), _get(geometry, "height")],
+        ]
+    except Exception:  # an attribute the student's code took away or made unreadable
+        return None
+
+
 def _steps(move) -> list:
     steps = move.steps if isinstance(move, Turn) else (move,)
     return [[s.origin, s.destination, s.capture] for s in steps]

@@ -284,15 +284,16 @@ class Session:
         except plain.ProtocolError as e:
             self.refuse(str(e))
 
-    def answer_of(self, entry):
-        """One answer of a ``map`` request, as a call would have given it."""
+    def answer_of(self, entry, expected: list | None = None):
+        """One answer of a ``map`` request, as a call would have given it (``expected``: the
+        boards' states the call must leave, ``boards_sent``)."""
         if not isinstance(entry, dict):
             raise Refused("An answer of the worker's was not plain data.")
         error = entry.get("error")
         if isinstance(error, dict) and error.get("type") == "TimeUp":
             raise CallTimedOut
-        if entry.get("changed"):
-            raise BoardChanged("changed the board it was given")
+        if "error" not in entry:
+            left_as_sent(entry, expected or [])
         return self.value(entry)
 
     def get(self, name: str):
@@ -315,6 +316,35 @@ class CallTimedOut(Exception):
 
 class BoardChanged(AssertionError):
     """The student's function changed a board it was given (in the worker's copy)."""
+
+
+def boards_sent(sent: list) -> list:
+    """[[index, state]] of each board among the arguments ``sent`` (as plain data): its state
+    (``plain.board_state``) as the worker builds it from that data, which the call must leave."""
+    return [
+        [i, plain.board_state(plain.board_from(a["board"]))]
+        for i, a in enumerate(sent)
+        if isinstance(a, dict) and list(a) == ["board"]
+    ]
+
+
+def left_as_sent(reply: dict, expected: list) -> None:
+    """Raise ``BoardChanged`` unless the reply reports each board of ``expected`` in the state it
+    was sent in: judged here, from the plain data the worker reports (a reply without them is
+    judged as a change)."""
+    if not expected:
+        return
+    after = reply.get("after")
+    reported = {}
+    if isinstance(after, list):
+        reported = {
+            pair[0]: pair[1]
+            for pair in after
+            if isinstance(pair, list) and len(pair) == 2 and type(pair[0]) is int
+        }
+    for index, state in expected:
+        if reported.get(index, ()) != state:
+            raise BoardChanged("changed the board it was given")
 
 
 class Remote:
@@ -341,8 +371,8 @@ class Remote:
             "kwargs": {str(k): session.send(v) for k, v in kwargs.items()},
         }
         reply = session.ask(request)
-        if reply.get("changed"):
-            raise BoardChanged("changed the board it was given")
+        if "error" not in reply:
+            left_as_sent(reply, boards_sent(request["args"]))
         return session.value(reply)
 
     def map_calls(self, calls: list[tuple], limit: float, total: float, late: str) -> Iterator:
@@ -356,19 +386,20 @@ class Remote:
             "calls": [[session.send(a) for a in args] for args in calls],
             "limit": limit,
         }
+        expected = [boards_sent(sent) for sent in request["calls"]]
         stuck = (
             f"A call of your function ran longer than {limit:g} s, the time limit for one call,"
             " and was stopped: look for a loop that never ends (the rules package answers in"
             " milliseconds)."
         )
         entries, reply = session.batch(request, len(calls), (limit, total), (stuck, late))
-        for entry in entries:
-            yield lambda entry=entry: session.answer_of(entry)
+        for entry, boards in zip(entries, expected):
+            yield lambda entry=entry, boards=boards: session.answer_of(entry, boards)
         session.value(reply)  # the student's error, if the request itself failed
 
     def ask_worker(self, op: str, *args, **fields):
-        """A request of the worker's own about this object (``worker.Worker.FIGURES``), its
-        ``args`` sent as plain data."""
+        """A request of the worker's own about this object (``worker.FIGURES``), its ``args``
+        sent as plain data."""
         session = object.__getattribute__(self, "_session")
         return self._ask(op=op, args=[session.send(a) for a in args], **fields)
 

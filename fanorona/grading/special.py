@@ -24,8 +24,9 @@ from ..exercises.player import verdict
 from ..exercises.search import LOOKS, TREES, judge, search_call, tree_text
 from ..exercises.subtraction import subtraction_cases
 from ..exercises.view import VIEW_CALL_LIMIT, view_cases
+from ..readback import place
 from ..ui.draw import figure_size
-from .remote import Remote, StudentError
+from .remote import BoardChanged, Remote, StudentError, boards_sent, left_as_sent
 
 #: (cases that agree, cases, the first difference's sentence, each case with whether it agreed:
 #: the case, or None where the check has no case objects), for ``credit.share``.
@@ -52,17 +53,29 @@ def _count(sentences, guard: Guard) -> Counted:
     return agreed, total, first, outcomes
 
 
+def fn_session(fn: Remote):
+    """The session a stand-in asks its questions in."""
+    return object.__getattribute__(fn, "_session")
+
+
 def view(fn: Remote) -> Counted:
     """``check_view``'s boards, each drawn in the worker: the share that shows the position."""
     guard = Guard(VIEW_CALL_LIMIT)
 
     def shoot(board, call: str) -> dict:
+        sent = fn_session(fn).send(board)
         try:
             with guard.running(call):
                 shot = fn.ask_worker("draw", board, figsize=list(figure_size(board)))
         except StudentError as e:
             return {"raised": str(e)}
-        return shot if isinstance(shot, dict) else {"unlaid": "the worker's answer was no picture"}
+        if not isinstance(shot, dict):
+            return {"unlaid": "the worker's answer was no picture"}
+        try:  # judged here: the board's state after the drawing against the one sent
+            left_as_sent({"after": [[0, shot.get("after")]]}, boards_sent([sent]))
+        except BoardChanged:
+            return {**shot, "changed": True}
+        return {**shot, "changed": False}
 
     return _count(view_cases(shoot), guard)
 
@@ -102,14 +115,21 @@ def game_tree(minimax: Remote, alphabeta: Remote) -> Counted:
 
 
 class InTheWorker(Figures):
-    """The student's figure, reached in the sandboxed worker: clicks sent, the picture read
-    back."""
+    """The student's figure, reached in the sandboxed worker: its layout read back as plain data,
+    each click placed here (``readback.place``) and pressed there at those pixels, the picture
+    read back.  Whether it is a figure, where a click lands and what it shows are decided here."""
 
     def is_figure(self, fig) -> bool:
-        return isinstance(fig, Remote) and fig.ask_worker("is_figure") is True
+        return isinstance(fig, Remote) and place(fig.ask_worker("layout"), "a1") is not None
 
     def click(self, fig, point: str) -> None:
-        fig.ask_worker("click", point)
+        where = place(fig.ask_worker("layout"), point)
+        if where is None:
+            raise ExerciseFailed(
+                f"Before the click on {point} your figure had no Axes to click on: keep the"
+                " Figure play(model) returned, with its Axes."
+            )
+        fig.ask_worker("press", *where)
 
     def look(self, fig) -> dict:
         shot = fig.ask_worker("look")

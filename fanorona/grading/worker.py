@@ -4,8 +4,12 @@
 copy of the package without the checkers or the grader) reads one JSON request a line on stdin
 and writes one JSON reply a line: run a cell's source, look up a name, call a function or a
 method, read an attribute.  Answers are plain data (``plain.encode``); the student's own objects
-stay here and cross as numbers.  Whatever the student's code does to this process, it can only
-change the answers it gives: the references, the comparison and the points are in the grader.
+stay here and cross as numbers.  The worker judges nothing: after a call it reports the state of
+each board it was given (``plain.board_state``), for a figure its layout and picture
+(``readback``), and the grader compares them with what it sent.  The loop and everything it
+reports with are bound in ``serve`` before the student's code runs, as local names, so a cell
+that replaces a function of this module, of ``plain`` or ``readback``, or a method of the board,
+changes nothing the worker reports.
 """
 
 from __future__ import annotations
@@ -15,7 +19,6 @@ import json
 import math
 import os
 import signal
-import sys
 import traceback
 from contextlib import contextmanager, redirect_stderr, redirect_stdout
 
@@ -48,27 +51,6 @@ def time_limit(seconds: float):
 
 #: Taken before the student's code runs, so patching ``signal`` does not turn the limit off.
 _signal, _setitimer = signal.signal, signal.setitimer
-
-
-class Objects:
-    """The student's objects the grader holds a number for."""
-
-    def __init__(self):
-        self.by_number: dict[int, object] = {}
-        self.numbers: dict[int, int] = {}
-
-    def handle(self, value) -> int:
-        number = self.numbers.get(id(value))
-        if number is None:
-            number = self.numbers[id(value)] = len(self.by_number) + 1
-            self.by_number[number] = value
-        return number
-
-    def get(self, number: int, _kind: str = ""):
-        try:
-            return self.by_number[number]
-        except KeyError:
-            raise LookupError(f"no object number {number}") from None
 
 
 class Printed(io.StringIO):
@@ -112,162 +94,148 @@ class Tree:
         return list(seen) if isinstance(seen, list) else seen
 
 
-class Worker:
-    """One notebook's namespace and the answers about it."""
+def serve(fd_in: int, fd_out: int) -> None:
+    """Answer the grader's requests on ``fd_in`` with one line each on ``fd_out`` until the input
+    ends.  Every name the loop uses is bound here, before any cell runs, as a local of this call."""
+    from fanorona import readback
+    from fanorona.board import Board
+    from fanorona.grading import kernel, plain
 
-    def __init__(self, channel):
-        from fanorona.grading import plain
+    dumps, loads, write, read, getpid, leave = (
+        json.dumps,
+        json.loads,
+        os.write,
+        os.read,
+        os.getpid,
+        os._exit,
+    )
+    encode, decode, board_state = plain.encode, plain.decode, plain.board_state
+    take, laid_out, layout, press = (
+        readback.take,
+        readback.laid_out,
+        readback.layout,
+        readback.press,
+    )
+    python_of, remember, limit, errors = kernel.python_of, kernel.remember, time_limit, error_of
+    is_, str_, int_, float_, list_, dict_, len_, type_ = (
+        isinstance,
+        str,
+        int,
+        float,
+        list,
+        dict,
+        len,
+        type,
+    )
+    redirect_out, redirect_err, printed_of = redirect_stdout, redirect_stderr, Printed
+    namespace: dict = {"__name__": "__main__"}
+    kernel.prepare(namespace)
+    by_number: dict[int, object] = {}
+    numbers: dict[int, int] = {}
+    pid = getpid()  # the worker itself, not a child forked by the student's code
+    current: list = [None]  # the number of the request being answered, named in each reply
+    cells = [0]
 
-        self.channel = channel
-        self.plain = plain
-        self.objects = Objects()
-        self.namespace: dict = {"__name__": "__main__"}
-        from fanorona.grading import kernel
+    def handle(value) -> int:
+        number = numbers.get(id(value))
+        if number is None:
+            number = numbers[id(value)] = len_(by_number) + 1
+            by_number[number] = value
+        return number
 
-        kernel.prepare(self.namespace)
-        self.cells = 0
-        self.current = None  # the number of the request being answered, named in each reply
-        self.pid = os.getpid()  # the worker itself, not a child forked by the student's code
+    def get(number, _kind: str = ""):
+        try:
+            return by_number[number]
+        except (KeyError, TypeError):
+            raise LookupError(f"no object number {number}") from None
 
-    def send(self, message: dict) -> None:
+    def send(message: dict) -> None:
         """One line to the grader (JSON: a value JSON cannot hold is sent as an error)."""
         try:
-            text = json.dumps(message, allow_nan=False)
+            text = dumps(message, allow_nan=False)
         except (TypeError, ValueError, RecursionError) as e:
-            text = json.dumps({"error": error_of(e), "printed": "", "id": self.current})
-        self.channel.write(text + "\n")
-        self.channel.flush()
+            text = dumps({"error": errors(e), "printed": "", "id": current[0]})
+        data = (text + "\n").encode()
+        while data:
+            data = data[write(fd_out, data) :]
 
-    def value(self, value):
-        return self.plain.encode(value, self.objects.handle)
+    def value(result):
+        return encode(result, handle)
 
-    def argument(self, data):
-        return self.plain.decode(data, self.objects.get)
+    def argument(data):
+        return decode(data, get)
 
-    def answer(self, request: dict, target=None) -> dict:
-        op = request.get("op")
-        boards: list = []
-        if op == "run":
-            from fanorona.grading import kernel
+    def call(target, request: dict) -> dict:
+        """The student's function on the arguments, and the state of each board among them
+        after the call (the grader compares it with the board it sent)."""
+        args = [argument(a) for a in request.get("args", [])]
+        kwargs = {str_(k): argument(v) for k, v in dict_.items(request.get("kwargs", {}))}
+        boards = [i for i, a in enumerate(args) if type_(a) is Board]
+        result = target(*args, **kwargs)
+        if hasattr(result, "__next__"):  # a generator's code runs here, not in the grader
+            result = list_(result)
+        answer = value(result)
+        return {"value": answer, "after": [[i, board_state(args[i])] for i in boards]}
 
-            self.cells += 1
-            name = f"<cell {self.cells}>"
-            source = kernel.python_of(request["source"])
-            kernel.remember(name, source)
-            with time_limit(float(request.get("limit", 3600))):
-                exec(compile(source, name, "exec"), self.namespace)
-            return {"value": None}
-        if op == "read":
-            return {"value": self.read(request["expression"])}
-        if op == "get":
-            return {"value": self.value(self.namespace[request["name"]])}
-        if target is None:
-            target = self.objects.get(request["target"])
-        if op == "call":
-            args = [self.argument(a) for a in request.get("args", [])]
-            kwargs = {k: self.argument(v) for k, v in request.get("kwargs", {}).items()}
-            Board = self.plain.Board
-            boards = [
-                (i, a, a.key(), len(a._history)) for i, a in enumerate(args) if type(a) is Board
-            ]
-            result = target(*args, **kwargs)
-            if hasattr(result, "__next__"):  # a generator's code runs here, not in the grader
-                result = list(result)
-            changed = [i for i, a, key, n in boards if a.key() != key or len(a._history) != n]
-            return {"value": self.value(result), "changed": changed}
-        if op == "map":
-            return {"value": self.map(target, request["calls"], request["limit"])}
-        if op == "attr":
-            return {"value": self.value(getattr(target, request["name"]))}
-        if op == "setattr":
-            setattr(target, request["name"], self.argument(request["value"]))
-            return {"value": None}
-        if op == "special":
-            return {
-                "value": self.value(self.special(target, request["name"], request.get("args", [])))
-            }
-        if op == "search":
-            nodes, limit = self.argument(request["args"][0]), int(request["limit"])
-            return {"value": self.value(self.search(target, nodes, request["alphabeta"], limit))}
-        if op in self.FIGURES:
-            args = [self.argument(a) for a in request.get("args", [])]
-            return {"value": self.value(self.figure(op, target, args, request))}
-        raise ValueError(f"no such request {op!r}")
-
-    #: Requests about drawings (``fanorona.readback``): the picture crosses as plain data.
-    FIGURES = ("draw", "is_figure", "click", "look")
-
-    def figure(self, op: str, target, args: list, request: dict):
+    def figure(op: str, target, args: list, request: dict):
         """``draw``: the picture ``target(board, ax)`` draws on a new Axes of ``figsize``, and
-        whether it changed the board; ``is_figure``, ``click`` (at a point) and ``look`` (the
-        picture) on a figure the student's code returned."""
-        from fanorona import readback
-
+        the board's state after it; ``layout``, ``press`` (at display pixels the grader worked
+        out) and ``look`` (the picture) on a figure the student's code returned."""
         if op == "draw":
             board = args[0]
-            before = (board.key(), len(board._history))
-            shot = readback.take(lambda ax: target(board, ax), request["figsize"])
-            return {**shot, "changed": (board.key(), len(board._history)) != before}
-        if op == "is_figure":
-            return readback.figure_axes(target) is not None
-        if op == "click":
-            return readback.click_at(target, str(args[0]))
-        return readback.laid_out(readback.figure_axes(target))
-
-    def read(self, expression: str) -> str | None:
-        """The text of the file at the path ``expression`` names in the notebook (a player the
-        notebook wrote, by any means), at most ``PLAYER_BYTES``; None if there is none."""
-        try:
-            path = eval(expression, self.namespace)
-            with open(path, encoding="utf-8") as f:
-                return f.read(PLAYER_BYTES)
-        except Exception:  # no such name or file: the grader says so
+            shot = take(lambda ax: target(board, ax), request["figsize"])
+            return {**shot, "after": board_state(board)}
+        if op == "layout":
+            return layout(target)
+        if op == "press":
+            x, y = (float_(v) for v in args)
+            press(target, x, y)
             return None
+        return laid_out(target.axes[0]) if layout(target) is not None else {}
 
-    @staticmethod
-    def search(target, nodes: dict, alphabeta: bool, limit: int) -> dict:
+    def search(target, nodes: dict, alphabeta: bool, most: int) -> dict:
         """The student's search ``target`` on a ``Tree`` of ``nodes`` from its root ``"A"``, max
-        to move (alpha-beta's window open if ``alphabeta``): its value and, at most ``limit`` of
+        to move (alpha-beta's window open if ``alphabeta``): its value and, at most ``most`` of
         them, the nodes it looked at, in order."""
-        tree = Tree(nodes, limit)
+        tree = Tree(nodes, most)
         if alphabeta:
-            value = target(tree, "A", True, -math.inf, math.inf)
+            found = target(tree, "A", True, -math.inf, math.inf)
         else:
-            value = target(tree, "A", True)
-        return {"value": value, "looked": tree.looked[:limit]}
+            found = target(tree, "A", True)
+        return {"value": found, "looked": list_(tree.looked[:most])}
 
-    def map(self, target, calls: list, limit: float) -> int:
-        """Call ``target`` on each argument list, each call under ``limit`` seconds, and send each
+    def each(target, calls: list, seconds: float) -> int:
+        """Call ``target`` on each argument list, each call under ``seconds``, and send each
         answer on its own line as soon as it is known (so the grader times each call, even one
         stuck in C code); a call that runs out of time or is unfinished ends the list."""
         sent = 0
         for args in calls:
             try:
-                with time_limit(limit):
-                    entry = self.answer({"op": "call", "target": None, "args": args}, target)
+                with limit(seconds):
+                    entry = call(target, {"args": args})
                 stop = False
             except TimeUp:
                 entry, stop = {"error": {"type": "TimeUp", "message": ""}}, True
             except BaseException as e:  # the student's exception is the answer
-                entry = {"error": error_of(e)}
-                stop = isinstance(e, (NotImplementedError, SystemExit, KeyboardInterrupt))
-            if os.getpid() != self.pid:  # a child the student's call forked: it must not answer
-                os._exit(0)
-            self.send({"entry": entry, "printed": "", "id": self.current})
+                entry = {"error": errors(e)}
+                stop = is_(e, (NotImplementedError, SystemExit, KeyboardInterrupt))
+            if getpid() != pid:  # a child the student's call forked: it must not answer
+                leave(0)
+            send({"entry": entry, "printed": "", "id": current[0]})
             sent += 1
             if stop:
                 break
         return sent
 
-    def special(self, target, name: str, args: list):
+    def special(target, name: str, args: list):
         """The few built-in operations the checkers use on a student's object."""
-        args = [self.argument(a) for a in args]
+        args = [argument(a) for a in args]
         operations = {
-            "str": lambda: str(target),
+            "str": lambda: str_(target),
             "repr": lambda: repr(target),
-            "len": lambda: len(target),
+            "len": lambda: len_(target),
             "bool": lambda: bool(target),
-            "iter": lambda: list(target),
+            "iter": lambda: list_(target),
             "getitem": lambda: target[args[0]],
             "contains": lambda: args[0] in target,
             "eq": lambda: target == args[0],
@@ -276,27 +244,83 @@ class Worker:
         }
         return operations[name]()
 
+    def file_text(expression: str) -> str | None:
+        """The text of the file at the path ``expression`` names in the notebook (a player the
+        notebook wrote, by any means), at most ``PLAYER_BYTES``; None if there is none."""
+        try:
+            path = eval(expression, namespace)
+            with open(path, encoding="utf-8") as f:
+                return f.read(PLAYER_BYTES)
+        except Exception:  # no such name or file: the grader says so
+            return None
+
+    def answer(request: dict) -> dict:
+        op = request.get("op")
+        if op == "run":
+            cells[0] += 1
+            name = f"<cell {cells[0]}>"
+            source = python_of(request["source"])
+            remember(name, source)
+            with limit(float_(request.get("limit", 3600))):
+                exec(compile(source, name, "exec"), namespace)
+            return {"value": None}
+        if op == "read":
+            return {"value": file_text(request["expression"])}
+        if op == "get":
+            return {"value": value(namespace[request["name"]])}
+        target = get(request["target"])
+        if op == "call":
+            return call(target, request)
+        if op == "map":
+            return {"value": each(target, request["calls"], request["limit"])}
+        if op == "attr":
+            return {"value": value(getattr(target, request["name"]))}
+        if op == "setattr":
+            setattr(target, request["name"], argument(request["value"]))
+            return {"value": None}
+        if op == "special":
+            return {"value": value(special(target, request["name"], request.get("args", [])))}
+        if op == "search":
+            nodes, most = argument(request["args"][0]), int_(request["limit"])
+            return {"value": value(search(target, nodes, request["alphabeta"], most))}
+        if op in FIGURES:
+            args = [argument(a) for a in request.get("args", [])]
+            return {"value": value(figure(op, target, args, request))}
+        raise ValueError(f"no such request {op!r}")
+
+    buffer = b""
+    while True:
+        while b"\n" not in buffer:
+            chunk = read(fd_in, 1 << 16)
+            if not chunk:
+                return
+            buffer += chunk
+        line, _, buffer = buffer.partition(b"\n")
+        printed = printed_of()
+        try:
+            request = loads(line)
+            current[0] = request.get("id")
+            with redirect_out(printed), redirect_err(printed):
+                reply = answer(request)
+        except BaseException as e:
+            reply = {"error": errors(e)}
+        if getpid() != pid:  # a child the student's code forked, back out here: it must not
+            leave(0)  # answer, nor read the grader's next question
+        reply["printed"] = printed.getvalue()
+        reply["id"] = current[0]
+        send(reply)
+
+
+#: Requests about drawings (``fanorona.readback``): the picture crosses as plain data.
+FIGURES = ("draw", "layout", "press", "look")
+
 
 def main() -> None:
     os.environ.setdefault("MPLBACKEND", "Agg")
-    channel = os.fdopen(os.dup(1), "w", encoding="utf-8")
+    channel = os.dup(1)
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, 1)  # the student's os.write(1, ...) cannot garble the replies
-    worker = Worker(channel)
-    for line in sys.stdin:
-        printed = Printed()
-        try:
-            request = json.loads(line)
-            worker.current = request.get("id")
-            with redirect_stdout(printed), redirect_stderr(printed):
-                reply = worker.answer(request)
-        except BaseException as e:
-            reply = {"error": error_of(e)}
-        if os.getpid() != worker.pid:  # a child the student's code forked, back out here: it
-            os._exit(0)  # must not answer, nor read the grader's next question
-        reply["printed"] = printed.getvalue()
-        reply["id"] = worker.current
-        worker.send(reply)
+    serve(0, channel)
 
 
 if __name__ == "__main__":

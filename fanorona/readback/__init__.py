@@ -4,8 +4,9 @@ the grader as numbers and the comparison stays there.
 
 ``take(draw, figsize)`` makes an Axes, lets ``draw(ax)`` draw on it, lays it out and describes it
 (``describe``): every filled mark on a place (its data coordinates, face colour, width in
-typographic points, drawing order) and every straight piece of line.  ``click_at`` sends a
-synthetic left click to a figure at a point's place, or a little off it.
+typographic points, drawing order) and every straight piece of line.  ``layout`` says where a
+figure puts data coordinates, ``place`` where a click near a point lands (worked out from that
+plain data, by the grader), and ``press`` sends a synthetic left click there.
 """
 
 from __future__ import annotations
@@ -178,19 +179,63 @@ def figure_axes(fig):
 NUDGES = ((0.0, 0.0), (-0.3, -0.25), (0.3, -0.3), (-0.25, 0.3), (0.3, 0.3))
 
 
-def click_at(fig, point: str) -> None:
-    """A left click near ``point``'s data coordinates (column, row from 0) on the figure's first
-    Axes: on it or up to a third of the spacing off it (``NUDGES``), inside the Axes, the same
-    for a point always."""
-    from matplotlib.backend_bases import MouseButton, MouseEvent
+def layout(fig) -> dict | None:
+    """Where the first Axes of the Figure ``fig`` puts data coordinates on the canvas, as plain
+    data: the display pixels of (0, 0), (1, 0) and (0, 1), and the Axes' limits; None when
+    ``fig`` is no Figure with an Axes.  The grader places its clicks from this (``place``)."""
+    ax = figure_axes(fig)
+    if ax is None:
+        return None
+    origin, right, up = ax.transData.transform([(0, 0), (1, 0), (0, 1)])
+    return {
+        "pixels": [[float(v) for v in p] for p in (origin, right, up)],
+        "xlim": [float(v) for v in ax.get_xlim()],
+        "ylim": [float(v) for v in ax.get_ylim()],
+    }
 
-    ax = fig.axes[0]
+
+def _numbers(value, n: int) -> list[float] | None:
+    if not (isinstance(value, list) and len(value) == n):
+        return None
+    if not all(type(v) in (int, float) and math.isfinite(v) for v in value):
+        return None
+    return [float(v) for v in value]
+
+
+def place(shown, point: str) -> tuple[float, float] | None:
+    """The display pixels of a click near ``point`` (column, row from 0) on a figure laid out as
+    ``shown`` (``layout``'s plain data, read strictly: it may come from the student's side): on
+    the point or up to a third of the spacing off it (``NUDGES``), inside the Axes, the same for
+    a point always; None when ``shown`` is no layout."""
+    if not isinstance(shown, dict):
+        return None
+    pixels = shown.get("pixels")
+    corners = [_numbers(p, 2) for p in pixels] if isinstance(pixels, list) else []
+    xlim, ylim = _numbers(shown.get("xlim"), 2), _numbers(shown.get("ylim"), 2)
+    if len(corners) != 3 or None in corners or xlim is None or ylim is None:
+        return None
+    (x0, y0), (x1, y1), (x2, y2) = corners  # type: ignore[misc]
     column, row = ord(point[0]) - ord("a"), int(point[1:]) - 1
     dx, dy = NUDGES[(2 * column + row) % len(NUDGES)]
     # a hand clicks inside the Axes: at an edge of the drawing the nudge goes inwards
-    (left, right), (bottom, top) = sorted(ax.get_xlim()), sorted(ax.get_ylim())
+    (left, right), (bottom, top) = sorted(xlim), sorted(ylim)
     dx = dx if left < column + dx < right else -dx
     dy = dy if bottom < row + dy < top else -dy
-    x, y = ax.transData.transform((column + dx, row + dy))
+    x, y = column + dx, row + dy
+    return x0 + x * (x1 - x0) + y * (x2 - x0), y0 + x * (y1 - y0) + y * (y2 - y0)
+
+
+def press(fig, x: float, y: float) -> None:
+    """A left button press at display pixels (x, y) on the Figure ``fig``'s canvas, handed to
+    whatever the figure connected to ``button_press_event``."""
+    from matplotlib.backend_bases import MouseButton, MouseEvent
+
     event = MouseEvent("button_press_event", fig.canvas, x, y, button=MouseButton.LEFT)
     fig.canvas.callbacks.process("button_press_event", event)
+
+
+def click_at(fig, point: str) -> None:
+    """A left click near ``point`` on the figure's first Axes, where ``place`` puts it."""
+    where = place(layout(fig), point)
+    if where is not None:
+        press(fig, *where)
