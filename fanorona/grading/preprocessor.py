@@ -74,6 +74,17 @@ def announce(nb, line: str) -> None:
             cell.outputs.insert(0, shown)
 
 
+def only_the_students(nb) -> None:
+    """Clear the outputs of every code cell that is neither a solution cell nor a graded check
+    cell: the teacher's cells (imports, reading and question cells) ran in the grader's worker,
+    not in the student's kernel, and what they printed there is no feedback on the student's
+    work (a cell that uses what graded code may not, such as the tournament, raises there)."""
+    for cell in nb.cells:
+        meta = cell.metadata.get("nbgrader", {})
+        if cell.cell_type == "code" and not meta.get("solution") and not meta.get("grade"):
+            cell.outputs = []
+
+
 class SandboxedGrades(NbGraderPreprocessor):
     """Grade the notebook out of the student's reach instead of running it in a kernel."""
 
@@ -117,6 +128,7 @@ class SandboxedGrades(NbGraderPreprocessor):
         state = Notebook(allow_weak=True) if weak else Notebook()
         started = time.monotonic()
         grade_notebook(nb, state)
+        only_the_students(nb)
         student = resources.get("nbgrader", {}).get("student", "?")
         notebook = resources.get("nbgrader", {}).get("notebook", "?")
         self.log.info("%s %s %s: %.1f", STUDENT_WALL, student, notebook, time.monotonic() - started)
