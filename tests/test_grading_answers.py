@@ -127,7 +127,7 @@ def test_a_forged_reply_on_the_channel_says_the_students_code_broke_it():
         "    for fd in range(3, 64):\n"
         "        try:\n"
         "            if stat.S_ISFIFO(os.fstat(fd).st_mode):\n"
-        "                os.write(fd, b'{\"value\": {\"pickle\": 1}, \"printed\": \"\"}\\n')\n"
+        '                os.write(fd, b\'{"value": {"pickle": 1}, "printed": ""}\\n\')\n'
         "        except OSError:\n"
         "            pass\n"
         "    return _n(w, h, p)"

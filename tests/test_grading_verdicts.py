@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
-from test_clickable_browser import reference_program  # noqa: E402
-from test_grading import graded as graded_cells  # noqa: E402
-from test_grading_answers import graded  # noqa: E402
+from test_clickable_browser import reference_program
+from test_grading import graded as graded_cells
+from test_grading_answers import graded
 
 NOTEBOOK_09 = "09_assignment_model.ipynb"
 NOTEBOOK_10 = "10_assignment_view_and_control.ipynb"

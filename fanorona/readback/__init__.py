@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 import sys
+from typing import Any
 
 #: Marks and line pieces described at most (a drawing with more is cut; it is wrong anyway).
 MOST = 20_000
@@ -230,7 +231,10 @@ def press(fig, x: float, y: float) -> None:
     whatever the figure connected to ``button_press_event``."""
     from matplotlib.backend_bases import MouseButton, MouseEvent
 
-    event = MouseEvent("button_press_event", fig.canvas, x, y, button=MouseButton.LEFT)
+    # pixels as fractions, as a real event may give them (matplotlib's stubs say int)
+    px: Any = x
+    py: Any = y
+    event = MouseEvent("button_press_event", fig.canvas, px, py, button=MouseButton.LEFT)
     fig.canvas.callbacks.process("button_press_event", event)
 
 
