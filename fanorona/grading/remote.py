@@ -446,4 +446,5 @@ class Remote:
         return self._special("getitem", key)
 
     def __contains__(self, item) -> bool:
-        return bool(self._special("contains", item))
+        """Decided here, among the members the object gives (not by its own ``__contains__``)."""
+        return any(member == item for member in self)

@@ -237,10 +237,6 @@ def serve(fd_in: int, fd_out: int) -> None:
             "bool": lambda: bool(target),
             "iter": lambda: list_(target),
             "getitem": lambda: target[args[0]],
-            "contains": lambda: args[0] in target,
-            "eq": lambda: target == args[0],
-            "callable": lambda: callable(target),
-            "hash": lambda: hash(target),
         }
         return operations[name]()
 
