@@ -186,3 +186,24 @@ def test_a_child_the_students_cell_forks_never_answers_for_the_worker():
     result = grade_notebook(nb, state)["check_neighbours"]
     assert result.score is None and "All 305 cases agree." in result.text, result
     assert state.refusals == [], "the worker was never broken, nor started again"
+
+
+@pytest.mark.parametrize(
+    ("notebook", "solution_id", "check_id", "name"),
+    [
+        ("01_board_graph.ipynb", "neighbours", "check_neighbours", "neighbours"),
+        ("02_strings.ipynb", "strings_through", "check_strings_through", "strings_through"),
+        ("03_moves_and_captures.ipynb", "captures", "check_captures", "captures"),
+        ("04_simple_game.ipynb", "simple_steps", "check_simple_steps", "simple_steps"),
+    ],
+)
+def test_a_wrong_answer_is_not_told_it_imported_the_checkers_or_tried_to_get_around(
+    notebook, solution_id, check_id, name
+):
+    """The teacher's own cells import the checkers; a student who only answered wrongly reads
+    why the answer is wrong, not that graded code cannot import them or ran apart."""
+    wrong = f"def {name}(*args):\n    return None"
+    result, _ = graded(notebook, solution_id, check_id, wrong)
+    said = " ".join(((result.sentence or "") + result.text).split())
+    assert result.score == 0 and "returned None" in said, said
+    assert "cannot import" not in said and "apart from the grader" not in said, said
