@@ -7,13 +7,14 @@ method, read an attribute.  Answers are plain data (``plain.encode``); the stude
 stay here and cross as numbers.  The worker judges nothing: after a call it reports the state of
 each board it was given (``plain.board_state``), for a figure its layout and picture
 (``readback``), and the grader compares them with what it sent.  The loop and everything it
-reports with are bound in ``serve`` before the student's code runs, as local names, so a cell
-that replaces a function of this module, of ``plain`` or ``readback``, or a method of the board,
-changes nothing the worker reports.
+reports with are bound in ``serve`` before the student's code runs, as local names, from copies
+of ``plain`` and ``readback`` of its own, so a cell that replaces a function of this module, of
+``plain`` or ``readback``, or a method of the board, changes nothing the worker reports.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import io
 import json
 import math
@@ -94,12 +95,24 @@ class Tree:
         return list(seen) if isinstance(seen, list) else seen
 
 
+def private(name: str):
+    """A copy of the module ``name`` of the worker's own, not in ``sys.modules``: what graded code
+    changes in the module it imports by that name does not reach this one."""
+    spec = importlib.util.find_spec(name)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"the worker needs {name}")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def serve(fd_in: int, fd_out: int) -> None:
     """Answer the grader's requests on ``fd_in`` with one line each on ``fd_out`` until the input
     ends.  Every name the loop uses is bound here, before any cell runs, as a local of this call."""
-    from fanorona import readback
     from fanorona.board import Board
-    from fanorona.grading import kernel, plain
+    from fanorona.grading import kernel
+
+    readback, plain = private("fanorona.readback"), private("fanorona.grading.plain")
 
     dumps, loads, write, read, getpid, leave = (
         json.dumps,
