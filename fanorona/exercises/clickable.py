@@ -315,7 +315,8 @@ def check_clickable(play, make) -> int:
 
     Partial credit: the share of the game's states (its start, and after each click) in which the
     model and the figure show the rules' board; after the model differs, the rest of its game
-    counts as differing."""
+    counts as differing, and the states before the figure's first step count only once a click
+    has played it."""
     kit_use_in_kernel("check_clickable", play, make)
     return sealed_check(lambda guard: click_games(play, make, guard))
 
