@@ -146,3 +146,21 @@ def test_a_play_that_connects_no_handler_scores_nothing_when_it_answers_the_clic
     assert "mpl_connect" not in hostile
     result = graded_cells([hostile], NOTEBOOK_10, "check_simple_clickable", 3)
     assert result.score == 0, result
+
+
+def test_a_drawing_that_changes_its_board_scores_nothing_whatever_the_worker_says():
+    """It draws the position right, then puts a stone on a1 or takes it away, and replaces what
+    the worker it imports would read the board with: the grader compares the state the worker's
+    own copy reports with the board it sent."""
+    changes = (
+        "_drawn = draw_position\n"
+        "def draw_position(board, ax):\n"
+        "    _drawn(board, ax)\n"
+        "    board._white ^= 1\n"
+        "import fanorona.grading.plain as _p\n"
+        "_p.board_state = lambda board: None\n"
+    )
+    program = reference_program(NOTEBOOK_10) + "\n\n\n" + changes
+    result = graded_cells([program], NOTEBOOK_10, "check_view", 3)
+    assert result.score == 0, result
+    assert "changed the board it was given" in " ".join((result.sentence or "").split())
