@@ -38,7 +38,9 @@ def test_the_first_cell_of_each_graded_notebook_says_the_limits_the_grader_enfor
     drawing = any("check_view(" in c.source for c in nb.cells if c.cell_type == "code")
     assert first.cell_type == "markdown" and "nbgrader" not in first.metadata
     text = " ".join(first.source.split())
-    assert limits_sentence(drawing) in text, text[-600:]
+    assert limits_sentence(drawing) in text, (
+        f"its first cell should end: {limits_sentence(drawing)}"
+    )
 
 
 def test_the_reference_page_says_the_same_limits():
