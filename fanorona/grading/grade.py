@@ -372,7 +372,7 @@ class Notebook:
             except Refused as e:  # stopped from outside: never run again
                 said = self.budget.sentence(self.running()) if self.over_budget() else str(e)
                 self.refusals.append(f"{self.cell_name()}: {said}")
-                return printed.getvalue(), None
+                return printed.getvalue() + said + "\n", None
         if error is not None and error.kind == "TimeUp":  # stopped inside: never run again
             sentence = (
                 f"{self.cell_name()} ran longer than {CELL_LIMIT:g} s, the limit for one cell"
