@@ -98,3 +98,20 @@ def test_a_budget_that_is_not_a_positive_number_of_seconds_is_refused_in_one_sen
     monkeypatch.setenv(budget.NOTEBOOK_WALL, text)
     with pytest.raises(ValueError, match=f"^{budget.NOTEBOOK_WALL} must be a positive number"):
         Budget()
+
+
+def test_a_search_in_a_notebook_cell_is_not_compiled_again_for_every_worker():
+    """numba's cache is out of the worker's reach, so the compiled search would be compiled anew
+    in every worker (about 15 CPU seconds for notebook 07's depth-4 search); the worker runs the
+    same search in Python."""
+    from fanorona.grading.remote import Session
+
+    with Session() as session:
+        error = session.run(
+            "import fanorona as fa\nfrom fanorona.engine import ai, compiled\n"
+            "assert not compiled.available()\n"
+            "player = ai.AlphaBetaPlayer(depth=4, seed=0)\n"
+            "turn = player.choose_turn(fa.Board())\n"
+            "assert player.last_search.depth == 4 and turn in fa.Board().legal_turns()"
+        )
+        assert error is None, error
