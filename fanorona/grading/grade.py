@@ -9,7 +9,8 @@ leave this process.  A ``Checker`` that counts cases gives partial credit by its
 check whose code uses the kit part it asks for gets nothing (``exercises.own_work``, read from
 the cells' text here).  Each check cell gets the checker's lines and one sentence as its output,
 in the form nbgrader's ``SaveAutoGrades`` scores: an error for no points, a number for partial
-credit.
+credit.  The workers of a notebook, and of all of a student's notebooks, are held to a budget of
+time from here (``budget``).
 """
 
 from __future__ import annotations
