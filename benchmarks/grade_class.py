@@ -3,7 +3,7 @@
 ``python benchmarks/grade_class.py`` (``make grade-demo``) builds an nbgrader course folder from
 notebooks/ (``python -m fanorona.exercises notebooks DIR --course``, with nbgrader_config.py),
 releases every weekly assignment with ``nbgrader generate_assignment``, and hands in one
-submission per student of five kinds, in turn:
+submission per student of eight kinds, in turn:
 
 - correct: the teacher's solutions, pasted as the notebooks tell the student;
 - partly wrong: correct but for one plausible mistake a week (the answers in WRONG);
@@ -19,7 +19,8 @@ Then it runs ``nbgrader autograde`` on each assignment (with the course's nbgrad
 the points come from the sandboxed grader, fanorona.grading), times it, and prints each student's
 scores beside the ones the guide's points table predicts (a partly wrong answer gets a share of
 the points: any score below full is as predicted), and the wall and CPU minutes per student: the
-CPU time of nbgrader and of the sandboxed workers, which nbgrader's log reports.
+CPU time of nbgrader and of the sandboxed workers, which nbgrader's log reports, each assignment's
+split between the two, and the load average beside them.
 """
 
 import argparse
@@ -322,14 +323,15 @@ def main(argv=None):
                                 cell.source = solved(path.name, meta(cell)["grade_id"], kind)
                     experiment(nb, path.name, kind)
                     nbformat.write(nb, path)
-        timings, cpu, per_student = {}, 0.0, {}
+        timings, cpu, per_student, split = {}, 0.0, {}, {}
         load = os.getloadavg()[0]
         for week in args.weeks:
             print(f"autograding {week} for {len(students)} students ...", flush=True)
             start, used = time.perf_counter(), children_cpu()
             done = nbgrader(root, "autograde", week, "--create")
             timings[week] = time.perf_counter() - start
-            cpu += children_cpu() - used + worker_cpu(done.stderr)
+            split[week] = (children_cpu() - used, worker_cpu(done.stderr))
+            cpu += sum(split[week])
             for student, seconds in student_seconds(done.stderr).items():
                 per_student[student] = per_student.get(student, 0.0) + seconds
         slowest = {}
@@ -375,6 +377,13 @@ def main(argv=None):
     print(
         f"{total / 60:.1f} minutes for {len(students)} students: {total / 60 / len(students):.2f}"
         f" minutes per student (load average {load:.1f} at the start, {os.cpu_count()} cores)"
+    )
+    print(
+        "CPU seconds a student, nbgrader and the grader + the sandboxed workers: "
+        + ", ".join(
+            f"{week} {mine / len(students):.1f} + {theirs / len(students):.1f}"
+            for week, (mine, theirs) in split.items()
+        )
     )
     print(
         "CPU time of nbgrader, the grader and its sandboxed workers:"

@@ -11,7 +11,7 @@ import pytest
 from fanorona.exercises.__main__ import WEEKS
 from fanorona.exercises.guard import CALL_LIMIT, CHECK_LIMIT
 from fanorona.exercises.view import VIEW_CALL_LIMIT
-from fanorona.grading.grade import Budget
+from fanorona.grading.budget import Budget
 from fanorona.grading.remote import CELL_LIMIT, WORKER_LIMITS
 
 ROOT = Path(__file__).resolve().parent.parent

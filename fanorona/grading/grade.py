@@ -9,7 +9,8 @@ leave this process.  A ``Checker`` that counts cases gives partial credit by its
 check whose code uses the kit part it asks for gets nothing (``exercises.own_work``, read from
 the cells' text here).  Each check cell gets the checker's lines and one sentence as its output,
 in the form nbgrader's ``SaveAutoGrades`` scores: an error for no points, a number for partial
-credit.
+credit.  The workers of a notebook, and of all of a student's notebooks, are held to a budget of
+time from here (``budget``).
 """
 
 from __future__ import annotations
@@ -19,7 +20,6 @@ import io
 import math
 import re
 import textwrap
-import time
 from collections.abc import Callable
 from contextlib import redirect_stdout
 from dataclasses import dataclass, field, replace
@@ -28,6 +28,7 @@ from .. import exercises
 from ..exercises import Case, Checker, ExerciseFailed, Guard, credit, own_work
 from ..exercises.guard import UNFINISHED, _Unfinished
 from . import special
+from .budget import Budget
 from .package import PACKAGE
 from .remote import (
     CELL_LIMIT,
@@ -319,29 +320,6 @@ def run_check(name: str, args: list, points: float, options: dict | None = None)
 
 
 @dataclass
-class Budget:
-    """Seconds of wall-clock and CPU time one notebook's workers may use in all, counted from
-    outside them; a student's notebooks share theirs (``for_student``)."""
-
-    wall: float = 600.0
-    cpu: float = 300.0
-    started: float = field(default_factory=time.monotonic)
-    cpu_spent: float = 0.0  # by the workers that have ended
-
-    def left(self, running: float = 0.0) -> tuple[float, float]:
-        """(wall, CPU) seconds left, ``running`` CPU seconds of a worker still alive counted."""
-        wall = self.wall - (time.monotonic() - self.started)
-        return wall, self.cpu - self.cpu_spent - running
-
-    def sentence(self) -> str:
-        return (
-            f"Grading this notebook reached its budget ({self.wall:g} s of wall-clock time, or"
-            f" {self.cpu:g} s of CPU time, for all its cells and checks), so the checks after"
-            " this point were not run and give no points; the checks before it keep theirs."
-        )
-
-
-@dataclass
 class Notebook:
     """The student's cells run so far, and the worker they ran in (started again after a check
     that stopped it, running the cells that ended, once each; a cell that was stopped is not
@@ -371,9 +349,14 @@ class Notebook:
                     self.session.run(source)
         return self.session
 
+    def running(self) -> float:
+        """CPU seconds of the worker not yet counted in the budget (ended or not)."""
+        if self.session is None:
+            return 0.0
+        return max(self.session.cpu_now(), self.session.cpu)
+
     def over_budget(self) -> bool:
-        running = self.session.cpu_now() if self.session is not None else 0.0
-        return min(self.budget.left(running)) <= 0
+        return min(self.budget.left(self.running())) <= 0
 
     def run(self, source: str) -> tuple[str, StudentError | None]:
         self.cells += 1
@@ -381,15 +364,16 @@ class Notebook:
         if written is not None:
             self.files[written[0]] = written[1]
         if self.over_budget():
-            self.refusals.append(self.budget.sentence())
+            self.refusals.append(self.budget.sentence(self.running()))
             return "", None
         printed = io.StringIO()
         with redirect_stdout(printed):
             try:
                 error = self.worker().run(source)
             except Refused as e:  # stopped from outside: never run again
-                self.refusals.append(f"{self.cell_name()}: {e}")
-                return printed.getvalue(), None
+                said = self.budget.sentence(self.running()) if self.over_budget() else str(e)
+                self.refusals.append(f"{self.cell_name()}: {said}")
+                return printed.getvalue() + said + "\n", None
         if error is not None and error.kind == "TimeUp":  # stopped inside: never run again
             sentence = (
                 f"{self.cell_name()} ran longer than {CELL_LIMIT:g} s, the limit for one cell"
@@ -417,7 +401,7 @@ class Notebook:
     def check(self, source: str, points: float, grade_id: str = "") -> Result:
         self.cells += 1
         if self.over_budget():
-            return Result("", self.budget.sentence(), 0, refused=True)
+            return Result("", self.budget.sentence(self.running()), 0, refused=True)
         call = check_call(source) or UNCALLED.get(grade_id)
         on_file = file_call(source) if call is None else None
         if on_file is not None:
@@ -450,7 +434,7 @@ class Notebook:
             session = self.worker()
             args = [session.get(n) for n in names]
         except Refused as e:
-            return Result("", str(e), 0, refused=True)
+            return self.finish(Result("", str(e), 0, refused=True), points)
         except StudentError as e:
             return Result(
                 "",
@@ -461,7 +445,10 @@ class Notebook:
 
     def finish(self, result: Result, points: float) -> Result:
         """A result short of full points says what the sandbox refused, if anything was, and then
-        that the student's code stood apart (never to a student whose code tried nothing)."""
+        that the student's code stood apart (never to a student whose code tried nothing).  A
+        check stopped because the budget ran out says so, whatever stopped the worker."""
+        if result.refused and self.over_budget():
+            result = Result(result.text, self.budget.sentence(self.running()), 0, refused=True)
         if result.sentence is not None and (result.score or 0) < points and self.refusals:
             extra = " ".join(dict.fromkeys(self.refusals))
             result.text += textwrap.fill(f"{extra} {APART}", WIDTH) + "\n"
@@ -471,6 +458,7 @@ class Notebook:
         if self.session is not None:
             self.session.close()
             self.cpu += self.session.cpu
+            self.budget.spend(self.session.cpu)
             self.session = None
 
 
@@ -497,6 +485,7 @@ def grade_notebook(nb, state: Notebook | None = None) -> dict[str, Result]:
             cell.outputs = [_node(o) for o in outputs]
     finally:
         state.close()
+        state.budget.end()
     return results
 
 

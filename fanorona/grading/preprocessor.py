@@ -36,6 +36,7 @@ from traitlets import Bool, Unicode
 
 from ..sandbox import IsolationUnavailable
 from ..sandbox.reach import open_to_others
+from .budget import for_student
 from .grade import Notebook, grade_notebook
 from .package import RECORD_NAME, PackageChanged, verify
 from .remote import grading_isolation
@@ -125,11 +126,11 @@ class SandboxedGrades(NbGraderPreprocessor):
             return nb, resources
         weak = not line.startswith("bubblewrap")
         self.log.log(30 if weak else 20, "%s %s", ISOLATION, line)
-        state = Notebook(allow_weak=True) if weak else Notebook()
+        student = resources.get("nbgrader", {}).get("student", "?")
+        state = Notebook(allow_weak=weak, budget=for_student(self.parent, student))
         started = time.monotonic()
         grade_notebook(nb, state)
         only_the_students(nb)
-        student = resources.get("nbgrader", {}).get("student", "?")
         notebook = resources.get("nbgrader", {}).get("notebook", "?")
         self.log.info("%s %s %s: %.1f", STUDENT_WALL, student, notebook, time.monotonic() - started)
         if weak:

@@ -111,7 +111,7 @@ class Session:
         argv = [sys.executable, "-I", "-S", "-c", BOOT, str(view), *library_dirs()]
         grading_isolation(self.allow_weak)
         self._context = Sandbox(self.limits, package=False, allow_weak=self.allow_weak).start(
-            argv, readable=[view], env={"MPLBACKEND": "Agg"}
+            argv, readable=[view], env={"MPLBACKEND": "Agg", "FANORONA_COMPILED": "0"}
         )
         self._proc = self._context.__enter__()
         os.set_blocking(self._proc.stdin.fileno(), False)  # written with a deadline (``_write``)

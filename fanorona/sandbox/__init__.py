@@ -5,11 +5,12 @@ host's 127.0.0.1), pid, ipc and mount namespaces: a new root holding only the Py
 and this package, read-only, what the caller names in ``readable``, and private /tmp and
 /dev/shm that vanish with it; as root it runs as a user id of its own.  Everywhere, rlimits
 (CPU, address space, processes, file size, open files) are set by ``prlimit`` on the command
-itself, the wall and whole-tree CPU limits are enforced by killing the process and all below it,
-and output is capped.  Where namespaces are not allowed it refuses (``IsolationUnavailable``, one
-sentence saying what to install) unless the weaker mode is allowed; ``require_isolation()`` checks
-that up front and returns the line every log, result and feedback page must then carry.  As root,
-untrusted code runs as a user id of its own in both modes.
+itself, the wall, CPU and memory limits of the whole tree are enforced by a watcher that kills the
+process and all below it (no cgroup needed), and output is capped.  Where namespaces are not
+allowed it refuses (``IsolationUnavailable``, one sentence saying what to install) unless the
+weaker mode is allowed; ``require_isolation()`` checks that up front and returns the line every
+log, result and feedback page must then carry.  As root, untrusted code runs as a user id of its
+own in both modes.
 
 It imports nothing from the rest of ``fanorona``, so the grader and the tournament alike stand on
 it.  The agreed API is written down in ``sandbox-api.md`` of the task; in short::

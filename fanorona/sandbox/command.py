@@ -26,13 +26,15 @@ FORCE_VARIABLE = "FANORONA_SANDBOX"
 UID_RANGE = (1_000_000, 2_000_000)  # user ids of sandboxed runs, far from any real user's
 PACKAGE = Path(__file__).resolve().parent.parent  # the fanorona package, bound read-only
 NAMESPACES = "own network, pid, ipc and mount namespaces"
+#: How the memory of a run's whole process tree is limited (``process.Running.tree``).
+MEMORY = "the memory of its whole process tree summed from /proc and held to the limit by a watcher"
 WITH = (
     f"bubblewrap: {NAMESPACES}; private /tmp and /dev/shm; Python and the package read-only;"
-    " rlimits"
+    f" rlimits; {MEMORY}"
 )
 WITHOUT = (
     "no namespaces here (a container without them): rlimits, its own session and a private"
-    " folder only; no network or file-system isolation"
+    f" folder only; no network or file-system isolation; {MEMORY}"
 )
 #: The host's directories a Python process needs besides the Python installation itself.
 SYSTEM = ("/usr", "/etc/ld.so.cache", "/etc/alternatives", "/etc/localtime")
