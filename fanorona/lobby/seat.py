@@ -18,9 +18,9 @@ import time
 
 from ..board import Board, Turn
 from ..rules import Rules
+from ..ui.computer import OpponentSays
 from .client import CLOSED_HERE, LobbyClient, LobbyError
 
-LEFT = "this board has left the lobby's game: a lobby game cannot be taken back"
 #: The board's controls a lobby game does not offer: a turn sent is played, the game is the
 #: lobby's, and the opponent is the classmate.
 NOT_IN_A_LOBBY_GAME = (
@@ -45,6 +45,9 @@ SAID = {
         "draw": "Draw. {why}",
         "rating": "Your rating: {rating} ± {deviation} ({change}).",
         "unrated": "Not rated: {why}.",
+        "left": "This board left the lobby's game (a turn was taken back here): a lobby game "
+        "cannot be taken back.",
+        "refused": "The lobby refused the turn: {why}",
     },
     "da": {
         "take_back": "Tag pladsen igen",
@@ -58,6 +61,9 @@ SAID = {
         "draw": "Remis. {why}",
         "rating": "Din rating: {rating} ± {deviation} ({change}).",
         "unrated": "Ikke ratet: {why}.",
+        "left": "Dette bræt forlod lobbyens parti (et træk blev taget tilbage her): et lobbyparti "
+        "kan ikke tages tilbage.",
+        "refused": "Lobbyen afviste trækket: {why}",
     },
     "de": {
         "take_back": "Platz zurücknehmen",
@@ -72,6 +78,9 @@ SAID = {
         "draw": "Remis. {why}",
         "rating": "Deine Wertung: {rating} ± {deviation} ({change}).",
         "unrated": "Nicht gewertet: {why}.",
+        "left": "Dieses Brett hat die Partie der Lobby verlassen (hier wurde ein Zug "
+        "zurückgenommen): eine Lobbypartie kann nicht zurückgenommen werden.",
+        "refused": "Die Lobby hat den Zug abgelehnt: {why}",
     },
     "cs": {
         "take_back": "Vzít místo zpět",
@@ -85,6 +94,9 @@ SAID = {
         "draw": "Remíza. {why}",
         "rating": "Vaše hodnocení: {rating} ± {deviation} ({change}).",
         "unrated": "Bez hodnocení: {why}.",
+        "left": "Tato deska opustila partii lobby (tah zde byl vzat zpět): partii v lobby nelze "
+        "vzít zpět.",
+        "refused": "Lobby tah odmítla: {why}",
     },
 }
 
@@ -105,6 +117,7 @@ class RemoteSeat:
         self._sent: int | None = None  # the number of the last turn message sent
         #: What the seat last had to say (a key of ``SAID``), for the board's lobby line.
         self.news: str | None = None
+        self.language = "en"  # the board's, for the sentences the seat says there
         self.on_news = lambda: None  # called when ``news`` changes
         self._healing = threading.Lock()  # one attempt at a time to connect again
         client.listeners.append(self._heard)
@@ -228,7 +241,7 @@ class RemoteSeat:
             if played == self.turns[: len(played)]:
                 return  # nothing new, or the classmate's turn still being drawn
             if played[:-1] != self.turns:
-                raise ValueError(LEFT)
+                raise OpponentSays(self._said("left"))
             self.turns.append(played[-1])
             with contextlib.suppress(LobbyError):
                 self._sent = self.client.send(
@@ -240,7 +253,7 @@ class RemoteSeat:
         classmate's and return it."""
         self.send_new_turn(board)
         if [str(t) for t in board.turns] != self.turns:
-            raise ValueError(LEFT)
+            raise OpponentSays(self._said("left"))
         while True:
             self.connected(stop)
             ply, sent = len(self.turns), self._sent
@@ -260,14 +273,18 @@ class RemoteSeat:
                 if stop is not None and stop.is_set():
                     raise ValueError("stopped") from None
                 continue  # the connection went: connect again, then wait again
-        if message["type"] == "refused":
-            raise ValueError(message["message"])
-        if message["type"] == "over":
-            raise ValueError(f"the game is over: {message['outcome']['reason']}")
+        if message["type"] in ("over", "refused"):
+            ended = self.result(self.language)
+            if ended is not None:  # over, or refused because it is over (a flag fell first)
+                raise OpponentSays(ended, over=True)
+            raise OpponentSays(self._said("refused").format(why=message["message"]))
         text = message["turn"] if message["type"] == "turn" else message["turns"][ply]
         with self._sending:
             self.turns.append(text)
         return board.parse_turn(text)
+
+    def _said(self, key: str) -> str:
+        return SAID.get(self.language, SAID["en"])[key]
 
     def result(self, language: str = "en") -> str | None:
         """The game's end as the student reads it ("You won. …", the rating change), or None
@@ -303,6 +320,7 @@ def remote_board(client: LobbyClient, state: dict, delay: float = 0.0, **options
     seat = RemoteSeat(client, state)
     widget = BoardWidget(seat.board(), opponent=seat, **options)
     widget.delay = delay
+    seat.language = widget.controller.language
     for name in NOT_IN_A_LOBBY_GAME:
         if name in widget.controls:
             widget.controls[name].layout.display = "none"
@@ -312,7 +330,12 @@ def remote_board(client: LobbyClient, state: dict, delay: float = 0.0, **options
     button = widgets.Button(description=said["take_back"], layout=widgets.Layout(display="none"))
 
     def show() -> None:
-        text = seat.result(language) or (said[seat.news] if seat.news else "")
+        result = seat.result(language)
+        with widget.controller.lock:  # the status line says it too, and the board takes no more
+            # turns; the classmate's last turn, if any, is drawn first (the seat then says it)
+            if result is not None and not widget.controller.seat.computer_to_move(False):
+                widget.controller.seat.opponent_says(result, over=True)
+        text = result or (said[seat.news] if seat.news else "")
         line.value = f'<span class="fanorona-text">{text}</span>' if text else ""
         wanted = seat.news in ("elsewhere", "gone") and seat.result() is None
         button.layout.display = None if wanted else "none"
@@ -335,6 +358,6 @@ def remote_board(client: LobbyClient, state: dict, delay: float = 0.0, **options
 
 def _send_quietly(seat: RemoteSeat, game, show) -> None:
     """A change on the board: send a turn just finished, and show the lobby's line again."""
-    with contextlib.suppress(LobbyError, ValueError):
+    with contextlib.suppress(LobbyError, OpponentSays):  # the seat's runner says it
         seat.send_new_turn(game)
     show()
