@@ -174,7 +174,8 @@ def test_a_lobby_board_offers_only_what_the_lobby_allows_and_shows_the_result_an
             until(lambda: "gewonnen" in w.lobby_line.value)
             line = w.lobby_line.value
             rating = ann.wait_for(lambda m: m["type"] == "over")["ratings"]["ann"]
-            assert f"Du hast gewonnen. Deine Wertung: {rating['rating']}" in line
+            won = "Du hast gewonnen. Schwarz hat aufgegeben."
+            assert f"{won} Deine Wertung: {rating['rating']}" in line
             assert f"({rating['change']:+.2f})" in line
         finally:
             w.close()

@@ -16,9 +16,11 @@ import json
 import threading
 import time
 
-from ..board import Board, Turn
+from ..board import Board, Outcome, Termination, Turn
 from ..rules import Rules
 from ..ui.computer import OpponentSays
+from ..ui.labels import ending
+from . import words
 from .client import CLOSED_HERE, LobbyClient, LobbyError
 
 #: The board's controls a lobby game does not offer: a turn sent is played, the game is the
@@ -277,11 +279,25 @@ class RemoteSeat:
             ended = self.result(self.language)
             if ended is not None:  # over, or refused because it is over (a flag fell first)
                 raise OpponentSays(ended, over=True)
-            raise OpponentSays(self._said("refused").format(why=message["message"]))
+            why = words.render(self.language, message.get("code"), message.get("params", {}))
+            raise OpponentSays(self._said("refused").format(why=(why or message["message"]) + "."))
         text = message["turn"] if message["type"] == "turn" else message["turns"][ply]
         with self._sending:
             self.turns.append(text)
         return board.parse_turn(text)
+
+    def drawn(self, board) -> bool:
+        """Whether ``board`` shows every turn the lobby said of this game (the classmate's last
+        one may still be on its way to the picture)."""
+        known = 0
+        for m in list(self.client.messages):
+            if m.get("game") != self.id:
+                continue
+            if m["type"] == "turn":
+                known = max(known, m["ply"] + 1)
+            elif m["type"] == "game":
+                known = max(known, len(m["turns"]))
+        return len(board.turns) >= known and not board.chain
 
     def _said(self, key: str) -> str:
         return SAID.get(self.language, SAID["en"])[key]
@@ -296,17 +312,38 @@ class RemoteSeat:
         if over is None:
             return None
         said = SAID.get(language, SAID["en"])
-        english = said is SAID["en"]  # the lobby's reasons are English: said only on such a board
         winner, why = over["outcome"]["winner"], over["outcome"]["reason"]
         key = "draw" if winner is None else "won" if winner == self.you else "lost_game"
-        lines = [said[key].format(why=why[:1].upper() + why[1:] + "." if english else "")]
+        lines = [said[key].format(why=_reason(language, winner, why))]
         mine = over.get("ratings", {}).get(self.client.name)
         if mine:
             lines.append(said["rating"].format(**{**mine, "change": f"{mine['change']:+.2f}"}))
         elif over.get("unrated"):
-            text = said["unrated"].format(why=over["unrated"] if english else "")
-            lines.append(text if english else text.replace(": .", "."))
+            code, params = over.get("unrated_code"), over.get("unrated_params", {})
+            unrated = words.render(language, code, params) if code else None
+            if unrated is None and language == "en":
+                unrated = over["unrated"]
+            text = said["unrated"].format(why=unrated or "")
+            lines.append(text if unrated else text.replace(": .", "."))
         return " ".join(line.strip() for line in lines)
+
+
+def _reason(language: str, winner: str | None, reason: str) -> str:
+    """Why a lobby game ended, as a sentence in ``language``: an ending the lobby declared from
+    its code, a rule's ending in the board's own words; an unknown one only on an English
+    board."""
+    found = words.declared(reason)
+    text = words.render(language, *found) if found else None
+    if text is None:
+        try:
+            outcome = Outcome.from_words(winner, reason)
+        except ValueError:
+            outcome = None
+        if outcome is not None and outcome.termination is not Termination.DECLARED:
+            text = ending(language, outcome)
+        elif language == "en":
+            text = reason
+    return text[:1].upper() + text[1:] + "." if text else ""
 
 
 def remote_board(client: LobbyClient, state: dict, delay: float = 0.0, **options):
@@ -333,7 +370,7 @@ def remote_board(client: LobbyClient, state: dict, delay: float = 0.0, **options
         result = seat.result(language)
         with widget.controller.lock:  # the status line says it too, and the board takes no more
             # turns; the classmate's last turn, if any, is drawn first (the seat then says it)
-            if result is not None and not widget.controller.seat.computer_to_move(False):
+            if result is not None and seat.drawn(widget.controller.game):
                 widget.controller.seat.opponent_says(result, over=True)
         text = result or (said[seat.news] if seat.news else "")
         line.value = f'<span class="fanorona-text">{text}</span>' if text else ""

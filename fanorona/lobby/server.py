@@ -23,6 +23,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from .lobby import Lobby, Member
 from .protocol import ProtocolError, read
 from .store import Store
+from .words import SIDES, WORDS, Said
 
 #: Seconds a new connection has to say who it is.
 HELLO_WAIT = 3.0
@@ -64,14 +65,14 @@ class Client:
         if self.gone:
             return
         if self.queue.qsize() >= BACKLOG:
-            self.drop(f"more than {BACKLOG} messages waited for you to read them")
+            self.drop(Said("backlog", n=BACKLOG))
             return
         self.queue.put_nowait(json.dumps(message))
 
-    def drop(self, sentence: str) -> None:
-        """Say ``sentence`` and close the connection after it."""
+    def drop(self, why: Said) -> None:
+        """Say ``why`` and close the connection after it."""
         if not self.gone:
-            self.queue.put_nowait(json.dumps({"type": "error", "message": sentence}))
+            self.queue.put_nowait(json.dumps({"type": "error", **why.fields()}))
             self.queue.put_nowait(None)
             self.gone = True
 
@@ -131,25 +132,25 @@ async def _receive(ws: WebSocket) -> str | bytes | None:
     return event.get("text") if event.get("text") is not None else event.get("bytes", b"")
 
 
-async def _hello(ws: WebSocket, identities: Identities) -> tuple[str, str] | str:
-    """Who the connection is, or the sentence why it is not let in."""
+async def _hello(ws: WebSocket, identities: Identities) -> tuple[str, str] | Said | None:
+    """Who the connection is, or the sentence why it is not let in (None: it went)."""
     found = await identities.from_headers(ws)
     if found:
         return found
     try:
         raw = await asyncio.wait_for(_receive(ws), HELLO_WAIT)
     except asyncio.TimeoutError:
-        return f"say who you are within {HELLO_WAIT:.0f} s: send a hello message with your token"
+        return Said("hello_late", seconds=f"{HELLO_WAIT:.0f}")
     if raw is None:
-        return "gone"
+        return None
     try:
         message = read(raw)
     except ProtocolError as e:
-        return str(e)
+        return e
     if message.type != "hello":
-        return 'the first message is {"type": "hello", "seq": 1, "token": ...}'
+        return Said("hello_first")
     found = await identities.from_token(message["token"])
-    return found or "that token belongs to nobody in this class: ask your instructor for yours"
+    return found or Said("unknown_token")
 
 
 def intake(lobby: Lobby, client: Member, raw: str | bytes) -> None:
@@ -158,18 +159,13 @@ def intake(lobby: Lobby, client: Member, raw: str | bytes) -> None:
     try:
         message = read(raw)
     except ProtocolError as e:
-        client.drop(str(e))
+        client.drop(e)
         return
     if message.type == "hello":
-        client.drop("you said hello already: send it once, first")
+        client.drop(Said("hello_twice"))
     elif message.seq <= lobby.seqs.get(client.name, 0):
         client.send(
-            {
-                "type": "refused",
-                "seq": message.seq,
-                "message": f"message number {message.seq} was used already: each message "
-                "needs a higher seq than the last, and an old one is not played again",
-            }
+            {"type": "refused", "seq": message.seq, **Said("seq_used", seq=message.seq).fields()}
         )
     else:
         lobby.seqs[client.name] = message.seq
@@ -185,13 +181,13 @@ async def serve_client(ws: WebSocket, lobby: Lobby, identities: Identities, door
     except asyncio.CancelledError:
         if not hello.cancelled():
             raise
-        who = "too many connections are waiting to sign in: this, the oldest, is closed"
+        who = Said("door_full")
     finally:
         door.signed_in(ws)
-    if isinstance(who, str):
-        if who != "gone":
+    if not isinstance(who, tuple):
+        if who is not None:
             with contextlib.suppress(RuntimeError, OSError, WebSocketDisconnect):
-                await ws.send_text(json.dumps({"type": "error", "message": who}))
+                await ws.send_text(json.dumps({"type": "error", **who.fields()}))
                 await ws.close(POLICY)
         return
     client = Client(ws, *who)
@@ -201,10 +197,7 @@ async def serve_client(ws: WebSocket, lobby: Lobby, identities: Identities, door
     try:
         while not client.gone and (raw := await _receive(ws)) is not None:
             if not meter.allow():
-                client.drop(
-                    f"too many messages: one player sends at most {meter.rate:g} a second, "
-                    "from all their connections together"
-                )
+                client.drop(Said("rate", rate=f"{meter.rate:g}"))
                 break
             intake(lobby, client, raw)
     except WebSocketDisconnect:
@@ -223,6 +216,8 @@ def board_page(signin: str = "token") -> HTMLResponse:
     """The lobby's page; ``signin``: "token" (typed in) or "hub" (the hub's cookie)."""
     page = resources.files(__package__).joinpath("pages").joinpath("board.html")
     text = page.read_text(encoding="utf-8")
+    said = json.dumps({"words": WORDS, "sides": SIDES}, ensure_ascii=False).replace("</", "<\\/")
+    text = text.replace('/*server-words*/{"words": {}, "sides": {}}', said, 1)
     return HTMLResponse(text.replace('data-signin="token"', f'data-signin="{signin}"'))
 
 
