@@ -175,7 +175,7 @@ class Lobby:
     def on_invite(self, client: Member, m: Message) -> None:
         if m["to"] == client.name:
             raise Refusal("invite_self")
-        if m["to"] is not None and m["to"] not in self.store.names():
+        if m["to"] is not None and not self.store.has_player(m["to"]):
             raise Refusal("no_such_player", name=m["to"])
         self._room_for_games(client.name, "you")
         open_ = self._open()

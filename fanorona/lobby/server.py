@@ -12,11 +12,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from collections import OrderedDict
+import time
+from collections import OrderedDict, deque
 from importlib import resources
 
 from starlette.applications import Starlette
-from starlette.responses import HTMLResponse, PlainTextResponse
+from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
@@ -52,12 +53,44 @@ BACKLOG = 500
 POLICY = 1008
 
 
+class Relay:
+    """The lobby's own measure of a turn's relay: from reading the mover's message to writing the
+    turn to each player's socket, for the last ``KEPT`` turns written, and how late its event
+    loop wakes (``lag``: a message waits that long before it is read); ``/relay`` shows both."""
+
+    KEPT = 20_000
+    TICK = 0.01  # seconds between the lag meter's wake-ups
+
+    def __init__(self):
+        self.arrived: float | None = None  # when the message being handled was read
+        self.times: deque = deque(maxlen=self.KEPT)
+        self.lags: deque = deque(maxlen=self.KEPT)
+
+    async def metering(self) -> None:
+        """Sleep a tick at a time, and keep how much later than asked each wake-up came."""
+        while True:
+            before = time.perf_counter()
+            await asyncio.sleep(self.TICK)
+            self.lags.append(time.perf_counter() - before - self.TICK)
+
+    def summary(self) -> dict:
+        said: dict = {"turns": len(self.times)}
+        for name, kept in (("relay", self.times), ("lag", self.lags)):
+            ms = sorted(1000 * t for t in kept)
+            for q, key in ((0.5, "p50_ms"), (0.99, "p99_ms"), (1.0, "max_ms")):
+                said[f"{name}_{key}"] = (
+                    round(ms[min(len(ms) - 1, int(q * len(ms)))], 2) if ms else None
+                )
+        return said
+
+
 class Client:
     """One connection: who it is, and a queue of messages a task writes to the socket, so the
     lobby never waits for a slow reader."""
 
-    def __init__(self, ws: WebSocket, name: str, role: str):
+    def __init__(self, ws: WebSocket, name: str, role: str, relay: Relay | None = None):
         self.ws, self.name, self.role = ws, name, role
+        self.relay = relay or Relay()
         self.queue: asyncio.Queue = asyncio.Queue()
         self.gone = False
 
@@ -67,18 +100,22 @@ class Client:
         if self.queue.qsize() >= BACKLOG:
             self.drop(Said("backlog", n=BACKLOG))
             return
-        self.queue.put_nowait(json.dumps(message))
+        arrived = self.relay.arrived if message.get("type") == "turn" else None
+        self.queue.put_nowait((json.dumps(message), arrived))
 
     def drop(self, why: Said) -> None:
         """Say ``why`` and close the connection after it."""
         if not self.gone:
-            self.queue.put_nowait(json.dumps({"type": "error", **why.fields()}))
+            self.queue.put_nowait((json.dumps({"type": "error", **why.fields()}), None))
             self.queue.put_nowait(None)
             self.gone = True
 
     async def pump(self) -> None:
-        while (text := await self.queue.get()) is not None:
+        while (item := await self.queue.get()) is not None:
+            text, arrived = item
             await self.ws.send_text(text)
+            if arrived is not None:
+                self.relay.times.append(time.perf_counter() - arrived)
         await self.ws.close(POLICY)
 
 
@@ -99,29 +136,41 @@ class Identities:
 
 class Door:
     """The connections that have not signed in yet, oldest first, each with its address: a cap
-    in all and one per address, the oldest closed to make room."""
+    in all and one per address, the oldest closed to make room.  Every step is O(1): a thousand
+    strangers cost each newcomer nothing more than one."""
 
     def __init__(self, cap: int | None = None, each: int | None = None):
         caps = stranger_caps()
         self.cap, self.each = cap or caps[0], each or caps[1]
         self.waiting: OrderedDict = OrderedDict()  # ws -> (address, the task waiting for hello)
+        self.by_address: dict[str, OrderedDict] = {}  # address -> its waiting ws, oldest first
 
     def enter(self, ws: WebSocket, task: asyncio.Task | None) -> None:
         address = ws.client.host if ws.client else ""
-        mine = [w for w, (a, _) in self.waiting.items() if a == address]
+        mine = self.by_address.setdefault(address, OrderedDict())
         if len(mine) >= self.each:
-            self._evict(mine[0])
+            self._evict(next(iter(mine)))
         elif len(self.waiting) >= self.cap:
             self._evict(next(iter(self.waiting)))
         self.waiting[ws] = (address, task)
+        mine[ws] = None
 
     def _evict(self, ws: WebSocket) -> None:
-        _, task = self.waiting.pop(ws)
+        _, task = self._forget(ws)
         if task is not None:
             task.cancel()
 
+    def _forget(self, ws: WebSocket) -> tuple:
+        address, task = self.waiting.pop(ws, (None, None))
+        mine = self.by_address.get(address)
+        if mine is not None:
+            mine.pop(ws, None)
+            if not mine:
+                del self.by_address[address]
+        return address, task
+
     def signed_in(self, ws: WebSocket) -> None:
-        self.waiting.pop(ws, None)
+        self._forget(ws)
 
 
 async def _receive(ws: WebSocket) -> str | bytes | None:
@@ -172,7 +221,9 @@ def intake(lobby: Lobby, client: Member, raw: str | bytes) -> None:
         lobby.handle(client, message)
 
 
-async def serve_client(ws: WebSocket, lobby: Lobby, identities: Identities, door: Door) -> None:
+async def serve_client(
+    ws: WebSocket, lobby: Lobby, identities: Identities, door: Door, relay: Relay
+) -> None:
     await ws.accept()
     hello = asyncio.ensure_future(_hello(ws, identities))
     door.enter(ws, hello)
@@ -190,7 +241,7 @@ async def serve_client(ws: WebSocket, lobby: Lobby, identities: Identities, door
                 await ws.send_text(json.dumps({"type": "error", **who.fields()}))
                 await ws.close(POLICY)
         return
-    client = Client(ws, *who)
+    client = Client(ws, *who, relay)
     pump = asyncio.create_task(client.pump())
     lobby.arrive(client)
     meter = lobby.meter(client.name)
@@ -199,7 +250,9 @@ async def serve_client(ws: WebSocket, lobby: Lobby, identities: Identities, door
             if not meter.allow():
                 client.drop(Said("rate", rate=f"{meter.rate:g}"))
                 break
+            relay.arrived = time.perf_counter()
             intake(lobby, client, raw)
+            relay.arrived = None
     except WebSocketDisconnect:
         pass
     finally:
@@ -228,10 +281,10 @@ def create_app(
     the store's own), ``signin`` how its page signs in."""
     lobby = Lobby(store)
     who = identities or Identities(store)
-    door = Door()
+    door, relay = Door(), Relay()
 
     async def websocket(ws: WebSocket) -> None:
-        await serve_client(ws, lobby, who, door)
+        await serve_client(ws, lobby, who, door, relay)
 
     async def page(request) -> HTMLResponse:
         return board_page(signin)
@@ -239,15 +292,20 @@ def create_app(
     async def health(request) -> PlainTextResponse:
         return PlainTextResponse(f"{len(lobby.online)} online, {len(lobby.games)} games\n")
 
+    async def relayed(request) -> JSONResponse:
+        return JSONResponse(relay.summary())
+
     @contextlib.asynccontextmanager
     async def lifespan(app):
         """Bring back the live games a stopped lobby left, and beat while serving."""
         lobby.tables.restore()
         beating = asyncio.create_task(lobby.tables.beating())
+        metering = asyncio.create_task(relay.metering())
         try:
             yield
         finally:
             beating.cancel()
+            metering.cancel()
             lobby.tables.beat()
 
     app = Starlette(
@@ -255,6 +313,7 @@ def create_app(
             WebSocketRoute("/ws", websocket),
             Route("/", page),
             Route("/health", health),
+            Route("/relay", relayed),
         ],
         lifespan=lifespan,
     )
