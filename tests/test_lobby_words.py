@@ -35,11 +35,15 @@ WORD = re.compile(r"[^\W\d_]{2,}")
 
 
 def english_words() -> set[str]:
-    return {
-        w.lower()
-        for code in words.WORDS["en"]
-        for w in WORD.findall(words.render("en", code, SAMPLE) or "")
-    } - LOANWORDS - {str(v).lower() for v in SAMPLE.values()}
+    return (
+        {
+            w.lower()
+            for code in words.WORDS["en"]
+            for w in WORD.findall(words.render("en", code, SAMPLE) or "")
+        }
+        - LOANWORDS
+        - {str(v).lower() for v in SAMPLE.values()}
+    )
 
 
 def test_every_code_the_server_raises_is_in_every_language():
