@@ -8,6 +8,7 @@ import re
 
 import pytest
 
+from fanorona.lobby import LobbyClient
 from fanorona.lobby.run import Background
 from fanorona.lobby.store import Store
 
@@ -99,7 +100,7 @@ def test_the_servers_sentences_on_the_page_have_no_english_word_in_another_langu
 def test_a_refusal_is_shown_in_the_pages_language(browser):
     store = Store()
     token = store.add_player("zoe")
-    store.add_player("yan")
+    yan = store.add_player("yan")
     with Background(store) as lobby:
         context = browser.new_context()
         try:
@@ -127,5 +128,26 @@ def test_a_refusal_is_shown_in_the_pages_language(browser):
             page.click("#invite")
             page.wait_for_function("document.getElementById('error').textContent.includes('heißt')")
             assert page.inner_text("#error") == "In dieser Klasse heißt niemand nobody."
+            page.select_option("#language", "da")
+            # an invitation whose host leaves is withdrawn: gone from the list, said in Danish
+            with LobbyClient(lobby.url, yan, timeout=30) as host:
+                host.invite(to="zoe", size="5x5", clock="10+0", ranked=True)
+                page.wait_for_selector("#invitations button")
+            page.wait_for_selector("#invitations button", state="detached")
+            assert page.inner_text("#error") == (
+                "En invitation blev trukket tilbage: yan forlod lobbyen."
+            )
+            # a ranked game resigned at once: won, and why it is not rated, in Danish
+            with LobbyClient(lobby.url, yan, timeout=30) as host:
+                lobby.lobby.coin = lambda n: 0  # the host, yan, plays White
+                code = host.invite(to="zoe", size="5x5", clock="10+0", ranked=True)
+                page.click(f"#invitations button[data-invitation='{code}']")
+                game = host.wait_for(lambda m: m["type"] == "game")["game"]
+                host.ask("resign", "over", game=game)
+                page.wait_for_selector("#status:has-text('Du vandt')")
+                assert page.inner_text("#status") == (
+                    "Du vandt. Hvid opgav. Ikke ratet: et parti bliver ratet, når hver side har "
+                    "spillet 2 træk."
+                )
         finally:
             context.close()
