@@ -64,3 +64,34 @@ def test_the_full_collection_runs_on_its_own_thread_at_its_pace():
     run = subprocess.run([sys.executable, "-c", STEADY], capture_output=True, text=True, timeout=60)
     assert run.returncode == 0, run.stderr
     assert run.stdout.strip() == "collected"
+
+
+def test_a_strangers_connection_is_freed_without_a_garbage_collection():
+    """A connection that never signs in and drops (a thousand of them reconnect in the hostile
+    benchmark) leaves no cycle of its protocol for the full collection to walk."""
+    import gc
+    import socket
+    import time
+
+    from websockets.server import ServerProtocol
+
+    from benchmarks.bench_lobby import UPGRADE
+
+    def protocols() -> int:
+        return sum(type(o) is ServerProtocol for o in gc.get_objects())
+
+    with Background(Store()) as lobby:
+        gc.collect()
+        gc.disable()
+        try:
+            before = protocols()
+            for _ in range(20):
+                with socket.create_connection(("127.0.0.1", lobby.port)) as stranger:
+                    stranger.sendall(UPGRADE)
+                    assert stranger.recv(100).startswith(b"HTTP/1.1 101")
+            deadline = time.monotonic() + 10
+            while protocols() > before and time.monotonic() < deadline:
+                time.sleep(0.1)
+            assert protocols() <= before, "closed connections wait for the garbage collector"
+        finally:
+            gc.enable()

@@ -28,11 +28,20 @@ CLOSE_WAIT = 3.0
 class MeteredPings(WebSocketsSansIOProtocol):
     """uvicorn's WebSocket protocol with the client's pings metered: a ping is answered below the
     application, so no message meter sees it; past the limit the connection is closed.  A
-    client that does not answer the closing frame is cut after ``CLOSE_WAIT`` seconds."""
+    client that does not answer the closing frame is cut after ``CLOSE_WAIT`` seconds.  A lost
+    connection's frame parser is closed, so the connection is freed at once, not left as a cycle
+    (the parser's generator holds its protocol) for the next full garbage collection: a thousand
+    reconnecting strangers made that collection walk a hundred thousand objects."""
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.close_timeout = CLOSE_WAIT
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        super().connection_lost(exc)
+        parser = getattr(getattr(self, "conn", None), "parser", None)
+        if parser is not None:
+            parser.close()
 
     def handle_ping(self) -> None:
         if not hasattr(self, "pings"):
