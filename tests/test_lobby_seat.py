@@ -209,6 +209,7 @@ def test_a_lost_connection_and_a_sign_in_elsewhere_lose_no_turn():
             bot.wait_for(lambda m: m["type"] == "turn" and m["ply"] == 4)
             elsewhere = LobbyClient(lobby.url, tokens["ann"], timeout=LOADED)
             until(lambda: w.seat.news == "elsewhere")
+            assert "failed" not in w.status and "Error" not in w.status, w.status
             assert w.take_seat_button.layout.display != "none"
             assert "signed in somewhere else" in w.lobby_line.value
             bot.play(game, 5, str(bot.record(game).board().legal_turns()[0]))
@@ -218,6 +219,7 @@ def test_a_lost_connection_and_a_sign_in_elsewhere_lose_no_turn():
             until(lambda: elsewhere.closed is not None)
             assert "somewhere else" in elsewhere.closed
             assert [str(t) for t in w.board.turns] == bot.record(game).turns
+            assert "failed" not in w.status and "Error" not in w.status, w.status
             elsewhere.close()
         finally:
             w.close()
