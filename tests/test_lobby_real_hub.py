@@ -3,7 +3,8 @@ fanorona.lobby hub``, as the reference page's service entry has it), tokens with
 are made through the hub's REST API, and only a token that carries the lobby's own scope
 (``access:services!service=fanorona-lobby``) signs in, as its user; a token of the same user
 without it (only reading activity, or the scopes of the token a student's server gets when the
-instructor opens it) is refused with a sentence."""
+instructor opens it) is refused with a sentence; and a student who logs in to the hub in Chromium
+finds the lobby's page signed in as her, through the hub's OAuth."""
 
 from __future__ import annotations
 
@@ -153,3 +154,26 @@ def test_a_token_of_the_same_user_without_the_lobbys_scope_is_refused(hub, user,
         "code": "unknown_token",
         "params": {},
     }
+
+
+@pytest.mark.browser
+def test_a_student_signs_in_through_the_hub_and_the_lobby_page_knows_her(hub, browser):
+    """Chromium logs in to the hub, opens the lobby's page: the hub's OAuth (with PKCE) gives the
+    lobby a token with its scope in an HttpOnly cookie, and the page's WebSocket signs in by it."""
+    url, _ = hub
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.goto(f"{url}/hub/login")
+        page.fill("#username_input", "ann")
+        page.fill("#password_input", "any")
+        page.click("#login_submit")
+        page.wait_for_url("**/hub/**")
+        page.goto(f"{url}/services/{SERVICE}/")
+        page.wait_for_selector("#me:text('ann')", timeout=30_000)
+        assert page.inner_text("#role") == "student"
+        cookies = {c["name"]: c for c in context.cookies()}
+        assert cookies["fanorona-lobby-token"]["httpOnly"]
+        assert page.evaluate("document.cookie").find("fanorona-lobby-token") == -1
+    finally:
+        context.close()
