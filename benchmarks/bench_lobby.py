@@ -12,7 +12,14 @@ who send invitations to classmates and WebSocket pings, each at the lobby's limi
 when dropped), and ``--strangers`` (1,000) connections that never sign in, each held until the
 lobby closes it (or 10 s) and then opened again.  The goals stay the same.
 
+Two relay times are printed: the clients' (the mover's send to the opponent's receipt, which on
+a shared machine includes the wait of the client processes for a core) and the server's own
+(``/relay``: from reading the turn to writing it to each player's socket).  ``--client-nice``
+runs the simulated clients at a lower priority and ``--server-nice`` the lobby at a higher one
+(negative: root only), to tell the server's delay from the load generator's.
+
 python -m benchmarks.bench_lobby [--seconds 20] [--players 100,400] [--hostile]
+    [--client-nice 10] [--server-nice -5]
 """
 
 from __future__ import annotations
@@ -23,12 +30,14 @@ import contextlib
 import json
 import os
 import random
+import signal
 import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
@@ -127,8 +136,9 @@ async def crowd(url, tokens, seconds, seed=0):
     return latencies, counts
 
 
-def crowd_process(url, tokens, seconds, seed):
+def crowd_process(url, tokens, seconds, seed, nice=0):
     """One process's share of the class (whole games, so both clocks of a turn are its own)."""
+    os.nice(nice)
     return asyncio.run(crowd(url, tokens, seconds, seed))
 
 
@@ -206,7 +216,8 @@ async def hostile(url, port, tokens, targets, strangers, seconds):
     return counts
 
 
-def hostile_process(url, port, tokens, targets, strangers, seconds):
+def hostile_process(url, port, tokens, targets, strangers, seconds, nice=0):
+    os.nice(nice)
     return asyncio.run(hostile(url, port, tokens, targets, strangers, seconds))
 
 
@@ -218,8 +229,26 @@ def answers(port: int) -> bool:
     return True
 
 
-def scenario(players: int, seconds: float, processes: int = 2, strangers: int | None = None):
-    """One run; with ``strangers`` (a number), the hostile clients beside the class."""
+def server_relay(port: int) -> dict:
+    """The lobby's own relay times (its ``/relay`` page)."""
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/relay", timeout=10) as answer:
+        return json.loads(answer.read())
+
+
+def scenario(
+    players: int,
+    seconds: float,
+    processes: int = 2,
+    strangers: int | None = None,
+    client_nice: int = 0,
+    server_nice: int = 0,
+    profile: str | None = None,
+    probe: int = 0,
+):
+    """One run; with ``strangers`` (a number), the hostile clients beside the class; with
+    ``profile``, the lobby runs under cProfile, its statistics written there; ``probe`` games of
+    the class are played from a process of their own that is not niced."""
+    profiled = ["-m", "cProfile", "-o", profile] if profile else []
     with tempfile.TemporaryDirectory() as folder:
         db = Path(folder) / "lobby.sqlite"
         store = Store(db)
@@ -228,11 +257,14 @@ def scenario(players: int, seconds: float, processes: int = 2, strangers: int | 
         store.close()
         port = free_port()
         server = subprocess.Popen(
-            [sys.executable, "-m", "fanorona.lobby", "serve", str(db), "--port", str(port)],
+            [sys.executable, *profiled, "-m", "fanorona.lobby", "serve", str(db), "--port",
+             str(port)],
             cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )  # fmt: skip
         try:
             process = psutil.Process(server.pid)
+            if server_nice:
+                process.nice(server_nice)
             deadline = time.monotonic() + 60
             while not answers(port):
                 if time.monotonic() > deadline or server.poll() is not None:
@@ -240,6 +272,7 @@ def scenario(players: int, seconds: float, processes: int = 2, strangers: int | 
                 time.sleep(0.2)
             peak = process.memory_info().rss
             names = sorted(tokens)
+            probed, names = names[: 2 * probe], names[2 * probe :]
             shares = [
                 {n: tokens[n] for pair in zip(names[::2], names[1::2])
                  for n in pair if names.index(pair[0]) // 2 % processes == k}
@@ -248,41 +281,60 @@ def scenario(players: int, seconds: float, processes: int = 2, strangers: int | 
             url = f"ws://127.0.0.1:{port}/ws"
             start = time.monotonic()
             hostile_counts = None
-            with ProcessPoolExecutor(processes + (strangers is not None)) as pool:
+            workers = processes + (strangers is not None) + bool(probed)
+            with ProcessPoolExecutor(workers) as pool:
                 if strangers is not None:
                     hostile_counts = pool.submit(
-                        hostile_process, url, port, flooders, names, strangers, seconds
-                    )
-                runs = [pool.submit(crowd_process, url, share, seconds, k)
+                        hostile_process, url, port, flooders, names, strangers, seconds,
+                        client_nice,
+                    )  # fmt: skip
+                runs = [pool.submit(crowd_process, url, share, seconds, k, client_nice)
                         for k, share in enumerate(shares)]  # fmt: skip
+                if probed:
+                    share = {n: tokens[n] for n in probed}
+                    runs.append(pool.submit(crowd_process, url, share, seconds, 99, 0))
                 while not all(r.done() for r in runs):
                     peak = max(peak, process.memory_info().rss)
                     time.sleep(0.5)
             took = time.monotonic() - start
             latencies, counts = [], {"sent": 0, "received": 0, "signed in": 0}
+            probe_ms = sorted(x * 1000 for x in runs[-1].result()[0]) if probed else []
             for run in runs:
                 part, count = run.result()
-                latencies += part
+                latencies += part if not probed or run is not runs[-1] else []
                 for key in counts:
                     counts[key] += count[key]
             cpu = process.cpu_times()
-        finally:
-            server.terminate()
-            server.wait(10)
+            own = server_relay(port)
+        finally:  # uvicorn raises SIGTERM again once stopped: SIGINT lets cProfile write
+            server.send_signal(signal.SIGINT if profile else signal.SIGTERM)
+            server.wait(30)
     ms = sorted(x * 1000 for x in latencies)
     p50 = statistics.median(ms) if ms else float("nan")
     p99 = ms[min(len(ms) - 1, int(0.99 * len(ms)))] if ms else float("nan")
     if hostile_counts is not None:
         said = ", ".join(f"{v} {k}" for k, v in hostile_counts.result().items())
         print(f"hostile, beside the class: {said}")
+    probe_said = (
+        f"relay (probe: {probe} games, not niced) p50 {statistics.median(probe_ms):.1f} ms, "
+        f"p99 {probe_ms[min(len(probe_ms) - 1, int(0.99 * len(probe_ms)))]:.1f} ms over "
+        f"{len(probe_ms)} turns; "
+        if probe_ms
+        else ""
+    )
     print(
         f"{'hostile: ' if strangers is not None else ''}"
         f"{players} players in {players // 2} games ({processes} client processes), "
         f"{took:.0f} s: {counts['signed in']} signed in, {len(ms)} turns relayed, "
-        f"latency p50 {p50:.1f} ms, p99 {p99:.1f} ms; "
+        f"relay (clients) p50 {p50:.1f} ms, p99 {p99:.1f} ms; relay (server) p50 "
+        f"{own['relay_p50_ms']} ms, p99 {own['relay_p99_ms']} ms over {own['turns']} turns "
+        f"written, its loop late by {own['lag_p50_ms']} ms p50, {own['lag_p99_ms']} ms p99, "
+        f"{own['lag_max_ms']} ms at most; "
+        f"{probe_said}"
         f"{(counts['sent'] + counts['received']) / took:.0f} messages a second; "
         f"server {peak / 2**20:.0f} MB at most, {cpu.user + cpu.system:.1f} s of CPU; "
-        f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores"
+        f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores; "
+        f"nice: clients {client_nice}, server {server_nice}"
     )
 
 
@@ -293,9 +345,15 @@ def main(argv=None) -> None:
     p.add_argument("--clients", type=int, default=2, help="processes for the simulated players")
     p.add_argument("--hostile", action="store_true", help="flooders and strangers beside the class")
     p.add_argument("--strangers", type=int, default=1000, help="connections never signing in")
+    p.add_argument("--client-nice", type=int, default=0, help="niceness added to the clients")
+    p.add_argument("--server-nice", type=int, default=0, help="the lobby's niceness (-20 to 19)")
+    p.add_argument("--profile", help="run the lobby under cProfile, its statistics to this file")
+    p.add_argument("--probe", type=int, default=0, help="games played from an un-niced process")
     args = p.parse_args(argv if argv is not None else [])
     for players in (int(n) for n in args.players.split(",")):
-        scenario(players, args.seconds, args.clients, args.strangers if args.hostile else None)
+        strangers = args.strangers if args.hostile else None
+        nice = (args.client_nice, args.server_nice)
+        scenario(players, args.seconds, args.clients, strangers, *nice, args.profile, args.probe)
 
 
 if __name__ == "__main__":

@@ -156,6 +156,8 @@ def test_a_header_token_is_taken_and_a_second_hello_drops(lobby):
         assert said[-1] == {
             "type": "error",
             "message": "you said hello already: send it once, first",
+            "code": "hello_twice",
+            "params": {},
         }
 
 

@@ -86,12 +86,13 @@ def test_a_board_taken_back_is_refused_by_the_seat():
     from types import SimpleNamespace
 
     from fanorona.lobby.seat import RemoteSeat
+    from fanorona.ui.computer import OpponentSays
 
     state = {"type": "game", "game": "g1", "turns": [], "you": "white", "white": "ann",
              "black": "bot", "start": fa.Board((3, 3)).fen(), "rules": "standard"}  # fmt: skip
     seat = RemoteSeat(SimpleNamespace(messages=[state], listeners=[]), state)
     seat.turns = ["b1b2A", "a3b3"]
-    with pytest.raises(ValueError, match="a lobby game cannot be taken back"):
+    with pytest.raises(OpponentSays, match="a lobby game cannot be taken back"):
         seat.choose_turn(fa.Board((3, 3)).after("b1b2A"))
 
 
@@ -173,7 +174,8 @@ def test_a_lobby_board_offers_only_what_the_lobby_allows_and_shows_the_result_an
             until(lambda: "gewonnen" in w.lobby_line.value)
             line = w.lobby_line.value
             rating = ann.wait_for(lambda m: m["type"] == "over")["ratings"]["ann"]
-            assert f"Du hast gewonnen. Deine Wertung: {rating['rating']}" in line
+            won = "Du hast gewonnen. Schwarz hat aufgegeben."
+            assert f"{won} Deine Wertung: {rating['rating']}" in line
             assert f"({rating['change']:+.2f})" in line
         finally:
             w.close()
@@ -207,6 +209,7 @@ def test_a_lost_connection_and_a_sign_in_elsewhere_lose_no_turn():
             bot.wait_for(lambda m: m["type"] == "turn" and m["ply"] == 4)
             elsewhere = LobbyClient(lobby.url, tokens["ann"], timeout=LOADED)
             until(lambda: w.seat.news == "elsewhere")
+            assert "failed" not in w.status and "Error" not in w.status, w.status
             assert w.take_seat_button.layout.display != "none"
             assert "signed in somewhere else" in w.lobby_line.value
             bot.play(game, 5, str(bot.record(game).board().legal_turns()[0]))
@@ -216,6 +219,7 @@ def test_a_lost_connection_and_a_sign_in_elsewhere_lose_no_turn():
             until(lambda: elsewhere.closed is not None)
             assert "somewhere else" in elsewhere.closed
             assert [str(t) for t in w.board.turns] == bot.record(game).turns
+            assert "failed" not in w.status and "Error" not in w.status, w.status
             elsewhere.close()
         finally:
             w.close()
@@ -244,3 +248,79 @@ def test_a_seat_on_a_client_closed_on_purpose_does_not_sign_in_again():
             time.sleep(2.0)  # time for a seat's reconnection, were there one
             assert again.closed is None, again.closed
             assert isinstance(again.ladder(), list)
+
+
+def test_a_classmate_resigning_while_the_board_waits_shows_the_result_not_a_failure():
+    store = Store()
+    tokens = {n: store.add_player(n) for n in ("ann", "bot")}
+    with Background(store) as lobby:
+        ann, bot, state, game = seat_game(lobby, tokens)
+        w = remote_board(ann, state)
+        try:
+            for _ in range(2):
+                click_turn(w, w.board.legal_turns()[0])
+                bot_moves(bot, w, game)
+                until(lambda: len(w.board.turns) % 2 == 0)
+            click_turn(w, w.board.legal_turns()[0])  # the board now waits for bot's turn
+            bot.wait_for(lambda m: m["type"] == "turn" and m["ply"] == 4)
+            over = bot.ask("resign", "over", game=game)
+            until(lambda: "won" in w.status)
+            rating = over["ratings"]["ann"]
+            assert w.status.startswith("You won. Black resigned. Your rating: "), w.status
+            assert (
+                f"{rating['rating']} ± {rating['deviation']} ({rating['change']:+.2f})" in w.status
+            )
+            assert "failed" not in w.status and "Error" not in w.status, w.status
+            assert w.controller.error is None
+            turns = len(w.board.turns)
+            w.click(str(w.board.legal_turns()[0].start))  # the game is over: no stone moves
+            assert len(w.board.turns) == turns and w.controller.selected is None
+            assert "The game is over" in w.status and "You won" in w.status, w.status
+        finally:
+            w.close()
+            ann.close()
+            bot.close()
+
+
+def test_a_game_ended_on_the_students_turn_is_shown_and_takes_no_more_turns():
+    store = Store()
+    tokens = {n: store.add_player(n, r) for n, r in (("ann", "student"), ("bot", "student"),
+                                                      ("ms", "instructor"))}  # fmt: skip
+    with Background(store) as lobby, LobbyClient(lobby.url, tokens["ms"], timeout=LOADED) as ms:
+        ann, bot, state, game = seat_game(lobby, tokens)
+        w = remote_board(ann, state, language="da")
+        try:
+            click_turn(w, w.board.legal_turns()[0])
+            bot_moves(bot, w, game)
+            until(lambda: len(w.board.turns) == 2)
+            ms.send("end_game", game=game)  # on ann's turn: her clicks are over too
+            until(lambda: "Remis" in w.status)
+            assert "fejlede" not in w.status and "Error" not in w.status, w.status
+            w.click(str(w.board.legal_turns()[0].start))
+            assert len(w.board.turns) == 2 and w.controller.selected is None
+            assert w.status.startswith("Spillet er slut. Remis."), w.status
+        finally:
+            w.close()
+            ann.close()
+            bot.close()
+
+
+def test_a_turn_the_lobby_refuses_is_said_as_a_sentence_not_a_failure():
+    store = Store()
+    tokens = {n: store.add_player(n) for n in ("ann", "bot")}
+    with Background(store) as lobby:
+        ann, bot, state, game = seat_game(lobby, tokens)
+        w = remote_board(ann, state)
+        try:
+            click_turn(w, w.board.legal_turns()[0])
+            bot_moves(bot, w, game)
+            until(lambda: len(w.board.turns) == 2)
+            w.undo()  # a program takes a turn back (the button is hidden in a lobby game)
+            click_turn(w, w.board.legal_turns()[-1])
+            until(lambda: "left the lobby" in w.status or "failed" in w.status)
+            assert "a lobby game cannot be taken back" in w.status, w.status
+            assert "failed" not in w.status and "Error" not in w.status, w.status
+        finally:
+            w.close()
+            ann.close()
+            bot.close()

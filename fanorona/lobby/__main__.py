@@ -77,14 +77,16 @@ def main(argv=None) -> int:
         return 0
     import uvicorn
 
-    from .run import config, more_files, port_taken
+    from .run import config, more_files, port_taken, steady_collection
 
     taken = port_taken(args.host, args.port)
     if taken:
         print(taken, file=sys.stderr)
         return 2
     more_files()
-    uvicorn.Server(config(store, args.host, args.port)).run()
+    server = uvicorn.Server(config(store, args.host, args.port))
+    steady_collection()
+    server.run()
     return 0
 
 

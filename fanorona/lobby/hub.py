@@ -166,7 +166,7 @@ def main() -> int:
     import uvicorn
     from jupyterhub.services.auth import HubOAuth
 
-    from .run import FRAME_LIMIT, MeteredPings, more_files
+    from .run import FRAME_LIMIT, MeteredPings, more_files, steady_collection
 
     auth = HubOAuth(api_token=os.environ["JUPYTERHUB_API_TOKEN"], cache_max_age=60)
     prefix = os.environ.get("JUPYTERHUB_SERVICE_PREFIX", "/services/fanorona-lobby/")
@@ -181,8 +181,9 @@ def main() -> int:
         public_origin(),
     )
     more_files()
+    steady_collection()
     uvicorn.run(
         app, host=where.hostname or "127.0.0.1", port=where.port or 10101,
-        ws=MeteredPings, ws_max_size=FRAME_LIMIT,
+        ws=MeteredPings, ws_max_size=FRAME_LIMIT, ws_per_message_deflate=False,
     )  # fmt: skip
     return 0

@@ -18,6 +18,7 @@ from .protocol import Message, Meter
 from .room import LiveGame, Refusal
 from .store import Store
 from .tables import Tables
+from .words import Said
 
 
 class Member(Protocol):
@@ -28,7 +29,7 @@ class Member(Protocol):
 
     def send(self, message: dict) -> None: ...
 
-    def drop(self, sentence: str) -> None: ...
+    def drop(self, why: Said) -> None: ...
 
 
 #: Seconds between the messages that say who came online and who left.
@@ -92,7 +93,7 @@ class Lobby:
         live game of theirs is sent again as it is."""
         old = self.online.get(client.name)
         if old is not None and old is not client:
-            old.drop("you connected again from somewhere else; this connection is closed")
+            old.drop(Said("elsewhere"))
         self.online[client.name] = client
         client.send(
             {
@@ -119,7 +120,7 @@ class Lobby:
         if self.online.get(client.name) is client:
             del self.online[client.name]
             for invitation in [i for i in self.invitations.values() if i.host == client.name]:
-                self._withdraw(invitation, f"{client.name} left the lobby")
+                self._withdraw(invitation, Said("host_left", name=client.name))
             self._tell_online()
 
     def _tell_online(self) -> None:
@@ -145,22 +146,22 @@ class Lobby:
         """The invitations still open; the expired ones are withdrawn first."""
         now = self.now()
         for invitation in [i for i in self.invitations.values() if now - i.made > INVITE_AGE]:
-            self._withdraw(invitation, f"it was not accepted within {INVITE_AGE / 60:g} minutes")
+            self._withdraw(invitation, Said("expired", minutes=f"{INVITE_AGE / 60:g}"))
         return list(self.invitations.values())
 
-    def _withdraw(self, invitation: Invitation, why: str) -> None:
+    def _withdraw(self, invitation: Invitation, why: Said) -> None:
         del self.invitations[invitation.code]
-        message = {"type": "withdrawn", "invitation": invitation.code, "why": why}
+        message: dict = {"type": "withdrawn", "invitation": invitation.code, "why": str(why)}
+        message |= {"code": why.code, "params": why.params}
         for name in (invitation.host, invitation.to):
             if name in self.online:
                 self.online[name].send(message)
 
     def _room_for_games(self, name: str, who: str) -> None:
         if len(self.tables.of(name)) >= self.games_each:
-            raise Refusal(
-                f"{who} already play{'s' if who != 'you' else ''} {self.games_each} games, "
-                "the most at once: finish one first"
-            )
+            if who == "you":
+                raise Refusal("games_cap_you", n=self.games_each)
+            raise Refusal("games_cap", name=who, n=self.games_each)
 
     # -- messages ------------------------------------------------------------------------------
 
@@ -169,24 +170,19 @@ class Lobby:
         try:
             getattr(self, "on_" + message.type)(client, message)
         except Refusal as e:
-            client.send({"type": "refused", "seq": message.seq, "message": str(e)})
+            client.send({"type": "refused", "seq": message.seq, **e.fields()})
 
     def on_invite(self, client: Member, m: Message) -> None:
         if m["to"] == client.name:
-            raise Refusal("you cannot invite yourself: invite a classmate, or by link")
-        if m["to"] is not None and m["to"] not in self.store.names():
-            raise Refusal(f"there is nobody called {m['to']} in this class")
+            raise Refusal("invite_self")
+        if m["to"] is not None and not self.store.has_player(m["to"]):
+            raise Refusal("no_such_player", name=m["to"])
         self._room_for_games(client.name, "you")
         open_ = self._open()
         if sum(i.host == client.name for i in open_) >= self.invites_out:
-            raise Refusal(
-                f"you have {self.invites_out} open invitations, the most at once: wait for an "
-                "answer"
-            )
+            raise Refusal("invites_out", n=self.invites_out)
         if m["to"] is not None and sum(i.to == m["to"] for i in open_) >= self.invites_in:
-            raise Refusal(
-                f"{m['to']} has {self.invites_in} invitations waiting already: try again later"
-            )
+            raise Refusal("invites_in", name=m["to"], n=self.invites_in)
         code = secrets.token_urlsafe(9)
         invitation = Invitation(
             code, client.name, m["to"], m["size"], m["rules"], m["clock"], m["ranked"], self.now()
@@ -201,11 +197,11 @@ class Lobby:
         self._open()
         invitation = self.invitations.get(m["invitation"])
         if invitation is None:
-            raise Refusal("that invitation is not open: it was taken, withdrawn, or never made")
+            raise Refusal("not_open")
         if invitation.host == client.name:
-            raise Refusal("that is your own invitation: a classmate accepts it")
+            raise Refusal("own_invitation")
         if invitation.to is not None and invitation.to != client.name:
-            raise Refusal(f"that invitation is for {invitation.to}, not for you")
+            raise Refusal("not_for_you", name=invitation.to)
         self._room_for_games(client.name, "you")
         self._room_for_games(invitation.host, invitation.host)
         del self.invitations[invitation.code]
@@ -265,11 +261,11 @@ class Lobby:
         client.send(game.state(self.now(), client.name))
 
     def on_class_view(self, client: Member, m: Message) -> None:
-        self._instructor(client, "see the class view")
+        self._instructor(client, "instructor_class_view")
         self.class_view.join(client)
 
     def on_end_game(self, client: Member, m: Message) -> None:
-        self._instructor(client, "end a game")
+        self._instructor(client, "instructor_end_game")
         game = self._game(m["game"])
         game.end(client.name)
         game.ranked = False  # stopped from outside: nobody's rating changes
@@ -283,16 +279,16 @@ class Lobby:
         number = int(m["game"][1:])
         record = self.store.record(number)
         if record is None:
-            raise Refusal(f"there is no game {m['game']}")
+            raise Refusal("no_game", game=m["game"])
         client.send({"type": "record", "game": m["game"], "record": record.to_json()})
 
     def _game(self, name: str) -> LiveGame:
         game = self.games.get(name)
         if game is None:
-            raise Refusal(f"there is no live game {name}")
+            raise Refusal("no_live_game", game=name)
         return game
 
     @staticmethod
-    def _instructor(client: Member, what: str) -> None:
+    def _instructor(client: Member, code: str) -> None:
         if client.role != "instructor":
-            raise Refusal(f"only the instructor may {what}")
+            raise Refusal(code)

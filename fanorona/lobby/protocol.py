@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from ..geometry import check_size
 from ..rules import PRESETS
+from .words import Said
 
 #: The longest message a client may send, in bytes (a turn is about 30).
 MAX_BYTES = 4096
@@ -26,14 +27,14 @@ _TURN = re.compile(r"[a-z0-9AW]{4,200}")
 _CLOCK = re.compile(r"([0-9]{1,3})\+([0-9]{1,2})")
 
 
-class ProtocolError(ValueError):
-    """A message the lobby will not read: the sentence says why."""
+class ProtocolError(Said):
+    """A message the lobby will not read: the sentence (by code, ``words``) says why."""
 
 
 def _text(pattern: re.Pattern, what: str, example: str):
     def check(value):
         if not isinstance(value, str) or not pattern.fullmatch(value):
-            raise ProtocolError(f"{what} is text like {example!r}")
+            raise ProtocolError("bad_text", what=what, example=example)
         return value
 
     return check
@@ -42,7 +43,7 @@ def _text(pattern: re.Pattern, what: str, example: str):
 def _whole(what: str, low: int, high: int):
     def check(value):
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            raise ProtocolError(f"{what} is a whole number from {low} to {high}")
+            raise ProtocolError("bad_whole", what=what, low=low, high=high)
         return value
 
     return check
@@ -50,7 +51,7 @@ def _whole(what: str, low: int, high: int):
 
 def _flag(value):
     if not isinstance(value, bool):
-        raise ProtocolError("ranked is true or false")
+        raise ProtocolError("bad_flag")
     return value
 
 
@@ -58,15 +59,15 @@ def _size(value):
     try:
         w, h = check_size(value)
     except ValueError as e:
-        raise ProtocolError(str(e)) from None
+        raise ProtocolError("bad_size", reason=str(e)) from None
     if w * h > 81:
-        raise ProtocolError(f"the lobby plays boards of at most 81 points; {w}x{h} has {w * h}")
+        raise ProtocolError("board_too_big", most=81, size=f"{w}x{h}", n=w * h)
     return f"{w}x{h}"
 
 
 def _rules(value):
     if value not in PRESETS:
-        raise ProtocolError(f"rules is one of {', '.join(PRESETS)}")
+        raise ProtocolError("bad_rules", choices=", ".join(PRESETS))
     return value
 
 
@@ -74,7 +75,7 @@ def _clock(value):
     """A time control, minutes and an increment in seconds a turn: ``"5+3"``."""
     m = _CLOCK.fullmatch(value) if isinstance(value, str) else None
     if not m or not 0 < int(m[1]) <= 180:
-        raise ProtocolError("clock is minutes and seconds a turn, like '5+3' (1 to 180 minutes)")
+        raise ProtocolError("bad_clock")
     return int(m[1]), int(m[2])
 
 
@@ -88,9 +89,7 @@ def _optional(check):
 def check_name(name) -> str:
     """A player's name as the lobby keeps it, or the sentence why it cannot be one."""
     if not isinstance(name, str) or not _NAME.fullmatch(name):
-        raise ProtocolError(
-            f"a player's name is 1 to 40 letters, digits or any of _.@-; got {name!r}"
-        )
+        raise ProtocolError("bad_name", name=repr(name))
     return name
 
 
@@ -136,32 +135,32 @@ def read(raw: str | bytes) -> Message:
     """The message in ``raw``, checked, or ``ProtocolError`` with the sentence why not."""
     size = len(raw) if isinstance(raw, bytes) or len(raw) > MAX_BYTES else len(raw.encode())
     if size > MAX_BYTES:
-        raise ProtocolError(f"a message is at most {MAX_BYTES} bytes; this one has {size}")
+        raise ProtocolError("too_big", limit=MAX_BYTES, size=size)
     try:
         data = json.loads(raw)
     except (ValueError, RecursionError):
-        raise ProtocolError("a message is one JSON object; this one is not JSON") from None
+        raise ProtocolError("not_json") from None
     if not isinstance(data, dict):
-        raise ProtocolError('a message is a JSON object like {"type": "ladder", "seq": 1}')
+        raise ProtocolError("not_object")
     kind = data.get("type")
     if not isinstance(kind, str) or kind not in FIELDS:
-        raise ProtocolError(f"a message's type is one of {', '.join(FIELDS)}")
+        raise ProtocolError("bad_type", types=", ".join(FIELDS))
     seq = data.get("seq")
     if isinstance(seq, bool) or not isinstance(seq, int) or not 0 < seq < 2**53:
-        raise ProtocolError(f"a {kind} message needs seq, a whole number counting up from 1")
+        raise ProtocolError("bad_seq", kind=kind)
     spec = FIELDS[kind]
     extra = set(data) - set(spec) - {"type", "seq"}
     if extra:
-        raise ProtocolError(f"a {kind} message has no field {sorted(extra)[0]!r}")
+        raise ProtocolError("extra_field", kind=kind, field=sorted(extra)[0])
     fields = {}
     for name, check in spec.items():
         if name not in data and name not in DEFAULTS.get(kind, {}):
-            raise ProtocolError(f"a {kind} message needs its {name!r} field")
+            raise ProtocolError("missing_field", kind=kind, field=name)
         value = data.get(name, DEFAULTS.get(kind, {}).get(name))
         try:
             fields[name] = check(value)
         except ProtocolError as e:
-            raise ProtocolError(f"in a {kind} message, {e}") from None
+            raise ProtocolError(e.code, **{**e.params, "kind": kind, "field": name}) from None
     return Message(kind, seq, fields)
 
 

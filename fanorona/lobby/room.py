@@ -14,10 +14,12 @@ from ..board import Board, Color, IllegalMoveError, Outcome
 from ..game import Game
 from ..notation import NotationError
 from ..rules import Rules
+from .words import Said
 
 
-class Refusal(ValueError):
-    """An action the lobby refuses: the sentence says why, and nothing changed."""
+class Refusal(Said):
+    """An action the lobby refuses: the sentence (by code, ``words``) says why, and nothing
+    changed."""
 
 
 @dataclass
@@ -103,9 +105,9 @@ class LiveGame:
     def _player(self, name: str) -> str:
         side = self.side_of(name)
         if side is None:
-            raise Refusal(f"{name} does not play in game {self.id}: only its players act in it")
+            raise Refusal("not_a_player", name=name, game=self.id)
         if self.outcome is not None:
-            raise Refusal(f"game {self.id} is over ({self.outcome})")
+            raise Refusal("over", game=self.id, reason=str(self.outcome))
         return side
 
     def time_left(self, side: str, now: float) -> float:
@@ -118,19 +120,16 @@ class LiveGame:
         board writes it."""
         side = self._player(name)
         if ply != len(self.board.turns):
-            raise Refusal(
-                f"that turn is for turn {ply} of game {self.id}, which is at turn "
-                f"{len(self.board.turns)}: an old or repeated message"
-            )
+            raise Refusal("wrong_ply", ply=ply, game=self.id, now=len(self.board.turns))
         if side != self.board.to_move.value:
-            raise Refusal(f"it is {self.board.to_move.value}'s turn in game {self.id}, not yours")
+            raise Refusal("not_your_turn", side=self.board.to_move.value, game=self.id)
         if self.flag(now):
-            raise Refusal(f"your time ran out in game {self.id}: {self.outcome}")
+            raise Refusal("time_ran_out", game=self.id, reason=str(self.outcome))
         running = self.running
         try:
             self.board.push(text)
         except (IllegalMoveError, NotationError) as e:
-            raise Refusal(str(e)) from None
+            raise Refusal("illegal", reason=str(e)) from None
         self.clock.press(side, running, now)
         self.draw_offer = None
         self.outcome = self.board.outcome()
@@ -148,9 +147,9 @@ class LiveGame:
     def accept_draw(self, name: str, now: float) -> None:
         side = self._player(name)
         if self.flag(now):
-            raise Refusal(f"your time ran out in game {self.id}: {self.outcome}")
+            raise Refusal("time_ran_out", game=self.id, reason=str(self.outcome))
         if self.draw_offer != Color(side).other.value:
-            raise Refusal(f"there is no draw offer from your opponent in game {self.id}")
+            raise Refusal("no_draw_offer", game=self.id)
         self.outcome = Outcome.from_words(None, "agreed by both players")
 
     def flag(self, now: float) -> bool:
@@ -169,7 +168,7 @@ class LiveGame:
 
     def end(self, instructor: str) -> None:
         if self.outcome is not None:
-            raise Refusal(f"game {self.id} is over ({self.outcome})")
+            raise Refusal("over", game=self.id, reason=str(self.outcome))
         self.outcome = Outcome.from_words(None, f"ended by the instructor {instructor}")
 
     # -- what everyone sees --------------------------------------------------------------------

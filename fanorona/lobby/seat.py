@@ -16,11 +16,13 @@ import json
 import threading
 import time
 
-from ..board import Board, Turn
+from ..board import Board, Outcome, Termination, Turn
 from ..rules import Rules
+from ..ui.computer import OpponentSays
+from ..ui.labels import ending
+from . import words
 from .client import CLOSED_HERE, LobbyClient, LobbyError
 
-LEFT = "this board has left the lobby's game: a lobby game cannot be taken back"
 #: The board's controls a lobby game does not offer: a turn sent is played, the game is the
 #: lobby's, and the opponent is the classmate.
 NOT_IN_A_LOBBY_GAME = (
@@ -45,6 +47,9 @@ SAID = {
         "draw": "Draw. {why}",
         "rating": "Your rating: {rating} ± {deviation} ({change}).",
         "unrated": "Not rated: {why}.",
+        "left": "This board left the lobby's game (a turn was taken back here): a lobby game "
+        "cannot be taken back.",
+        "refused": "The lobby refused the turn: {why}",
     },
     "da": {
         "take_back": "Tag pladsen igen",
@@ -58,6 +63,9 @@ SAID = {
         "draw": "Remis. {why}",
         "rating": "Din rating: {rating} ± {deviation} ({change}).",
         "unrated": "Ikke ratet: {why}.",
+        "left": "Dette bræt forlod lobbyens parti (et træk blev taget tilbage her): et lobbyparti "
+        "kan ikke tages tilbage.",
+        "refused": "Lobbyen afviste trækket: {why}",
     },
     "de": {
         "take_back": "Platz zurücknehmen",
@@ -72,6 +80,9 @@ SAID = {
         "draw": "Remis. {why}",
         "rating": "Deine Wertung: {rating} ± {deviation} ({change}).",
         "unrated": "Nicht gewertet: {why}.",
+        "left": "Dieses Brett hat die Partie der Lobby verlassen (hier wurde ein Zug "
+        "zurückgenommen): eine Lobbypartie kann nicht zurückgenommen werden.",
+        "refused": "Die Lobby hat den Zug abgelehnt: {why}",
     },
     "cs": {
         "take_back": "Vzít místo zpět",
@@ -85,6 +96,9 @@ SAID = {
         "draw": "Remíza. {why}",
         "rating": "Vaše hodnocení: {rating} ± {deviation} ({change}).",
         "unrated": "Bez hodnocení: {why}.",
+        "left": "Tato deska opustila partii lobby (tah zde byl vzat zpět): partii v lobby nelze "
+        "vzít zpět.",
+        "refused": "Lobby tah odmítla: {why}",
     },
 }
 
@@ -105,6 +119,7 @@ class RemoteSeat:
         self._sent: int | None = None  # the number of the last turn message sent
         #: What the seat last had to say (a key of ``SAID``), for the board's lobby line.
         self.news: str | None = None
+        self.language = "en"  # the board's, for the sentences the seat says there
         self.on_news = lambda: None  # called when ``news`` changes
         self._healing = threading.Lock()  # one attempt at a time to connect again
         client.listeners.append(self._heard)
@@ -228,7 +243,7 @@ class RemoteSeat:
             if played == self.turns[: len(played)]:
                 return  # nothing new, or the classmate's turn still being drawn
             if played[:-1] != self.turns:
-                raise ValueError(LEFT)
+                raise OpponentSays(self._said("left"))
             self.turns.append(played[-1])
             with contextlib.suppress(LobbyError):
                 self._sent = self.client.send(
@@ -240,7 +255,7 @@ class RemoteSeat:
         classmate's and return it."""
         self.send_new_turn(board)
         if [str(t) for t in board.turns] != self.turns:
-            raise ValueError(LEFT)
+            raise OpponentSays(self._said("left"))
         while True:
             self.connected(stop)
             ply, sent = len(self.turns), self._sent
@@ -260,14 +275,32 @@ class RemoteSeat:
                 if stop is not None and stop.is_set():
                     raise ValueError("stopped") from None
                 continue  # the connection went: connect again, then wait again
-        if message["type"] == "refused":
-            raise ValueError(message["message"])
-        if message["type"] == "over":
-            raise ValueError(f"the game is over: {message['outcome']['reason']}")
+        if message["type"] in ("over", "refused"):
+            ended = self.result(self.language)
+            if ended is not None:  # over, or refused because it is over (a flag fell first)
+                raise OpponentSays(ended, over=True)
+            why = words.render(self.language, message.get("code"), message.get("params", {}))
+            raise OpponentSays(self._said("refused").format(why=(why or message["message"]) + "."))
         text = message["turn"] if message["type"] == "turn" else message["turns"][ply]
         with self._sending:
             self.turns.append(text)
         return board.parse_turn(text)
+
+    def drawn(self, board) -> bool:
+        """Whether ``board`` shows every turn the lobby said of this game (the classmate's last
+        one may still be on its way to the picture)."""
+        known = 0
+        for m in list(self.client.messages):
+            if m.get("game") != self.id:
+                continue
+            if m["type"] == "turn":
+                known = max(known, m["ply"] + 1)
+            elif m["type"] == "game":
+                known = max(known, len(m["turns"]))
+        return len(board.turns) >= known and not board.chain
+
+    def _said(self, key: str) -> str:
+        return SAID.get(self.language, SAID["en"])[key]
 
     def result(self, language: str = "en") -> str | None:
         """The game's end as the student reads it ("You won. …", the rating change), or None
@@ -279,17 +312,38 @@ class RemoteSeat:
         if over is None:
             return None
         said = SAID.get(language, SAID["en"])
-        english = said is SAID["en"]  # the lobby's reasons are English: said only on such a board
         winner, why = over["outcome"]["winner"], over["outcome"]["reason"]
         key = "draw" if winner is None else "won" if winner == self.you else "lost_game"
-        lines = [said[key].format(why=why[:1].upper() + why[1:] + "." if english else "")]
+        lines = [said[key].format(why=_reason(language, winner, why))]
         mine = over.get("ratings", {}).get(self.client.name)
         if mine:
             lines.append(said["rating"].format(**{**mine, "change": f"{mine['change']:+.2f}"}))
         elif over.get("unrated"):
-            text = said["unrated"].format(why=over["unrated"] if english else "")
-            lines.append(text if english else text.replace(": .", "."))
+            code, params = over.get("unrated_code"), over.get("unrated_params", {})
+            unrated = words.render(language, code, params) if code else None
+            if unrated is None and language == "en":
+                unrated = over["unrated"]
+            text = said["unrated"].format(why=unrated or "")
+            lines.append(text if unrated else text.replace(": .", "."))
         return " ".join(line.strip() for line in lines)
+
+
+def _reason(language: str, winner: str | None, reason: str) -> str:
+    """Why a lobby game ended, as a sentence in ``language``: an ending the lobby declared from
+    its code, a rule's ending in the board's own words; an unknown one only on an English
+    board."""
+    found = words.declared(reason)
+    text = words.render(language, *found) if found else None
+    if text is None:
+        try:
+            outcome = Outcome.from_words(winner, reason)
+        except ValueError:
+            outcome = None
+        if outcome is not None and outcome.termination is not Termination.DECLARED:
+            text = ending(language, outcome)
+        elif language == "en":
+            text = reason
+    return text[:1].upper() + text[1:] + "." if text else ""
 
 
 def remote_board(client: LobbyClient, state: dict, delay: float = 0.0, **options):
@@ -303,6 +357,7 @@ def remote_board(client: LobbyClient, state: dict, delay: float = 0.0, **options
     seat = RemoteSeat(client, state)
     widget = BoardWidget(seat.board(), opponent=seat, **options)
     widget.delay = delay
+    seat.language = widget.controller.language
     for name in NOT_IN_A_LOBBY_GAME:
         if name in widget.controls:
             widget.controls[name].layout.display = "none"
@@ -312,7 +367,12 @@ def remote_board(client: LobbyClient, state: dict, delay: float = 0.0, **options
     button = widgets.Button(description=said["take_back"], layout=widgets.Layout(display="none"))
 
     def show() -> None:
-        text = seat.result(language) or (said[seat.news] if seat.news else "")
+        result = seat.result(language)
+        with widget.controller.lock:  # the status line says it too, and the board takes no more
+            # turns; the classmate's last turn, if any, is drawn first (the seat then says it)
+            if result is not None and seat.drawn(widget.controller.game):
+                widget.controller.seat.opponent_says(result, over=True)
+        text = result or (said[seat.news] if seat.news else "")
         line.value = f'<span class="fanorona-text">{text}</span>' if text else ""
         wanted = seat.news in ("elsewhere", "gone") and seat.result() is None
         button.layout.display = None if wanted else "none"
@@ -335,6 +395,6 @@ def remote_board(client: LobbyClient, state: dict, delay: float = 0.0, **options
 
 def _send_quietly(seat: RemoteSeat, game, show) -> None:
     """A change on the board: send a turn just finished, and show the lobby's line again."""
-    with contextlib.suppress(LobbyError, ValueError):
+    with contextlib.suppress(LobbyError, OpponentSays):  # the seat's runner says it
         seat.send_new_turn(game)
     show()

@@ -97,8 +97,11 @@ class Store:
                 (name, "hub:" + secrets.token_hex(28), role),
             )
 
-    def names(self) -> list[str]:
-        return [r[0] for r in self.db.execute("SELECT name FROM players ORDER BY name")]
+    def has_player(self, name: str) -> bool:
+        """Whether ``name`` is a player of this class (one row looked up, not the whole class)."""
+        return (
+            self.db.execute("SELECT 1 FROM players WHERE name = ?", (name,)).fetchone() is not None
+        )
 
     def rating(self, name: str) -> tuple[float, float] | None:
         row = self.db.execute("SELECT mu, sigma FROM players WHERE name = ?", (name,)).fetchone()

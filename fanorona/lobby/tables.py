@@ -25,6 +25,7 @@ from ..board import Color, Outcome
 from . import ratings
 from .room import LiveGame, outcome_data
 from .store import Store
+from .words import Said
 
 if TYPE_CHECKING:
     from .lobby import Invitation
@@ -207,28 +208,28 @@ class Tables:
             timer.cancel()
         assert game.outcome is not None
         message: dict = {"type": "over", "game": game.id, "outcome": outcome_data(game.outcome)}
-        why_not = self.unrated(game) if game.ranked else "the game was not ranked"
+        why_not = self.unrated(game) if game.ranked else Said("unrated_unranked")
         if why_not is None:
             message["ratings"] = self._rate(game)
         else:
-            message["unrated"] = why_not
+            message.update(
+                unrated=str(why_not), unrated_code=why_not.code, unrated_params=why_not.params
+            )
         self.save(game, rated=why_not is None)
         self.tell(game, message)
         self.viewers.over(game)
         del self.games[game.id]
 
-    def unrated(self, game: LiveGame) -> str | None:
+    def unrated(self, game: LiveGame) -> Said | None:
         """Why a ranked game is not rated, or None when it is."""
         if game.outcome is not None and game.outcome.reason.startswith("aborted"):
-            return "an aborted game is not rated"
+            return Said("unrated_aborted")
         if len(game.board.turns) < 2 * MIN_TURNS_EACH:
-            return f"a game is rated once each side has played {MIN_TURNS_EACH} turns"
+            return Said("unrated_turns", n=MIN_TURNS_EACH)
         pair = self.store.rated_between(game.white, game.black, self.wall() - PAIR_WINDOW)
         if pair >= PAIR_RATED:
-            return (
-                f"{game.white} and {game.black} have played {pair} rated games against each "
-                f"other in the last {PAIR_WINDOW / 3600:g} hours, the most that count"
-            )
+            hours = f"{PAIR_WINDOW / 3600:g}"
+            return Said("unrated_pair", white=game.white, black=game.black, n=pair, hours=hours)
         return None
 
     def _rate(self, game: LiveGame) -> dict:

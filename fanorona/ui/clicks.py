@@ -108,7 +108,7 @@ class Clicks:
             return self._say(
                 Action.REFUSED, "replaying", n=board.shown, total=len(board.game.turns)
             )
-        if board.game.outcome() is not None:
+        if board.game.outcome() is not None or board.seat.ended:
             return self._say(Action.REFUSED, "game_over")
         if board.seat.computer_to_move():
             if board.seat.settings.paused:

@@ -34,6 +34,17 @@ KEPT_PLAYERS = 2
 DEPTH_CAP = 99
 
 
+class OpponentSays(Exception):
+    """A remote opponent's own sentence instead of a turn (a lobby classmate's board): the game
+    ended there (``over``: a resignation, a clock, the instructor), or the turn cannot come (the
+    turn was refused there).  ``str(e)`` is said as it is, in the board's language, never as the
+    computer's failure; a game over there takes no more turns here."""
+
+    def __init__(self, sentence: str, over: bool = False):
+        super().__init__(sentence)
+        self.over = over
+
+
 class Players:
     """The computer's players, made on demand and kept for the last few (level, size, rules)."""
 
@@ -298,6 +309,8 @@ class ComputerSeat:
         self.board = board
         self.settings = ComputerSettings()
         self.searched: tuple = ()  # the last search line, as (template key, values)
+        #: The result a remote opponent said (``OpponentSays`` with ``over``), or None.
+        self.ended: str | None = None
         self.runner = ComputerRunner(self)
 
     # -- what the board asks ---------------------------------------------------------------------
@@ -306,7 +319,7 @@ class ComputerSeat:
         """The side to move is the computer's (and, by default, the board is live and the game goes
         on)."""
         board, sides = self.board, self.settings.sides()
-        if not sides or board.game.to_move not in sides:
+        if not sides or board.game.to_move not in sides or self.ended:
             return False
         return not live_only or (board.shown is None and board.game.outcome() is None)
 
@@ -383,7 +396,7 @@ class ComputerSeat:
     def new_game(self, pause: bool) -> list[tuple[str, dict]]:
         """A new game or position: no old search line, a level this board offers, and a pause
         (if ``pause``) when the computer is to move; the notes to say about it."""
-        self.searched = ()
+        self.searched, self.ended = (), None
         notes: list[tuple[str, dict]] = []
         if self.settings.level == "perfect" and not perfect_offered(self.board.game):
             self.settings = self.settings.with_level(STRONGEST, False)
@@ -413,8 +426,22 @@ class ComputerSeat:
         self._tell(tuple(said))
 
     def computer_failed(self, error: Exception) -> None:
+        if isinstance(error, OpponentSays):
+            self.opponent_says(str(error), error.over)
+            return
         self.board.error = error
         self._tell((("computer_error", {"reason": f"{type(error).__name__}: {error}"}),))
+
+    def opponent_says(self, sentence: str, over: bool = False) -> None:
+        """Show a remote opponent's ``sentence``: with ``over``, as the game's result (the
+        headline), and the board takes no more turns."""
+        with self.board.lock:
+            if over and self.ended == sentence:
+                return
+            self.board.error = None
+            if over:
+                self.ended = sentence
+            self._tell(() if over else (("opponent_says", {"text": sentence}),))
 
     def show_progress(self, progress) -> None:
         """A long wait's progress (``fanorona.ui.progress.Progress``), or None when it is over."""
@@ -431,4 +458,4 @@ class ComputerSeat:
             board.changed()
 
 
-__all__ = ["ComputerRunner", "ComputerSeat", "Players"]
+__all__ = ["ComputerRunner", "ComputerSeat", "OpponentSays", "Players"]

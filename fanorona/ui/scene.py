@@ -61,7 +61,10 @@ def choice_strings(game, pending) -> dict[str, list[str]]:
 
 
 def headline(state, board=None) -> str:
-    """Whose turn it is, or the result."""
+    """Whose turn it is, or the result (a remote opponent's word for it first)."""
+    ended = getattr(getattr(state, "seat", None), "ended", None)
+    if board is None and ended:
+        return ended
     try:
         outcome = (state.game if board is None else board).outcome()
         side = None if outcome else (state.game.to_move if board is None else board.to_move)
