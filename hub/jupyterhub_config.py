@@ -204,6 +204,12 @@ if os.environ.get("FANORONA_HUB_LOBBY") == "1":
             "name": "lobby",
             "url": f"http://{LOCAL}:{int(os.environ.get('FANORONA_HUB_LOBBY_PORT', '8003'))}",
             "command": [sys.executable, "-m", "fanorona.lobby", "hub"],
+            # its games and ratings in the hub's private state, not the folder the hub started in;
+            # the course's instructors (not only the hub's admins) may end games
+            "environment": {
+                "FANORONA_LOBBY_DB": str(layout.private / "lobby.sqlite"),
+                "FANORONA_LOBBY_INSTRUCTOR_GROUP": INSTRUCTORS,
+            },
             "oauth_no_confirm": True,
         }
     )
