@@ -137,12 +137,12 @@ def test_serve_refuses_a_file_without_a_player(tmp_path):
         (  # silence past its time
             'while read -r c r; do case "$c" in fanorona) echo "fanorona 1 name x";;'
             " newgame) echo ready;; go) sleep 30;; *) echo ok;; esac; done",
-            "did not answer 'go' in time",
+            "did not answer 'go movetime 100' within 1.1 s",
         ),
         (  # an exit halfway
             'while read -r c r; do case "$c" in fanorona) echo "fanorona 1 name x";;'
             " newgame) echo ready;; go) echo oops >&2; exit 3;; *) echo ok;; esac; done",
-            "ended (exit code 3, its last words 'oops') without answering 'go'",
+            "ended (exit code 3, its last words 'oops') without answering 'go movetime 100'",
         ),
         (  # another version
             "read -r c r; echo 'fanorona 2 name x'; sleep 30",
@@ -248,7 +248,7 @@ def test_a_copy_of_a_remote_player_starts_a_program_of_its_own(tmp_path):
     try:
         player.choose_turn(Board((5, 3)))
         twin = copy.deepcopy(player)
-        assert twin._process is None and player._process is not None
+        assert twin.pipe._process is None and player.pipe._process is not None
     finally:
         player.close()
 
