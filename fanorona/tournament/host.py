@@ -3,12 +3,14 @@ protocol (docs/reference/player-protocol.md), the kit's one way in for a player 
 
 Started by ``sandbox.SandboxPipe`` inside the kit's sandbox as ``__main__`` of a ``python -I`` (its
 ``BOOT``), never imported by the tournament itself.  Its arguments name the player: ``--spec
-level2`` for a built-in one, or ``--source-bytes N`` for a submission, whose N bytes of source come
-first on standard input and are written to ``player.py`` in the sandbox's private working folder.
-The protocol follows on standard input and on the pipe that was standard output; everything the
-player prints goes to standard error, which the tournament reads, keeps the start of and caps.
-The player is loaded at ``newgame`` (an ``error`` line says why it cannot be), and its turns are
-chosen in the one thread the sandbox allows.
+level2`` for a built-in one; ``--source-bytes N`` for a Python submission, whose N bytes of source
+come first on standard input and are written to ``player.py`` in the sandbox's private working
+folder; ``--program-bytes N`` for a program in any language, written there the same way, which the
+process then becomes (exec) to speak the protocol itself.  Otherwise the protocol follows on
+standard input and on the pipe that was standard output; everything the player prints goes to
+standard error, which the tournament reads, keeps the start of and caps.  The player is loaded
+at ``newgame`` (an ``error`` line says why it cannot be), and its turns are chosen in the one
+thread the sandbox allows.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from fanorona.engine.serve import Server, load_player
 from fanorona.rules import Rules
 
 PLAYER_FILE = "player.py"
+PROGRAM_FILE = "player"
 
 
 def builtin_player(
@@ -117,19 +120,46 @@ def serve(server: SandboxedServer, lines, write) -> None:
             write(server.answers.get())
 
 
+def read_exactly(count: int) -> bytes:
+    """The first ``count`` bytes of standard input, and not one more (the protocol follows)."""
+    data = b""
+    while len(data) < count:
+        chunk = os.read(0, count - len(data))
+        if not chunk:
+            break
+        data += chunk
+    return data
+
+
+def run_program(program: bytes) -> None:
+    """Become the program (exec, no second process): it speaks the protocol on these pipes."""
+    with open(PROGRAM_FILE, "wb") as f:
+        f.write(program)
+    os.chmod(PROGRAM_FILE, 0o700)
+    path = os.path.abspath(PROGRAM_FILE)
+    try:
+        os.execv(path, [path])
+    except OSError as e:  # said on the protocol's channel, to the handshake it will not answer
+        print(f"error the program cannot be run: {e.strerror}", flush=True)
+        sys.exit(1)
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(prog="fanorona.tournament.host")
     parser.add_argument("--name", required=True)
     parser.add_argument("--turn-seconds", type=float, required=True)
     parser.add_argument("--spec")
     parser.add_argument("--source-bytes", type=int)
+    parser.add_argument("--program-bytes", type=int)
     args = parser.parse_args(argv)
+    if args.program_bytes is not None:
+        run_program(read_exactly(args.program_bytes))
     answer = os.fdopen(os.dup(1), "w")
     os.dup2(2, 1)  # the player's prints go where the tournament cuts them
     sys.stdout = os.fdopen(1, "w", buffering=1)
     source = None
     if args.source_bytes is not None:
-        source = sys.stdin.buffer.read(args.source_bytes).decode("utf-8", "replace")
+        source = read_exactly(args.source_bytes).decode("utf-8", "replace")
 
     def write(line: str) -> None:
         answer.write(line.replace("\n", " ") + "\n")

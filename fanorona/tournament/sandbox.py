@@ -16,6 +16,7 @@ Any breach is a ``PlayerFault``: one sentence naming the player and what it did.
 
 from __future__ import annotations
 
+import base64
 import os
 import select
 import sys
@@ -79,7 +80,7 @@ class SandboxPipe(Pipe):
         self.entry, self.limits = entry, limits
         # a built-in level is the kit's own code: it keeps the tournament's user id (without
         # capabilities) to read the endgame tables the tournament cached, private to that user
-        self.box = sandbox.Sandbox(limits.for_game(game_turns), own_user="source" in entry)
+        self.box = sandbox.Sandbox(limits.for_game(game_turns), own_user="spec" not in entry)
         self.process: sandbox.Running | None = None  # from open() on
         self._buffer = b""
 
@@ -90,7 +91,10 @@ class SandboxPipe(Pipe):
         readable: list[Path] = []
         argv = ["--name", self.entry["name"], "--turn-seconds", str(self.limits.turn_seconds)]
         source = self.entry.get("source", "").encode("utf-8")
-        if "spec" in self.entry:  # a built-in level reads the endgame tables' cache
+        if "program" in self.entry:  # the host puts the program in its place (exec)
+            source = base64.b64decode(self.entry["program"])
+            argv += ["--program-bytes", str(len(source))]
+        elif "spec" in self.entry:  # a built-in level reads the endgame tables' cache
             from ..engine.tablefile import cache_dir
 
             env["FANORONA_CACHE_DIR"] = str(cache_dir())
@@ -175,8 +179,9 @@ class Player:
     ``begin(board)`` waits for it to load, ``choose_turn(board)`` asks for a turn, ``close()``
     ends it and removes all it wrote; a breach is a ``PlayerFault`` naming it.
 
-    ``entry`` is ``{"name": ..., "spec": "level2"}`` for a built-in player or
-    ``{"name": ..., "source": "<the file's text>"}`` for a submission.
+    ``entry`` is ``{"name": ..., "spec": "level2"}`` for a built-in player,
+    ``{"name": ..., "source": "<the file's text>"}`` for a Python submission and
+    ``{"name": ..., "program": "<its bytes in base64>"}`` for a program in any language.
     """
 
     def __init__(self, entry: dict, limits: Limits, seed: int, game_turns: int):
