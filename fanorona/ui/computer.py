@@ -413,8 +413,13 @@ class ComputerSeat:
         self._tell(tuple(said))
 
     def computer_failed(self, error: Exception) -> None:
+        """What went wrong, on the status line; a player in a program of its own that broke the
+        protocol (``PlayerFault``) has its sentence, which names it and its line, as it is."""
+        from ..engine.protocol import PlayerFault
+
         self.board.error = error
-        self._tell((("computer_error", {"reason": f"{type(error).__name__}: {error}"}),))
+        said = str(error) if isinstance(error, PlayerFault) else f"{type(error).__name__}: {error}"
+        self._tell((("computer_error", {"reason": said}),))
 
     def show_progress(self, progress) -> None:
         """A long wait's progress (``fanorona.ui.progress.Progress``), or None when it is over."""
