@@ -111,7 +111,8 @@ class ProcessPipe(Pipe):
         return {"command": self.command, "cwd": self.cwd, "env": self.env}
 
     def __setstate__(self, state):
-        self.__init__(**state)
+        fresh = ProcessPipe(**state)
+        self.__dict__.update(fresh.__dict__)
 
     def open(self) -> None:
         self._process = subprocess.Popen(
