@@ -86,8 +86,6 @@ TABLE_BITS = 19  # transposition table slots: 2**19, probed four at a time (36 M
 HASH_BITS = 24  # the hash's top bits that pick a slot: tables of up to 2**24 slots
 PROBES = 4
 CHECK_EVERY = 1024  # nodes between looks at the clock and the stop event
-#: What ``_next_turn`` found: a turn to search, no more turns, a full buffer, no legal turn.
-TURN, DONE, OVERFLOW, NO_TURN = 0, 1, 2, 3
 
 #: A search's settings, whole numbers all (numba passes them as one tuple): the board's points and
 #: full mask, the rules (``keep`` is ``ChainRule.keep_points``; ``quiet_draw`` -1 for none), the
@@ -193,6 +191,8 @@ def clear_stale_cache(folder, fingerprint: str, stem: str = "compiled") -> bool:
 
 if numba is not None:
     jit = numba.njit(cache=True, nogil=True)
+    #: ``_negamax``'s helpers, inlined into it by numba, so that splitting it costs no speed
+    inlined = numba.njit(cache=True, nogil=True, inline="always")
 
     @jit
     def _popcount(x):
@@ -840,7 +840,7 @@ if numba is not None:
             return -1
         return end
 
-    @jit
+    @inlined
     def _settled(
         me, opp, depth, alpha, beta, ply, quiet, tables, state, deadline, buf_me, buf_opp, pos
     ):
@@ -866,7 +866,7 @@ if numba is not None:
             return True, value
         return True, _evaluate(me, opp, tables)
 
-    @jit
+    @inlined
     def _probe(me, opp, depth, alpha, beta, ply, quiet, extra, slot, tables, table, state):
         """The transposition table's entry for a node: (True, value, ...) when its stored bound
         settles the node, else (False, 0, ...); then the stored best reply, or (-1, -1)."""
@@ -898,33 +898,7 @@ if numba is not None:
                 return True, stored, stored_me, stored_opp
         return False, 0, stored_me, stored_opp
 
-    @jit
-    def _next_turn(
-        me, opp, ply, i, end, pos, cutoff, stored_me, stored_opp, tables, state, buf_me, buf_opp
-    ):
-        """``_negamax``'s move ordering: candidate ``i`` on, the turn to search next.  The stored
-        best reply is candidate ``pos - 1``; the others are generated (into the buffers from
-        ``pos`` to ``end``) only if it did not make a ``cutoff``, and skip it.  Returns (what, i,
-        end, me2, opp2): what is TURN, DONE, OVERFLOW (the search stops) or NO_TURN (the side to
-        move lost)."""
-        if i == pos - 1:
-            return TURN, i, end, stored_me, stored_opp
-        while True:
-            if i == pos:
-                if cutoff:
-                    return DONE, i, end, stored_me, stored_opp
-                end = _search_children(me, opp, ply, tables, state, buf_me, buf_opp, pos)
-                if end < 0:
-                    return OVERFLOW, i, end, stored_me, stored_opp
-                if end == pos:
-                    return NO_TURN, i, end, stored_me, stored_opp
-            if i >= end:
-                return DONE, i, end, stored_me, stored_opp
-            if buf_me[i] != stored_me or buf_opp[i] != stored_opp:
-                return TURN, i, end, buf_me[i], buf_opp[i]
-            i += 1
-
-    @jit
+    @inlined
     def _shallower(reduce, null_window, index, depth):
         """ai._reduction: how many turns shallower the turn at ``index`` is searched first."""
         if not (reduce and null_window and index >= LATE_TURN):
@@ -948,10 +922,12 @@ if numba is not None:
         buf_opp,
         pos,
     ):
-        """ai._AlphaBetaSearch._negamax, step for step, its jobs in helpers (``_settled``,
-        ``_probe``, ``_next_turn``, ``_shallower``).  The stored best reply is candidate
-        ``pos - 1``, tried before the others are generated; each candidate's value is ai's
-        ``_child``, written inline (numba cannot cache two functions that call each other)."""
+        """ai._AlphaBetaSearch._negamax, step for step, with its jobs in helpers numba inlines
+        (``_settled``, ``_probe``, ``_shallower``).  The stored best reply is candidate
+        ``pos - 1``, tried before the others are generated (the move ordering stays here: as a
+        helper returning what it found it cost an eighth of the speed); each candidate's value
+        is ai's ``_child``, written inline (numba cannot cache two functions that call each
+        other)."""
         params = tables.params
         state[0].nodes += 1
         settled, value = _settled(
@@ -971,26 +947,21 @@ if numba is not None:
         end = pos
         i = pos - 1 if stored_me >= 0 else pos
         while True:
-            what, i, end, me2, opp2 = _next_turn(
-                me,
-                opp,
-                ply,
-                i,
-                end,
-                pos,
-                alpha >= beta,
-                stored_me,
-                stored_opp,
-                tables,
-                state,
-                buf_me,
-                buf_opp,
-            )
-            if what == DONE:
-                break
-            if what != TURN:
-                return 0 if what == OVERFLOW else ply - WIN_SCORE
-            null_window = i != pos - 1 and best > -WIN_SCORE - 1
+            if i == pos - 1:  # the stored best reply, with the full window
+                me2, opp2, null_window = stored_me, stored_opp, False
+            else:
+                if i == pos:  # the others, generated only if the stored reply did not cut
+                    if alpha >= beta:
+                        break
+                    end = _search_children(me, opp, ply, tables, state, buf_me, buf_opp, pos)
+                    if end <= pos:  # the buffer is full (the search stops), or no turn: lost
+                        return 0 if end < 0 else ply - WIN_SCORE
+                if i >= end:
+                    break
+                me2, opp2, null_window = buf_me[i], buf_opp[i], best > -WIN_SCORE - 1
+                if me2 == stored_me and opp2 == stored_opp:
+                    i += 1
+                    continue
             cut = _shallower(reduce, null_window, i - pos, depth)
             i += 1
             quiet2 = quiet + 1 if opp2 == opp else 0
@@ -1020,9 +991,14 @@ if numba is not None:
                         buf_opp,
                         end,
                     )
-                    if state[0].timed_out or search == 2 or score <= alpha:
-                        break
-                    if search == 1 and score >= beta:  # a null window's fail high is enough
+                    # enough: out of time, the last search, no better than alpha, or a null
+                    # window's fail high
+                    if (
+                        state[0].timed_out
+                        or search == 2
+                        or score <= alpha
+                        or (search == 1 and score >= beta)
+                    ):
                         break
                     search += 1
             if state[0].timed_out:
