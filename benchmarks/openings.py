@@ -11,7 +11,8 @@ noise as often as balance.
 
 ``python -m benchmarks.openings --turns 3 --out benchmarks/openings_9x5.txt`` screens every
 three-turn line (``--limit`` of them, drawn by ``--seed``) and writes the kept ones, one a line,
-under a header with how each round's pairs went.
+under a header with how each round's pairs went; ``--candidates BOOK`` screens a book's openings
+again instead (a second screen of positions that passed one).
 """
 
 from __future__ import annotations
@@ -150,13 +151,25 @@ def main(argv=None) -> int:
     parser.add_argument(
         "--rounds", type=int, default=2, help="self-play pairs a kept position must split (2)"
     )
+    parser.add_argument(
+        "--candidates",
+        type=Path,
+        metavar="BOOK",
+        help="screen the openings of this book file again (--limit of them) instead of new lines",
+    )
     parser.add_argument("--out", type=Path, required=True, help="the book file to write")
     args = parser.parse_args(argv)
     if args.turns < 1 or args.limit < 1 or args.rounds < 1:
         parser.error("--turns, --limit and --rounds are whole numbers, at least 1")
-    candidates = all_lines(turns=args.turns)
-    random.Random(args.seed).shuffle(candidates)
-    candidates = candidates[: args.limit]
+    if args.candidates:
+        try:
+            candidates = read_book(args.candidates)[: args.limit]
+        except (OSError, ValueError) as e:
+            parser.error(str(e))
+    else:
+        candidates = all_lines(turns=args.turns)
+        random.Random(args.seed).shuffle(candidates)
+        candidates = candidates[: args.limit]
     load = " ".join(f"{x:.2f}" for x in os.getloadavg())
     rounds: list[str] = []
 
@@ -168,12 +181,23 @@ def main(argv=None) -> int:
         candidates, args.screen, jobs=args.jobs, seed=args.seed, rounds=args.rounds, report=report
     )
     end = " ".join(f"{x:.2f}" for x in os.getloadavg())
+    whence = (
+        f"the openings of {args.candidates.name}"
+        if args.candidates
+        else f"{args.turns}-turn openings"
+    )
     header = (
-        f"# {len(kept)} of {len(candidates)} {args.turns}-turn openings on 9x5 whose self-play"
+        f"# {len(kept)} of {len(candidates)} {whence} on 9x5 whose self-play"
         f" pairs ({args.screen}, {args.rounds} rounds from seed {args.seed}) no colour won twice;"
         f" load {load} at the start, {end} at the end\n"
         + "".join(f"# round {n}: {line}\n" for n, line in enumerate(rounds, start=1))
     )
+    if args.candidates:  # what the book's own screen was, kept as its history
+        header += "".join(
+            f"# before: {line.lstrip('# ')}\n"
+            for line in args.candidates.read_text().splitlines()
+            if line.startswith("#")
+        )
     args.out.write_text(header + "".join(line + "\n" for line in kept))
     print(header.strip("# \n"))
     return 0

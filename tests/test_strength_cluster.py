@@ -20,6 +20,9 @@ def test_a_two_game_match_is_played_on_a_local_dask_cluster(tmp_path, capsys):
         argv += ["--scheduler", cluster.scheduler_address, "--record", str(record)]
         assert bench_strength.main(argv) == 0
         workers = len(cluster.workers)
+        # the arena's _play_one ran there once a game (Dask names tasks without the underscore)
+        played = cluster.scheduler.task_prefixes.get("play_one")
+        assert played is not None and played.state_counts["memory"] == 2, "not on the cluster"
     out = capsys.readouterr().out
     games = [json.loads(line) for line in record.read_text().splitlines()[1:]]
     assert workers == 2 and sorted(g["index"] for g in games) == [0, 1]

@@ -162,7 +162,8 @@ class SandboxPipe(Pipe):
         return f"ended (exit code {code}) in the middle of the game"
 
     def wake(self) -> None:
-        self.running().resume()
+        if self.process is not None:  # not yet open: it starts running
+            self.process.resume()
 
     def rest(self) -> None:
         self.running().pause()
@@ -204,6 +205,7 @@ class Player:
 
     def choose_turn(self, board: Board) -> Turn:
         """Its turn for ``board``; a ``PlayerFault`` if it breaks the protocol or a limit."""
+        self.pipe.open()  # started already, unless the game skipped ``begin``
         process = self.pipe.running()
         cpu, started = process.cpu_seconds(), time.perf_counter()
         turn = self.remote.choose_turn(board)
