@@ -182,9 +182,7 @@ def main(argv=None) -> int:
     )
     end = " ".join(f"{x:.2f}" for x in os.getloadavg())
     whence = (
-        f"the openings of {args.candidates.name}"
-        if args.candidates
-        else f"{args.turns}-turn openings"
+        f"openings of {args.candidates.name}" if args.candidates else f"{args.turns}-turn openings"
     )
     header = (
         f"# {len(kept)} of {len(candidates)} {whence} on 9x5 whose self-play"
