@@ -19,6 +19,7 @@ plays a short match of the working tree against itself at 0.1 s a turn.
 from __future__ import annotations
 
 import argparse
+import copy
 import math
 import os
 import statistics
@@ -102,9 +103,8 @@ def warm_up(side: RemotePlayer) -> None:
     clock runs."""
     from fanorona.board import Board
 
-    slow = RemotePlayer(
-        side.command, side.name, None, Timeouts(newgame=900, turn=900), cwd=side.cwd
-    )
+    slow = copy.deepcopy(side)  # the same command, not yet started
+    slow.movetime, slow.timeouts = None, Timeouts(newgame=900, turn=900)
     try:
         slow.choose_turn(Board())
     finally:
@@ -129,6 +129,7 @@ def play(args, new: RemotePlayer, old: RemotePlayer, book: list[str], test: SPRT
             openings=book,
             record=record,
             progress=test is None,
+            scheduler=args.scheduler,
         )
         if test is None or played >= args.games or test.decide(pair_counts(result)):
             return result
@@ -153,6 +154,12 @@ def main(argv=()) -> int:
     parser.add_argument("--alpha", type=float, default=0.05, help="false H1 rate (0.05)")
     parser.add_argument("--beta", type=float, default=0.05, help="false H0 rate (0.05)")
     parser.add_argument("--jobs", type=int, default=1, help="processes playing at once")
+    parser.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="play on a Dask cluster (tcp://HOST:PORT) instead of local processes; --jobs is then"
+        " the games a batch of the SPRT, the cluster's workers",
+    )
     parser.add_argument("--max-turns", type=int, default=400, help="turn cap (default 400)")
     parser.add_argument("--seed", type=int, default=1, help="draws the book's order")
     parser.add_argument("--builds", type=Path, default=builds.BUILDS, help="where builds live")
@@ -163,6 +170,10 @@ def main(argv=()) -> int:
     if not args.time > 0:
         parser.error(f"--time is a positive number of seconds; got {args.time}")
     try:
+        if args.scheduler:
+            from fanorona.tournament.cluster import check_scheduler
+
+            check_scheduler(args.scheduler)
         test = SPRT(args.elo0, args.elo1, args.alpha, args.beta) if args.sprt else None
         book_file = args.book or (BOOK if BOOK.exists() else None)
         book = _shuffled(read_book(book_file) if book_file else all_lines(turns=2), args.seed)

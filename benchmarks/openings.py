@@ -3,12 +3,16 @@
 A pair of games plays one opening with each player as White.  An opening that one colour wins
 whoever plays it measures the opening, not the players: both games of its pair go to that colour
 and the pair scores 1 - 1 however strong either side is.  The balanced book keeps the openings
-whose pair a self-play screen did not give to one colour: the screen's player plays both games
-of the pair against itself (different seeds, a short time a turn), and a position is kept unless
-the same colour won both.
+whose pairs a self-play screen did not give to one colour: the screen's player plays both games
+of a pair against itself (different seeds, a short time a turn), and a position is kept only if
+the same colour won both games of none of its ``--rounds`` pairs (each round with a seed of its
+own, playing the positions the rounds before kept): one split pair at a short time control is
+noise as often as balance.
 
 ``python -m benchmarks.openings --turns 3 --out benchmarks/openings_9x5.txt`` screens every
-three-turn line (``--limit`` of them, drawn by ``--seed``) and writes the kept ones, one a line.
+three-turn line (``--limit`` of them, drawn by ``--seed``) and writes the kept ones, one a line,
+under a header with how each round's pairs went; ``--candidates BOOK`` screens a book's openings
+again instead (a second screen of positions that passed one).
 """
 
 from __future__ import annotations
@@ -91,21 +95,48 @@ def read_book(path) -> list[str]:
 
 
 def screen(
-    candidates: list[str], player: str = SCREEN, size=(9, 5), jobs: int = 1, seed: int = 1
+    candidates: list[str],
+    player: str = SCREEN,
+    size=(9, 5),
+    jobs: int = 1,
+    seed: int = 1,
+    rounds: int = 2,
+    report=None,
 ) -> list[str]:
-    """The candidates whose self-play pair ``player`` did not give to one colour."""
-    result = arena.run_match(
-        player,
-        player,
-        2 * len(candidates),
-        size=size,
-        jobs=jobs,
-        seed=seed,
-        max_turns=400,
-        openings=candidates,
-        progress=True,
-    )
-    return balanced(result)
+    """The candidates none of whose ``rounds`` self-play pairs (seeds ``seed``, ``seed + 1``...)
+    ``player`` gave to one colour: each round plays the ones the rounds before kept.  ``report``,
+    if given, is called with each round's ``split``."""
+    kept = list(candidates)
+    for number in range(rounds):
+        if not kept:
+            break
+        result = arena.run_match(
+            player,
+            player,
+            2 * len(kept),
+            size=size,
+            jobs=jobs,
+            seed=seed + number,
+            max_turns=400,
+            openings=kept,
+            progress=True,
+        )
+        if report is not None:
+            report(split(result))
+        kept = balanced(result)
+    return kept
+
+
+def split(result: arena.MatchResult) -> dict[str, int]:
+    """How a self-play match's pairs went: both games to White, both to Black, or neither."""
+    counts = {"white twice": 0, "black twice": 0, "split or drawn": 0}
+    pairs: dict[int, list] = {}
+    for game in result.games:
+        pairs.setdefault(game.index // 2, []).append(_winning_colour(game))
+    for colours in pairs.values():
+        same = len(colours) == 2 and colours[0] is not None and colours[0] == colours[1]
+        counts[f"{colours[0]} twice" if same else "split or drawn"] += 1
+    return counts
 
 
 def main(argv=None) -> int:
@@ -117,19 +148,54 @@ def main(argv=None) -> int:
     parser.add_argument("--screen", default=SCREEN, help=f"the self-play player ({SCREEN})")
     parser.add_argument("--jobs", type=int, default=1, help="processes playing at once")
     parser.add_argument("--seed", type=int, default=1, help="draws the candidates")
+    parser.add_argument(
+        "--rounds", type=int, default=2, help="self-play pairs a kept position must split (2)"
+    )
+    parser.add_argument(
+        "--candidates",
+        type=Path,
+        metavar="BOOK",
+        help="screen the openings of this book file again (--limit of them) instead of new lines",
+    )
     parser.add_argument("--out", type=Path, required=True, help="the book file to write")
     args = parser.parse_args(argv)
-    if args.turns < 1 or args.limit < 1:
-        parser.error("--turns and --limit are whole numbers, at least 1")
-    candidates = all_lines(turns=args.turns)
-    random.Random(args.seed).shuffle(candidates)
-    candidates = candidates[: args.limit]
+    if args.turns < 1 or args.limit < 1 or args.rounds < 1:
+        parser.error("--turns, --limit and --rounds are whole numbers, at least 1")
+    if args.candidates:
+        try:
+            candidates = read_book(args.candidates)[: args.limit]
+        except (OSError, ValueError) as e:
+            parser.error(str(e))
+    else:
+        candidates = all_lines(turns=args.turns)
+        random.Random(args.seed).shuffle(candidates)
+        candidates = candidates[: args.limit]
     load = " ".join(f"{x:.2f}" for x in os.getloadavg())
-    kept = screen(candidates, args.screen, jobs=args.jobs, seed=args.seed)
-    header = (
-        f"# {len(kept)} of {len(candidates)} {args.turns}-turn openings on 9x5 whose self-play pair"
-        f" ({args.screen}, seed {args.seed}) no colour won twice; load at the start {load}\n"
+    rounds: list[str] = []
+
+    def report(counts: dict[str, int]) -> None:
+        rounds.append(", ".join(f"{n} {what}" for what, n in counts.items()))
+        print(f"round {len(rounds)}: {rounds[-1]}", flush=True)
+
+    kept = screen(
+        candidates, args.screen, jobs=args.jobs, seed=args.seed, rounds=args.rounds, report=report
     )
+    end = " ".join(f"{x:.2f}" for x in os.getloadavg())
+    whence = (
+        f"openings of {args.candidates.name}" if args.candidates else f"{args.turns}-turn openings"
+    )
+    header = (
+        f"# {len(kept)} of {len(candidates)} {whence} on 9x5 whose self-play"
+        f" pairs ({args.screen}, {args.rounds} rounds from seed {args.seed}) no colour won twice;"
+        f" load {load} at the start, {end} at the end\n"
+        + "".join(f"# round {n}: {line}\n" for n, line in enumerate(rounds, start=1))
+    )
+    if args.candidates:  # what the book's own screen was, kept as its history
+        header += "".join(
+            f"# before: {line.lstrip('# ')}\n"
+            for line in args.candidates.read_text().splitlines()
+            if line.startswith("#")
+        )
     args.out.write_text(header + "".join(line + "\n" for line in kept))
     print(header.strip("# \n"))
     return 0

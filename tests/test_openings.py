@@ -3,8 +3,8 @@ book file, and a match that never plays an opening twice."""
 
 import pytest
 
-from benchmarks import bench_strength
-from benchmarks.openings import all_lines, balanced, read_book, screen
+from benchmarks import bench_strength, openings
+from benchmarks.openings import all_lines, balanced, read_book, screen, split
 from fanorona import Board, Rules
 from fanorona.engine.arena import GameResult, MatchResult
 
@@ -40,6 +40,43 @@ def test_the_screen_keeps_the_pairs_no_colour_won_twice():
         for k, winner in enumerate(winners)
     ]
     assert balanced(result) == ["line2", "line3", "line4"]
+
+
+def test_a_position_is_kept_only_if_no_round_gave_its_pair_to_one_colour(monkeypatch):
+    """Round 1 drops what White won twice; round 2 (another seed) plays only the survivors and
+    drops what Black won twice there; each round's split is reported."""
+    wins = {
+        1: {"w1": ("a", "b"), "ok": ("a", "a"), "b2": (None, None), "d": ("a", None)},
+        2: {"ok": (None, "b"), "b2": ("b", "a"), "d": (None, None)},
+    }
+    played = []
+
+    def run_match(a, b, games, size, jobs, seed, max_turns, openings, progress):
+        played.append((seed, list(openings)))
+        result = MatchResult(a, b, size, Rules(), max_turns, seed)
+        result.games = [
+            GameResult(2 * i + k, k == 0, line, [], wins[seed][line][k], "", False)
+            for i, line in enumerate(openings)
+            for k in range(2)
+        ]
+        assert games == 2 * len(openings)
+        return result
+
+    monkeypatch.setattr(openings.arena, "run_match", run_match)
+    reports = []
+    kept = screen(["w1", "ok", "b2", "d"], "A", seed=1, rounds=2, report=reports.append)
+    assert kept == ["ok", "d"]
+    assert played == [(1, ["w1", "ok", "b2", "d"]), (2, ["ok", "b2", "d"])]
+    assert reports == [
+        {"white twice": 1, "black twice": 0, "split or drawn": 3},
+        {"white twice": 0, "black twice": 1, "split or drawn": 2},
+    ]
+
+
+def test_the_split_counts_each_pair_once():
+    result = MatchResult("A", "A", (9, 5), Rules(), 400, 1)
+    result.games = [_game(0, True, "a"), _game(1, False, "b"), _game(2, True, "b")]
+    assert split(result) == {"white twice": 1, "black twice": 0, "split or drawn": 1}
 
 
 def test_a_screen_plays_each_candidate_as_a_self_play_pair():

@@ -137,12 +137,12 @@ def test_serve_refuses_a_file_without_a_player(tmp_path):
         (  # silence past its time
             'while read -r c r; do case "$c" in fanorona) echo "fanorona 1 name x";;'
             " newgame) echo ready;; go) sleep 30;; *) echo ok;; esac; done",
-            "did not answer 'go' in time",
+            "did not answer 'go movetime 100' within 1.1 s",
         ),
         (  # an exit halfway
             'while read -r c r; do case "$c" in fanorona) echo "fanorona 1 name x";;'
             " newgame) echo ready;; go) echo oops >&2; exit 3;; *) echo ok;; esac; done",
-            "ended (exit code 3, its last words 'oops') without answering 'go'",
+            "ended (exit code 3, its last words 'oops') without answering 'go movetime 100'",
         ),
         (  # another version
             "read -r c r; echo 'fanorona 2 name x'; sleep 30",
@@ -231,6 +231,40 @@ def test_the_server_takes_a_turn_back_and_stops_a_search_when_told():
     assert server.answers.get(timeout=10) == "cancelled"
 
 
+class _Says:
+    """A player whose choose_turn does what the test says."""
+
+    def __init__(self, act):
+        self.choose_turn = act
+
+
+@pytest.mark.parametrize(
+    "act, said",
+    [
+        (lambda board: {"turn": 42}, "error choose_turn returned dict {'turn': 42}, not a Turn"),
+        (lambda board: sys.exit(3), "error the player failed: SystemExit: 3"),
+        (lambda board: 1 / 0, "error the player failed: ZeroDivisionError: division by zero"),
+    ],
+)
+def test_a_served_player_that_fails_or_returns_no_turn_answers_an_error_line(act, said):
+    server = Server(_Says(act), "odd")
+    assert server.handle("fanorona 1") == ["fanorona 1 name odd"]
+    assert server.handle("newgame 5x3 standard") == ["ready"]
+    assert server.handle("go") is None
+    assert server.answers.get(timeout=10).startswith(said)
+
+
+def test_a_served_game_replays_only_the_new_turns_of_each_position(monkeypatch):
+    server = Server(_Says(lambda board: board.legal_turns()[0]), "first")
+    server.handle("fanorona 1"), server.handle("newgame 9x5 standard")
+    assert server.handle("position startpos turns d3e3W") == ["ok"]
+    before = server.board
+    pushed = []
+    monkeypatch.setattr(Board, "push", lambda self, turn: pushed.append(str(turn)))
+    assert server.handle("position startpos turns d3e3W f4f3A") == ["ok"]
+    assert pushed == ["f4f3A"] and before.turns and len(before.turns) == 1
+
+
 def test_a_stop_reaches_a_served_search_through_the_client():
     player = RemotePlayer([*SERVE, "alphabeta:time=30"], movetime=30)
     stop = threading.Event()
@@ -248,7 +282,7 @@ def test_a_copy_of_a_remote_player_starts_a_program_of_its_own(tmp_path):
     try:
         player.choose_turn(Board((5, 3)))
         twin = copy.deepcopy(player)
-        assert twin._process is None and player._process is not None
+        assert twin.pipe._process is None and player.pipe._process is not None
     finally:
         player.close()
 

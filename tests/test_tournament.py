@@ -209,7 +209,7 @@ def test_players_from_nbgrader_submitted_folders(tmp_path):
 def test_bad_entries_are_refused_with_a_sentence(tmp_path):
     with pytest.raises(ValueError, match="no player called 'chess'"):
         builtin("chess")
-    with pytest.raises(ValueError, match="a .py file or a notebook"):
+    with pytest.raises(ValueError, match=r"a .py file, a notebook \(.ipynb\) or a program"):
         from_file(tmp_path / "x.txt")
     with pytest.raises(ValueError, match="repeated: \\['level1'\\]"):
         Tournament.create(tmp_path / "t.sqlite", [builtin("level1"), builtin("level1")])

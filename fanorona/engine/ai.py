@@ -740,51 +740,54 @@ class _AlphaBetaSearch:
                 score = self._scores[me, opp] = self._evaluate(self._gen, me, opp)
             return score
         key = self._key(me, opp, ply, quiet, depth)
+        original_alpha, best = alpha, -WIN_SCORE - 1
         entry = self._table.get(key)
-        original_alpha, best, best_move = alpha, -WIN_SCORE - 1, None
-        if entry is not None:
-            stored_depth, stored, flag, best_move = entry
-            if stored_depth >= depth and not (
-                self._endgame is not None and self._endgame.may_outlive_draw_rule(stored, quiet)
-            ):
-                stored = from_table(stored, ply)
-                if (
-                    flag == EXACT
-                    or (flag == LOWER and stored >= beta)
-                    or (flag == UPPER and stored <= alpha)
-                ):
-                    return stored
-            if best_move is not None:  # the stored best reply first, before generating the others
-                best = self._child(
-                    best_move[0], best_move[1], opp, depth, alpha, beta, ply, quiet, False
-                )
-                alpha = max(alpha, best)
+        stored, best_move = _probe(entry, self._endgame, depth, alpha, beta, ply, quiet)
+        if stored is not None:
+            return stored
+        if best_move is not None:  # the stored best reply first, before generating the others
+            best = self._child(
+                best_move[0], best_move[1], opp, depth, alpha, beta, ply, quiet, False
+            )
+            alpha = max(alpha, best)
         if alpha < beta:
-            children = self._sorted_children.get(key)
-            if children is None:
-                children = self._gen.children(me, opp, self._gen.single(self._root_ply + ply))
-                self._sorted_children[key] = children
-                children.sort(key=lambda c: c[1].bit_count())
+            children = self._ordered_children(key, me, opp, ply)
             if not children:
                 return ply - WIN_SCORE
-            stored_move, reduce = best_move, self.reductions and depth >= REDUCE_FROM_DEPTH
-            for index, (me2, opp2) in enumerate(children):
-                if (me2, opp2) == stored_move:  # searched already
-                    continue
-                searched = best > -WIN_SCORE - 1
-                reduction = _reduction(reduce and searched, index, depth)
-                score = self._child(
-                    me2, opp2, opp, depth, alpha, beta, ply, quiet, searched, reduction
-                )
-                if score > best:
-                    best, best_move = score, (me2, opp2)
-                    if score > alpha:
-                        alpha = score
-                        if alpha >= beta:
-                            break
+            best, best_move = self._best_child(
+                children, best, best_move, opp, depth, alpha, beta, ply, quiet
+            )
         flag = UPPER if best <= original_alpha else LOWER if best >= beta else EXACT
         self._table[key] = (depth, to_table(best, ply), flag, best_move)
         return best
+
+    def _best_child(self, children, best, stored_move, opp, depth, alpha, beta, ply, quiet):
+        """The children after the stored best reply (``stored_move``, searched already, with the
+        value ``best``), until one cuts: the best value and the turn that has it."""
+        best_move, reduce = stored_move, self.reductions and depth >= REDUCE_FROM_DEPTH
+        for index, (me2, opp2) in enumerate(children):
+            if (me2, opp2) == stored_move:  # searched already
+                continue
+            searched = best > -WIN_SCORE - 1
+            reduction = _reduction(reduce and searched, index, depth)
+            score = self._child(me2, opp2, opp, depth, alpha, beta, ply, quiet, searched, reduction)
+            if score > best:
+                best, best_move = score, (me2, opp2)
+                if score > alpha:
+                    alpha = score
+                    if alpha >= beta:
+                        break
+        return best, best_move
+
+    def _ordered_children(self, key, me, opp, ply):
+        """A node's children in the order they are searched, fewest opponent stones left first
+        (kept for the node's next visit)."""
+        children = self._sorted_children.get(key)
+        if children is None:
+            children = self._gen.children(me, opp, self._gen.single(self._root_ply + ply))
+            self._sorted_children[key] = children
+            children.sort(key=lambda c: c[1].bit_count())
+        return children
 
     def _quiesce(self, me, opp, alpha, beta, ply, turns_left):
         """The value past the horizon: while the side to move can capture, search its capturing
@@ -840,6 +843,25 @@ class _AlphaBetaSearch:
             elif (key := self._key(me, opp, ply, quiet, depth)) in self._table:
                 return self._table[key][3]
         return None
+
+
+def _probe(entry, endgame, depth, alpha, beta, ply, quiet):
+    """A transposition table's ``entry`` for a node (or None): (its value, None) when the stored
+    bound settles the node, else (None, the stored best reply or None)."""
+    if entry is None:
+        return None, None
+    stored_depth, stored, flag, best_move = entry
+    if stored_depth >= depth and not (
+        endgame is not None and endgame.may_outlive_draw_rule(stored, quiet)
+    ):
+        stored = from_table(stored, ply)
+        if (
+            flag == EXACT
+            or (flag == LOWER and stored >= beta)
+            or (flag == UPPER and stored <= alpha)
+        ):
+            return stored, None
+    return None, best_move
 
 
 def _compiled_child(search, *arguments):

@@ -387,6 +387,7 @@ def run_match(
     progress: bool = True,
     openings: list[str] | None = None,
     record: str | os.PathLike | None = None,
+    scheduler: str | None = None,
 ) -> MatchResult:
     """Play ``games`` games between A and B (player specs like ``"greedy"`` or player objects).
 
@@ -396,6 +397,9 @@ def run_match(
     the default, White's legal first turns in an order drawn from ``seed``.  ``record`` names a
     file that gets each game as it ends (a line of JSON); run again with the same file and the same
     match, the games already in it are not played again, so a long match survives being stopped.
+    ``scheduler`` (a Dask scheduler's address, ``tcp://HOST:PORT``) plays the games on that
+    cluster's workers instead of ``jobs`` local processes: each worker needs the kit installed,
+    and the programs a player runs at the same paths.
     """
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise ValueError(f"games is a whole number, at least 1; got {games!r}")
@@ -421,9 +425,9 @@ def run_match(
     recorded = _Record(record, result, jobs_list) if record is not None else None
     played = recorded.games() if recorded else {}
     todo = [job for job in jobs_list if job[0] not in played]
-    if jobs > 1 and todo:
+    if (jobs > 1 or scheduler) and todo:
         _prepare(todo[0], progress)
-    for game in _play_all(todo, jobs, progress, f"{result.a} vs {result.b}"):
+    for game in _play_all(todo, jobs, progress, f"{result.a} vs {result.b}", scheduler):
         if recorded:
             recorded.add(game)
         played[game.index] = game
@@ -505,11 +509,16 @@ def _plain(data):
     return json.loads(json.dumps(data))
 
 
-def _play_all(jobs_list, jobs, progress, label):
+def _play_all(jobs_list, jobs, progress, label, scheduler=None):
     from tqdm.auto import tqdm
 
     bar = tqdm(total=len(jobs_list), desc=label, unit="game", disable=not progress, file=sys.stderr)
     try:
+        if scheduler is not None:
+            for game in _on_cluster(jobs_list, scheduler):
+                yield game
+                bar.update()
+            return
         if jobs == 1:
             for job in jobs_list:
                 yield _play_one(job)
@@ -523,6 +532,20 @@ def _play_all(jobs_list, jobs, progress, label):
                 bar.update()
     finally:
         bar.close()
+
+
+def _on_cluster(jobs_list, scheduler: str):
+    """The games played on a Dask cluster's workers, each as it ends (for matches that outgrow
+    one machine; Dask comes with the ``tournament`` extra)."""
+    from .._extras import require
+
+    require("tournament", "A match on a Dask cluster", "distributed")
+    from distributed import Client, as_completed
+
+    with Client(scheduler) as client:
+        futures = client.map(_play_one, jobs_list, pure=False)
+        for future in as_completed(futures):
+            yield future.result()
 
 
 # ---------------------------------------------------------------------------------------------

@@ -191,6 +191,8 @@ def clear_stale_cache(folder, fingerprint: str, stem: str = "compiled") -> bool:
 
 if numba is not None:
     jit = numba.njit(cache=True, nogil=True)
+    #: ``_negamax``'s helpers, inlined into it by numba, so that splitting it costs no speed
+    inlined = numba.njit(cache=True, nogil=True, inline="always")
 
     @jit
     def _popcount(x):
@@ -838,6 +840,71 @@ if numba is not None:
             return -1
         return end
 
+    @inlined
+    def _settled(
+        me, opp, depth, alpha, beta, ply, quiet, tables, state, deadline, buf_me, buf_opp, pos
+    ):
+        """``_negamax``'s first job: (True, value) for a node settled without its turns (out of
+        time, no stones, the draw rule, the endgame table, the horizon's evaluation or quiescence
+        search), else (False, 0)."""
+        params = tables.params
+        if _out_of_time(state, deadline):
+            return True, 0
+        if me == 0:
+            return True, ply - WIN_SCORE
+        if params.quiet_draw >= 0 and quiet >= params.quiet_draw:
+            return True, 0
+        if params.endgame_stones:
+            found, known = _known(me, opp, ply, quiet, tables)
+            if found:
+                return True, known
+        if depth > 0:
+            return False, 0
+        if params.quiescence:
+            turns = params.quiescence_turns
+            value = _quiesce(me, opp, alpha, beta, ply, turns, tables, state, buf_me, buf_opp, pos)
+            return True, value
+        return True, _evaluate(me, opp, tables)
+
+    @inlined
+    def _probe(me, opp, depth, alpha, beta, ply, quiet, extra, slot, tables, table, state):
+        """The transposition table's entry for a node: (True, value, ...) when its stored bound
+        settles the node, else (False, 0, ...); then the stored best reply, or (-1, -1)."""
+        params = tables.params
+        keys, values = table[0], table[1]
+        if not (
+            keys[slot, 3] == state[0].generation
+            and keys[slot, 0] == me
+            and keys[slot, 1] == opp
+            and keys[slot, 2] == extra
+        ):
+            return False, 0, np.int64(-1), np.int64(-1)
+        stored_depth, stored, flag = values[slot, 0], values[slot, 1], values[slot, 2]
+        stored_me, stored_opp = values[slot, 3], values[slot, 4]
+        # a proven score from the endgame table may end later than the draw rule allows from here
+        outlives = (
+            params.endgame_stones > 0
+            and params.quiet_draw >= 0
+            and abs(stored) >= PROVEN
+            and quiet + WIN_SCORE - abs(stored) >= params.quiet_draw
+        )
+        if stored_depth >= depth and not outlives:
+            stored = _from_table(stored, ply)
+            if (
+                flag == EXACT
+                or (flag == LOWER and stored >= beta)
+                or (flag == UPPER and stored <= alpha)
+            ):
+                return True, stored, stored_me, stored_opp
+        return False, 0, stored_me, stored_opp
+
+    @inlined
+    def _shallower(reduce, null_window, index, depth):
+        """ai._reduction: how many turns shallower the turn at ``index`` is searched first."""
+        if not (reduce and null_window and index >= LATE_TURN):
+            return 0
+        return 2 if index >= LATER_TURN and depth >= REDUCE_MORE_FROM_DEPTH else 1
+
     @jit
     def _negamax(
         me,
@@ -855,71 +922,27 @@ if numba is not None:
         buf_opp,
         pos,
     ):
-        """ai._AlphaBetaSearch._negamax, step for step.  The stored best reply
-        is candidate ``pos - 1``, tried before the others are generated; each candidate's value is
-        ai's ``_child``, written inline."""
+        """ai._AlphaBetaSearch._negamax, step for step, with its jobs in helpers numba inlines
+        (``_settled``, ``_probe``, ``_shallower``).  The stored best reply is candidate
+        ``pos - 1``, tried before the others are generated (the move ordering stays here: as a
+        helper returning what it found it cost an eighth of the speed); each candidate's value
+        is ai's ``_child``, written inline (numba cannot cache two functions that call each
+        other)."""
         params = tables.params
         state[0].nodes += 1
-        if _out_of_time(state, deadline):
-            return 0
-        if me == 0:
-            return ply - WIN_SCORE
-        if params.quiet_draw >= 0 and quiet >= params.quiet_draw:
-            return 0
-        if params.endgame_stones:
-            found, known = _known(me, opp, ply, quiet, tables)
-            if found:
-                return known
-        if depth <= 0:
-            if params.quiescence:
-                return _quiesce(
-                    me,
-                    opp,
-                    alpha,
-                    beta,
-                    ply,
-                    params.quiescence_turns,
-                    tables,
-                    state,
-                    buf_me,
-                    buf_opp,
-                    pos,
-                )
-            return _evaluate(me, opp, tables)
+        settled, value = _settled(
+            me, opp, depth, alpha, beta, ply, quiet, tables, state, deadline, buf_me, buf_opp, pos
+        )
+        if settled:
+            return value
         extra = _extra(ply, quiet, depth, tables)
         slot = _slot(me, opp, extra, table, state)
-        keys, values = table[0], table[1]
-        original_alpha, best, stored_me, stored_opp = (
-            alpha,
-            -WIN_SCORE - 1,
-            np.int64(-1),
-            np.int64(-1),
+        found, value, stored_me, stored_opp = _probe(
+            me, opp, depth, alpha, beta, ply, quiet, extra, slot, tables, table, state
         )
-        if (
-            keys[slot, 3] == state[0].generation
-            and keys[slot, 0] == me
-            and keys[slot, 1] == opp
-            and keys[slot, 2] == extra
-        ):
-            stored_depth, stored, flag = values[slot, 0], values[slot, 1], values[slot, 2]
-            stored_me, stored_opp = values[slot, 3], values[slot, 4]
-            # a proven score from the endgame table may end later than the draw rule allows from
-            # here
-            outlives = (
-                params.endgame_stones > 0
-                and params.quiet_draw >= 0
-                and abs(stored) >= PROVEN
-                and quiet + WIN_SCORE - abs(stored) >= params.quiet_draw
-            )
-            if stored_depth >= depth and not outlives:
-                stored = _from_table(stored, ply)
-                if (
-                    flag == EXACT
-                    or (flag == LOWER and stored >= beta)
-                    or (flag == UPPER and stored <= alpha)
-                ):
-                    return stored
-        best_me, best_opp = stored_me, stored_opp
+        if found:
+            return value
+        original_alpha, best, best_me, best_opp = alpha, -WIN_SCORE - 1, stored_me, stored_opp
         reduce = params.reductions != 0 and depth >= REDUCE_FROM_DEPTH
         end = pos
         i = pos - 1 if stored_me >= 0 else pos
@@ -931,19 +954,15 @@ if numba is not None:
                     if alpha >= beta:
                         break
                     end = _search_children(me, opp, ply, tables, state, buf_me, buf_opp, pos)
-                    if end < 0:
-                        return 0
-                    if end == pos:
-                        return ply - WIN_SCORE
+                    if end <= pos:  # the buffer is full (the search stops), or no turn: lost
+                        return 0 if end < 0 else ply - WIN_SCORE
                 if i >= end:
                     break
                 me2, opp2, null_window = buf_me[i], buf_opp[i], best > -WIN_SCORE - 1
                 if me2 == stored_me and opp2 == stored_opp:
                     i += 1
                     continue
-            late = reduce and null_window and i - pos >= LATE_TURN
-            # ai._reduction: how many turns shallower a late turn is searched first
-            cut = 2 if late and i - pos >= LATER_TURN and depth >= REDUCE_MORE_FROM_DEPTH else 1
+            cut = _shallower(reduce, null_window, i - pos, depth)
             i += 1
             quiet2 = quiet + 1 if opp2 == opp else 0
             if depth == 1 and not params.quiescence:
@@ -952,7 +971,7 @@ if numba is not None:
                 # up to three searches of the turn, each only if the one before beat alpha: a
                 # turn shallower with a null window (late turns), the full depth with a null
                 # window (all but the first), the full depth and window
-                search = 0 if late else 1 if null_window else 2
+                search = 0 if cut else 1 if null_window else 2
                 while True:
                     shallower = cut if search == 0 else 0
                     low = -beta if search == 2 else -alpha - 1
@@ -972,9 +991,14 @@ if numba is not None:
                         buf_opp,
                         end,
                     )
-                    if state[0].timed_out or search == 2 or score <= alpha:
-                        break
-                    if search == 1 and score >= beta:  # a null window's fail high is enough
+                    # enough: out of time, the last search, no better than alpha, or a null
+                    # window's fail high
+                    if (
+                        state[0].timed_out
+                        or search == 2
+                        or score <= alpha
+                        or (search == 1 and score >= beta)
+                    ):
                         break
                     search += 1
             if state[0].timed_out:

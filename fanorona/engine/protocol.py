@@ -70,16 +70,19 @@ def position_line(board: Board) -> str:
     return " ".join(["position", "startpos", *(["turns", *turns] if turns else [])])
 
 
-def board_from(start: Board, words: list[str]) -> Board:
+def board_from(start: Board, words: list[str], current: Board | None = None) -> Board:
     """The board a ``position`` line's words (after ``position``) describe, from ``start``, the
-    board of the ``newgame``: ``startpos [turns T1 T2 ...]``."""
+    board of the ``newgame``: ``startpos [turns T1 T2 ...]``.  From ``current`` (the position
+    before) when it is on the way, so that a game's lines cost a turn each, not the game each."""
     if not words or words[0] != "startpos":
         raise ProtocolError("a position is written 'position startpos [turns T1 T2 ...]'")
     rest = words[1:]
     if rest and rest[0] != "turns":
         raise ProtocolError(f"after 'startpos' comes 'turns' and the turns; got {rest[0]!r}")
-    board = start.copy()
-    for n, text in enumerate(rest[1:], start=1):
+    board, done = start.copy(), 0
+    if current is not None and [str(t) for t in current.turns] == rest[1 : len(current.turns) + 1]:
+        board, done = current.copy(), len(current.turns)
+    for n, text in enumerate(rest[1 + done :], start=1 + done):
         try:
             board.push(text)
         except ValueError as e:

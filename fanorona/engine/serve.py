@@ -16,7 +16,7 @@ import sys
 import threading
 from pathlib import Path
 
-from ..board import Board
+from ..board import Board, Turn
 from . import protocol
 from .ai import SearchCancelled, make_player
 from .protocol import ProtocolError
@@ -110,7 +110,7 @@ class Server:
         if self.start is None:
             raise ProtocolError(f"{command!r} before 'newgame SIZE RULES'")
         if command == "position":
-            self.board = protocol.board_from(self.start, args)
+            self.board = protocol.board_from(self.start, args, self.board)
             return ["ok"]
         if command == "legal":
             return ["ok"]  # a kit player has its own move generator
@@ -159,7 +159,11 @@ class Server:
         if movetime and getattr(self.player, "depth", 0) is None:
             self.player.time_limit = movetime  # a clock-driven kit player takes the given time
         self.stop.clear()
-        self.search = threading.Thread(target=self._choose, args=(self.board.copy(),), daemon=True)
+        self.start_search(self.board.copy())
+
+    def start_search(self, board: Board) -> None:
+        """Choose the turn in a thread of its own, so that ``stop`` is read meanwhile."""
+        self.search = threading.Thread(target=self._choose, args=(board,), daemon=True)
         self.search.start()
 
     def _choose(self, board: Board) -> None:
@@ -171,14 +175,23 @@ class Server:
         except SearchCancelled:
             self.answers.put("cancelled")
             return
-        except Exception as e:  # a player's own fault, said as the protocol's error line
-            self.answers.put(f"error the player failed: {type(e).__name__}: {e}")
+        except BaseException as e:  # a player's own fault (exit() too), said as an error line
+            self.answers.put(f"error {self.failure(e)}")
+            return
+        if not isinstance(turn, (Turn, str)):
+            shown = f"{type(turn).__name__} {repr(turn)[:60]}"
+            self.answers.put(f"error choose_turn returned {shown}, not a Turn or turn text")
             return
         info = getattr(self.player, "last_search", None)
         if info is not None and hasattr(info, "nodes"):
             score = f" score {int(info.score)}" if hasattr(info, "score") else ""
             self.answers.put(f"info depth {info.depth} nodes {info.nodes}{score}")
         self.answers.put(f"turn {turn}")
+
+    @staticmethod
+    def failure(error: BaseException) -> str:
+        """The sentence for what the player's ``choose_turn`` raised."""
+        return f"the player failed: {type(error).__name__}: {error}"
 
 
 def serve(server: Server, lines, write) -> None:

@@ -50,8 +50,9 @@ def parser() -> argparse.ArgumentParser:
         "submissions",
         nargs="*",
         help=(
-            "player files (.py, .ipynb) or folders of them, "
-            "e.g. nbgrader's submitted/ (one player per student folder)"
+            "player files (.py, .ipynb, or an executable program that speaks the player"
+            " protocol) or folders of them, e.g. nbgrader's submitted/ (one player per student"
+            " folder)"
         ),
     )
     run.add_argument("--assignment", help="in nbgrader folders, the assignment holding the player")

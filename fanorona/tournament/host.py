@@ -1,27 +1,35 @@
-"""The process a player runs in: it loads one player and answers the tournament's requests.
+"""The process a tournament player runs in: it loads one player and serves it over the text
+protocol (docs/reference/player-protocol.md), the kit's one way in for a player in another process.
 
-Started by ``sandbox.Player`` inside the kit's sandbox as ``__main__`` of a ``python -I`` (its
-``BOOT``), never imported by the tournament itself.  It speaks JSON lines: a
-request on standard input, an answer (naming the request's ``id``) on the pipe that was standard
-output; everything the player prints goes to standard error, which the tournament reads, keeps the
-start of and caps.  The first request brings the player's source, written to ``player.py`` in the
-sandbox's private working folder.
+Started by ``sandbox.SandboxPipe`` inside the kit's sandbox as ``__main__`` of a ``python -I`` (its
+``BOOT``), never imported by the tournament itself.  Its arguments name the player: ``--spec
+level2`` for a built-in one; ``--source-bytes N`` for a Python submission, whose N bytes of source
+come first on standard input and are written to ``player.py`` in the sandbox's private working
+folder; ``--program-bytes N`` for a program in any language, written there the same way, which the
+process then becomes (exec) to speak the protocol itself.  Otherwise the protocol follows on
+standard input and on the pipe that was standard output; everything the player prints goes to
+standard error, which the tournament reads, keeps the start of and caps.  The player is loaded
+at ``newgame`` (an ``error`` line says why it cannot be), and its turns are chosen in the one
+thread the sandbox allows.
 """
 
 from __future__ import annotations
 
-import json
+import argparse
 import os
 import random
 import sys
 import traceback
 
 import fanorona  # noqa: F401
-from fanorona.board import Board, Turn
+from fanorona.board import Board
 from fanorona.engine import ai
+from fanorona.engine.protocol import MAX_LINE, ProtocolError, new_board
+from fanorona.engine.serve import Server, load_player
 from fanorona.rules import Rules
 
 PLAYER_FILE = "player.py"
+PROGRAM_FILE = "player"
 
 
 def builtin_player(
@@ -43,122 +51,122 @@ def builtin_player(
     return player
 
 
-def load_player(request: dict, start: Board):
-    """The player the request names: a built-in spec, or the file in this folder."""
-    if "spec" in request:
-        return builtin_player(
-            request["spec"], request["seed"], start.size, start.rules, request["turn_seconds"]
-        )
-    random.seed(request["seed"])
-    namespace = {"__name__": "player", "__file__": os.path.abspath(PLAYER_FILE)}
-    with open(PLAYER_FILE, "w", encoding="utf-8") as f:
-        f.write(request["source"])
-    source = request["source"]
-    exec(compile(source, PLAYER_FILE, "exec"), namespace)
-    return find_player(namespace)
-
-
-def find_player(namespace: dict):
-    """``player`` (an object with choose_turn), else a function ``choose_turn``, else the one class
-    with a ``choose_turn`` method, made with no arguments."""
-    found = namespace.get("player")
-    if callable(getattr(found, "choose_turn", None)):
-        return found
-    if callable(namespace.get("choose_turn")):
-        return _FunctionPlayer(namespace["choose_turn"])
-    classes = [
-        v
-        for v in namespace.values()
-        if isinstance(v, type)
-        and callable(getattr(v, "choose_turn", None))
-        and v.__module__ == "player"
-    ]
-    if len(classes) == 1:
-        return classes[0]()
-    if classes:
-        names = ", ".join(c.__name__ for c in classes)
-        raise NoPlayer(
-            f"the file defines several player classes ({names}): say which with player ="
-            f" {classes[0].__name__}()"
-        )
-    raise NoPlayer(
-        "the file defines no player: write a function choose_turn(board), "
-        "or a class with a choose_turn(self, board) method"
-    )
-
-
-class NoPlayer(Exception):
-    """The file runs but defines nothing that chooses turns."""
-
-
-class _FunctionPlayer:
-    def __init__(self, function):
-        self.choose_turn = function
-
-
-def turn_text(turn) -> dict:
-    """The answer for what ``choose_turn`` returned: turn text, or why it is not one."""
-    if isinstance(turn, Turn):
-        return {"turn": str(turn)}
-    if isinstance(turn, str):
-        return {"turn": turn[:200]}
-    return {
-        "malformed": (
-            f"choose_turn returned {type(turn).__name__} {repr(turn)[:60]}, not a Turn or turn text"
-        )
-    }
-
-
-def failure(error: BaseException) -> dict:
+def failure(error: BaseException) -> str:
     """One sentence for an exception from the player's code, with its line in player.py."""
     if isinstance(error, MemoryError):
-        return {"error": "it ran out of memory", "kind": "memory"}
+        return "it ran out of memory"
     if isinstance(error, SystemExit):
-        return {"error": f"it called exit({error.code!r})", "kind": "crash"}
+        return f"it called exit({error.code!r})"
     if isinstance(error, BlockingIOError) or (
         isinstance(error, RuntimeError) and "new thread" in str(error)
     ):
-        return {
-            "error": "it tried to start another process or thread, which players may not",
-            "kind": "crash",
-        }
-    if isinstance(error, NoPlayer):
-        return {"error": str(error), "kind": "crash"}
+        return "it tried to start another process or thread, which players may not"
     where = [f for f in traceback.extract_tb(error.__traceback__) if f.filename == PLAYER_FILE]
     line = f" at line {where[-1].lineno} of its file" if where else ""
-    message = str(error)[:160]
-    return {
-        "error": f"it raised {type(error).__name__}{line}" + (f": {message}" if message else ""),
-        "kind": "crash",
-    }
+    message = " ".join(str(error).split())[:160]
+    if isinstance(error, ValueError) and message.startswith(f"{PLAYER_FILE}: "):
+        return "the file " + message.removeprefix(f"{PLAYER_FILE}: ")  # load_player's sentence
+    return f"it raised {type(error).__name__}{line}" + (f": {message}" if message else "")
 
 
-def serve(requests, answer) -> None:
-    """Answer each request line until the tournament closes the pipe."""
-    player, board = None, None
-    for line in requests:
-        request = json.loads(line)
-        try:
-            if player is None:
-                board = Board.from_fen(request["start"], Rules(**request["rules"]))
-                player = load_player(request, board)
-                reply = {"ready": str(getattr(player, "name", ""))[:60]}
-            else:
-                assert board is not None, "the board is set up before the player is loaded"
-                for text in request["turns"][len(board.turns) :]:
-                    board.push(text)
-                reply = turn_text(player.choose_turn(board.copy()))
-        except BaseException as error:  # the player's own code: whatever it throws is its loss
-            reply = failure(error)
-        answer.write(json.dumps({**reply, "id": request["id"]}) + "\n")
-        answer.flush()
+class SandboxedServer(Server):
+    """The protocol's server for one player in the sandbox: loaded at the first ``newgame``
+    (seeded from it), its failures said with the line of its file, its turn chosen inline."""
+
+    def __init__(self, name: str, spec: str | None, source: str | None, turn_seconds: float):
+        super().__init__(None, name)
+        self.spec, self.source, self.turn_seconds = spec, source, turn_seconds
+
+    def _newgame(self, args: list[str]) -> list[str]:
+        if self.player is None:
+            if len(args) < 2:
+                raise ProtocolError("a new game is written 'newgame SIZE RULES [seed N]'")
+            seed = int(args[3]) if len(args) == 4 and args[3].isdigit() else None
+            try:
+                self.player = self._load(new_board(args[0], args[1]), seed)
+            except ProtocolError:
+                raise
+            except BaseException as error:  # the player's own code: whatever it throws is its loss
+                raise ProtocolError(failure(error)) from None
+        return super()._newgame(args)
+
+    def _load(self, start: Board, seed):
+        if self.spec is not None:
+            return builtin_player(self.spec, seed, start.size, start.rules, self.turn_seconds)
+        random.seed(seed)
+        with open(PLAYER_FILE, "w", encoding="utf-8") as f:
+            f.write(self.source or "")
+        return load_player(PLAYER_FILE)
+
+    def start_search(self, board: Board) -> None:
+        """In the thread that reads: a sandboxed player has no other (its time is kept outside)."""
+        self._choose(board)
+
+    failure = staticmethod(failure)
 
 
-def main() -> None:
+def serve(server: SandboxedServer, lines, write) -> None:
+    """Answer each line (bytes) until ``quit`` or the end of the input."""
+    for raw in lines:
+        line = raw.decode("utf-8", "replace")
+        if len(line) > MAX_LINE:
+            write(f"error a line is at most {MAX_LINE} characters")
+            continue
+        if line.split()[:1] == ["quit"]:
+            break
+        for out in server.handle(line) or []:
+            write(out)
+        while not server.answers.empty():
+            write(server.answers.get())
+
+
+def read_exactly(count: int) -> bytes:
+    """The first ``count`` bytes of standard input, and not one more (the protocol follows)."""
+    data = b""
+    while len(data) < count:
+        chunk = os.read(0, count - len(data))
+        if not chunk:
+            break
+        data += chunk
+    return data
+
+
+def run_program(program: bytes) -> None:
+    """Become the program (exec, no second process): it speaks the protocol on these pipes."""
+    with open(PROGRAM_FILE, "wb") as f:
+        f.write(program)
+    os.chmod(PROGRAM_FILE, 0o700)
+    path = os.path.abspath(PROGRAM_FILE)
+    try:
+        os.execv(path, [path])
+    except OSError as e:  # said on the protocol's channel, to the handshake it will not answer
+        print(f"error the program cannot be run: {e.strerror}", flush=True)
+        sys.exit(1)
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(prog="fanorona.tournament.host")
+    parser.add_argument("--name", required=True)
+    parser.add_argument("--turn-seconds", type=float, required=True)
+    parser.add_argument("--spec")
+    parser.add_argument("--source-bytes", type=int)
+    parser.add_argument("--program-bytes", type=int)
+    args = parser.parse_args(argv)
+    if args.program_bytes is not None:
+        run_program(read_exactly(args.program_bytes))
     answer = os.fdopen(os.dup(1), "w")
     os.dup2(2, 1)  # the player's prints go where the tournament cuts them
     sys.stdout = os.fdopen(1, "w", buffering=1)
-    serve(sys.stdin, answer)
+    source = None
+    if args.source_bytes is not None:
+        source = read_exactly(args.source_bytes).decode("utf-8", "replace")
+
+    def write(line: str) -> None:
+        answer.write(line.replace("\n", " ") + "\n")
+        answer.flush()
+
+    server = SandboxedServer(args.name, args.spec, source, args.turn_seconds)
+    serve(server, sys.stdin.buffer, write)
 
 
 if __name__ == "__main__":

@@ -1,8 +1,8 @@
 """One tournament game between two sandboxed players: what a Dask worker runs.
 
 ``play(job)`` takes and returns plain dicts (so a job crosses to a worker and back as data) and
-never raises for anything a player does: a player that breaks a rule or a limit forfeits, and the
-record says so in one sentence.
+never raises for anything a player does: a player that breaks the protocol, a rule or a limit
+forfeits, and the record says so in one sentence naming it.
 """
 
 from __future__ import annotations
@@ -10,9 +10,10 @@ from __future__ import annotations
 import time
 
 from ..board import Board, Outcome
+from ..engine.protocol import PlayerFault
 from ..game import Game
 from ..rules import Rules
-from .sandbox import Forfeit, Limits, Player
+from .sandbox import Limits, Player
 
 COLOURS = ("white", "black")
 
@@ -37,20 +38,19 @@ def play(job: dict) -> dict:
     }
     forfeit = None
     try:
-        for colour in COLOURS:
-            players[colour].start(start, job["rules"])
+        for colour in COLOURS:  # both start at once, and load while the other does
+            players[colour].pipe.open()
         for colour in COLOURS:
             try:
-                players[colour].ready()
-            except Forfeit as e:
+                players[colour].begin(board)
+            except PlayerFault as e:
                 forfeit = forfeit or (colour, str(e))
         played = 0
         while forfeit is None and board.outcome() is None and played < job["max_turns"]:
             colour = board.to_move.value
             try:
-                text = players[colour].choose([str(t) for t in board.turns])
-                _push(board, text)
-            except Forfeit as e:
+                board.push(players[colour].choose_turn(board.copy()))
+            except PlayerFault as e:
                 forfeit = (colour, str(e))
             played += 1
     finally:
@@ -82,14 +82,5 @@ def play(job: dict) -> dict:
         "slowest": {c: players[c].slowest for c in COLOURS},
         "output": {c: players[c].output.decode("utf-8", "replace") for c in COLOURS},
         "wall": time.perf_counter() - started,
-        "isolation": players["white"].box.isolation(),
+        "isolation": players["white"].pipe.box.isolation(),
     }
-
-
-def _push(board: Board, text: str) -> None:
-    """Play the player's turn text, or forfeit with the board's own reason why it is illegal."""
-    try:
-        board.push(text)
-    except (ValueError, TypeError) as e:
-        why = str(e) if len(str(e)) < 200 else str(e)[:200] + "..."
-        raise Forfeit(f"it played {text[:40]!r}, which is not a legal turn here: {why}") from None

@@ -2,13 +2,16 @@
 
 A submission is a Python file defining a player the way the kit's own are written: an object
 ``player`` with ``choose_turn(board)``, a function ``choose_turn(board)``, or one class with a
-``choose_turn(self, board)`` method.  In nbgrader's ``submitted/<student>/<assignment>/`` folders
-the student's name names the player, and a notebook counts by its cell with the nbgrader id
-``tournament_player`` (notebook 11's exercise), a ``%%writefile`` line at its top left out.
+``choose_turn(self, board)`` method; or a program in any language (an executable file) that speaks
+the player protocol (docs/reference/player-protocol.md) on its standard input and output.  In
+nbgrader's ``submitted/<student>/<assignment>/`` folders the student's name names the player, and
+a notebook counts by its cell with the nbgrader id ``tournament_player`` (notebook 11's exercise),
+a ``%%writefile`` line at its top left out.
 """
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import re
@@ -35,9 +38,14 @@ def shown(path) -> str:
 
 
 def read_submission(path: Path) -> str:
-    """The text of a handed-in file, opened without following a link and refused unless it is
-    a regular file of at most ``MAX_BYTES`` with a UTF-8 name: what the student handed in, never
-    a file they could point the instructor's rights at."""
+    """The text of a handed-in file (``read_bytes``)."""
+    return read_bytes(path).decode("utf-8", errors="replace")
+
+
+def read_bytes(path: Path) -> bytes:
+    """A handed-in file, opened without following a link and refused unless it is a regular file
+    of at most ``MAX_BYTES`` with a UTF-8 name: what the student handed in, never a file they
+    could point the instructor's rights at."""
     if shown(path.name) != path.name:
         raise ValueError(f"a file name that is not UTF-8 ({shown(path.name)})")
     try:
@@ -57,7 +65,7 @@ def read_submission(path: Path) -> str:
                 f"{path}: {status.st_size / 1024 / 1024:.1f} MB; the limit is"
                 f" {MAX_BYTES // 1024} KB a submission"
             )
-        return f.read(MAX_BYTES + 1).decode("utf-8", errors="replace")
+        return f.read(MAX_BYTES + 1)
 
 
 def builtin(spec: str) -> dict:
@@ -67,8 +75,8 @@ def builtin(spec: str) -> dict:
 
 
 def from_file(path, name: str | None = None) -> dict:
-    """A submission from one Python file or notebook; named after the file unless ``name`` is
-    given."""
+    """A submission from one Python file, notebook or program (in any language, speaking
+    docs/reference/player-protocol.md); named after the file unless ``name`` is given."""
     path = Path(path)
     name = name or path.stem
     if not NAME.match(name):
@@ -79,8 +87,14 @@ def from_file(path, name: str | None = None) -> dict:
         source = notebook_player(path)
     elif path.suffix == ".py":
         source = read_submission(path)
+    elif path.is_file() and os.access(path, os.X_OK):
+        program = base64.b64encode(read_bytes(path)).decode("ascii")
+        return {"name": name, "program": program, "origin": str(path)}
     else:
-        raise ValueError(f"{path}: a submission is a .py file or a notebook (.ipynb)")
+        raise ValueError(
+            f"{path}: a submission is a .py file, a notebook (.ipynb) or a program that speaks"
+            " the player protocol (an executable file)"
+        )
     return {"name": name, "source": source, "origin": str(path)}
 
 

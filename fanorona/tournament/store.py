@@ -15,13 +15,16 @@ from datetime import datetime, timezone
 
 from ..engine.ratings import Result
 
+#: What the database keeps of an entrant (``players.py``'s entries).
+ENTRY_KEYS = ("name", "spec", "source", "origin", "program")
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS players (
     id INTEGER PRIMARY KEY, name TEXT UNIQUE NOT NULL,
     spec TEXT,                  -- a built-in player's spec, e.g. level2
     source TEXT,                -- a submission's file, as it was entered
-    origin TEXT                 -- where it came from
+    origin TEXT,                -- where it came from
+    program TEXT                -- a program that speaks the player protocol, its bytes in base64
 );
 CREATE TABLE IF NOT EXISTS pairings (
     id INTEGER PRIMARY KEY, round INTEGER NOT NULL, a INTEGER NOT NULL REFERENCES players,
@@ -85,6 +88,9 @@ class Store:
                 columns = {row[1] for row in self.db.execute("PRAGMA table_info(games)")}
                 if "isolation" not in columns:  # a database from before it was recorded
                     self.db.execute("ALTER TABLE games ADD COLUMN isolation TEXT")
+                columns = {row[1] for row in self.db.execute("PRAGMA table_info(players)")}
+                if "program" not in columns:  # a database from before programs could enter
+                    self.db.execute("ALTER TABLE players ADD COLUMN program TEXT")
         except sqlite3.DatabaseError as e:
             damage = str(e)
         if damage != "ok":
@@ -120,17 +126,14 @@ class Store:
     def add_player(self, entry: dict) -> int:
         with self.db:
             cursor = self.db.execute(
-                "INSERT INTO players (name, spec, source, origin) VALUES (?, ?, ?, ?)",
-                (entry["name"], entry.get("spec"), entry.get("source"), entry.get("origin")),
+                "INSERT INTO players (name, spec, source, origin, program) VALUES (?, ?, ?, ?, ?)",
+                tuple(entry.get(key) for key in ENTRY_KEYS),
             )
         return _row_id(cursor)
 
     def players(self) -> dict[int, dict]:
-        rows = self.db.execute("SELECT id, name, spec, source, origin FROM players ORDER BY id")
-        return {
-            i: {k: v for k, v in zip(("name", "spec", "source", "origin"), row) if v is not None}
-            for i, *row in rows
-        }
+        rows = self.db.execute(f"SELECT id, {', '.join(ENTRY_KEYS)} FROM players ORDER BY id")
+        return {i: {k: v for k, v in zip(ENTRY_KEYS, row) if v is not None} for i, *row in rows}
 
     # -- pairings and games ------------------------------------------------------------------------
 

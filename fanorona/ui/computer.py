@@ -426,11 +426,16 @@ class ComputerSeat:
         self._tell(tuple(said))
 
     def computer_failed(self, error: Exception) -> None:
+        """What went wrong, on the status line; a player in a program of its own that broke the
+        protocol (``PlayerFault``) has its sentence, which names it and its line, as it is."""
+        from ..engine.protocol import PlayerFault
+
         if isinstance(error, OpponentSays):
             self.opponent_says(str(error), error.over)
             return
         self.board.error = error
-        self._tell((("computer_error", {"reason": f"{type(error).__name__}: {error}"}),))
+        said = str(error) if isinstance(error, PlayerFault) else f"{type(error).__name__}: {error}"
+        self._tell((("computer_error", {"reason": said}),))
 
     def opponent_says(self, sentence: str, over: bool = False) -> None:
         """Show a remote opponent's ``sentence``: with ``over``, as the game's result (the
