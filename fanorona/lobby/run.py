@@ -44,14 +44,22 @@ class MeteredPings(WebSocketsSansIOProtocol):
             parser.close()
 
     def handle_ping(self) -> None:
+        if self.close_sent:
+            return  # the closing handshake is under way: what the client still sends is dropped
         if not hasattr(self, "pings"):
             self.pings = Meter(PING_BURST, PING_RATE)
         if self.pings.allow():
             super().handle_ping()
             return
-        self.conn.fail(POLICY, f"too many pings: at most {PING_RATE:g} a second")
+        # The closing handshake, as when the application closes: the client's echo (or
+        # CLOSE_WAIT) ends the connection.  Cutting it at once, with the flood's frames still
+        # unread, made the kernel reset the connection, and the client lost the closing frame.
+        reason = f"too many pings: at most {PING_RATE:g} a second"
+        self.queue.put_nowait({"type": "websocket.disconnect", "code": POLICY, "reason": reason})
+        self.conn.send_close(POLICY, reason)
         self.transport.write(b"".join(self.conn.data_to_send()))
-        self.transport.close()
+        self.close_sent = True
+        self.close_timer = self.loop.call_later(self.close_timeout, self.transport.close)
 
 
 #: Seconds between the full garbage collections of the lobby's own process (``steady_collection``).
