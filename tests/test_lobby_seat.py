@@ -3,6 +3,7 @@ against a computer client through a real lobby, the classmate's turns drawn like
 
 from __future__ import annotations
 
+import contextlib
 import random
 import socket
 import threading
@@ -153,78 +154,85 @@ def bot_moves(bot, w, game):
     return bot.play(game, ply, str(w.board.legal_turns()[0]))
 
 
+@contextlib.contextmanager
+def seated(lobby, tokens, language=None):
+    """ann on the kit's board against bot, all closed at the end: (ann, bot, game, board)."""
+    ann, bot, state, game = seat_game(lobby, tokens)
+    w = remote_board(ann, state, language=language) if language else remote_board(ann, state)
+    try:
+        yield ann, bot, game, w
+    finally:
+        w.close()
+        ann.close()
+        bot.close()
+
+
+def rounds(w, bot, game, n):
+    """``n`` rounds: ann's first legal turn, then bot's, each seen on the board."""
+    for _ in range(n):
+        click_turn(w, w.board.legal_turns()[0])
+        bot_moves(bot, w, game)
+        until(lambda: len(w.board.turns) % 2 == 0)
+
+
 def test_a_lobby_board_offers_only_what_the_lobby_allows_and_shows_the_result_and_rating():
     from fanorona.lobby.seat import NOT_IN_A_LOBBY_GAME
 
     store = Store()
     tokens = {n: store.add_player(n) for n in ("ann", "bot")}
-    with Background(store) as lobby:
-        ann, bot, state, game = seat_game(lobby, tokens)
-        w = remote_board(ann, state, language="de")
-        try:
-            for name in NOT_IN_A_LOBBY_GAME:
-                assert w.controls[name].layout.display == "none", name
-            assert w.controls["end_turn"].layout.display != "none"
-            assert w.delay == 0  # the classmate's turn is drawn at once
-            for _ in range(2):
-                click_turn(w, w.board.legal_turns()[0])
-                bot_moves(bot, w, game)
-                until(lambda: len(w.board.turns) % 2 == 0)
-            bot.ask("resign", "over", game=game)
-            until(lambda: "gewonnen" in w.lobby_line.value)
-            line = w.lobby_line.value
-            rating = ann.wait_for(lambda m: m["type"] == "over")["ratings"]["ann"]
-            won = "Du hast gewonnen. Schwarz hat aufgegeben."
-            assert f"{won} Deine Wertung: {rating['rating']}" in line
-            assert f"({rating['change']:+.2f})" in line
-        finally:
-            w.close()
-            ann.close()
-            bot.close()
+    with (
+        Background(store) as lobby,
+        seated(lobby, tokens, language="de") as (ann, bot, game, w),
+    ):
+        for name in NOT_IN_A_LOBBY_GAME:
+            assert w.controls[name].layout.display == "none", name
+        assert w.controls["end_turn"].layout.display != "none"
+        assert w.delay == 0  # the classmate's turn is drawn at once
+        rounds(w, bot, game, 2)
+        bot.ask("resign", "over", game=game)
+        until(lambda: "gewonnen" in w.lobby_line.value)
+        line = w.lobby_line.value
+        rating = ann.wait_for(lambda m: m["type"] == "over")["ratings"]["ann"]
+        won = "Du hast gewonnen. Schwarz hat aufgegeben."
+        assert f"{won} Deine Wertung: {rating['rating']}" in line
+        assert f"({rating['change']:+.2f})" in line
 
 
 def test_a_lost_connection_and_a_sign_in_elsewhere_lose_no_turn():
     store = Store()
     tokens = {n: store.add_player(n) for n in ("ann", "bot")}
-    with Background(store) as lobby:
-        ann, bot, state, game = seat_game(lobby, tokens)
-        w = remote_board(ann, state)
-        try:
-            click_turn(w, w.board.legal_turns()[0])
-            bot_moves(bot, w, game)
-            until(lambda: len(w.board.turns) == 2)
-            # the connection dies on ann's turn: her next turn is kept, and sent once it is back
-            ann.ws.socket.shutdown(socket.SHUT_RDWR)
-            click_turn(w, w.board.legal_turns()[0])
-            reply = bot.wait_for(lambda m: m["type"] == "turn" and m["ply"] == 2, timeout=LOADED)
-            assert reply["turn"] == str(w.board.turns[2])
-            until(lambda: w.seat.news == "back")
-            # the connection dies while the classmate thinks: her turn still arrives
-            ann.ws.socket.shutdown(socket.SHUT_RDWR)
-            bot_moves(bot, w, game)
-            until(lambda: len(w.board.turns) == 4)
-            # ann signs in elsewhere while the classmate thinks: this board says so, offers the
-            # seat back, and takes it back with the classmate's turn played meanwhile
-            click_turn(w, w.board.legal_turns()[0])
-            bot.wait_for(lambda m: m["type"] == "turn" and m["ply"] == 4)
-            elsewhere = LobbyClient(lobby.url, tokens["ann"], timeout=LOADED)
-            until(lambda: w.seat.news == "elsewhere")
-            assert "failed" not in w.status and "Error" not in w.status, w.status
-            assert w.take_seat_button.layout.display != "none"
-            assert "signed in somewhere else" in w.lobby_line.value
-            bot.play(game, 5, str(bot.record(game).board().legal_turns()[0]))
-            w.take_seat_button.click()
-            until(lambda: len(w.board.turns) == 6)
-            assert w.take_seat_button.layout.display == "none"
-            until(lambda: elsewhere.closed is not None)
-            assert "somewhere else" in elsewhere.closed
-            assert [str(t) for t in w.board.turns] == bot.record(game).turns
-            assert "failed" not in w.status and "Error" not in w.status, w.status
-            elsewhere.close()
-        finally:
-            w.close()
-            ann.close()
-            bot.close()
+    with Background(store) as lobby, seated(lobby, tokens) as (ann, bot, game, w):
+        click_turn(w, w.board.legal_turns()[0])
+        bot_moves(bot, w, game)
+        until(lambda: len(w.board.turns) == 2)
+        # the connection dies on ann's turn: her next turn is kept, and sent once it is back
+        ann.ws.socket.shutdown(socket.SHUT_RDWR)
+        click_turn(w, w.board.legal_turns()[0])
+        reply = bot.wait_for(lambda m: m["type"] == "turn" and m["ply"] == 2, timeout=LOADED)
+        assert reply["turn"] == str(w.board.turns[2])
+        until(lambda: w.seat.news == "back")
+        # the connection dies while the classmate thinks: her turn still arrives
+        ann.ws.socket.shutdown(socket.SHUT_RDWR)
+        bot_moves(bot, w, game)
+        until(lambda: len(w.board.turns) == 4)
+        # ann signs in elsewhere while the classmate thinks: this board says so, offers the
+        # seat back, and takes it back with the classmate's turn played meanwhile
+        click_turn(w, w.board.legal_turns()[0])
+        bot.wait_for(lambda m: m["type"] == "turn" and m["ply"] == 4)
+        elsewhere = LobbyClient(lobby.url, tokens["ann"], timeout=LOADED)
+        until(lambda: w.seat.news == "elsewhere")
+        assert "failed" not in w.status and "Error" not in w.status, w.status
+        assert w.take_seat_button.layout.display != "none"
+        assert "signed in somewhere else" in w.lobby_line.value
+        bot.play(game, 5, str(bot.record(game).board().legal_turns()[0]))
+        w.take_seat_button.click()
+        until(lambda: len(w.board.turns) == 6)
+        assert w.take_seat_button.layout.display == "none"
+        until(lambda: elsewhere.closed is not None)
+        assert "somewhere else" in elsewhere.closed
+        assert [str(t) for t in w.board.turns] == bot.record(game).turns
+        assert "failed" not in w.status and "Error" not in w.status, w.status
+        elsewhere.close()
 
 
 def test_a_seat_on_a_client_closed_on_purpose_does_not_sign_in_again():
@@ -253,74 +261,52 @@ def test_a_seat_on_a_client_closed_on_purpose_does_not_sign_in_again():
 def test_a_classmate_resigning_while_the_board_waits_shows_the_result_not_a_failure():
     store = Store()
     tokens = {n: store.add_player(n) for n in ("ann", "bot")}
-    with Background(store) as lobby:
-        ann, bot, state, game = seat_game(lobby, tokens)
-        w = remote_board(ann, state)
-        try:
-            for _ in range(2):
-                click_turn(w, w.board.legal_turns()[0])
-                bot_moves(bot, w, game)
-                until(lambda: len(w.board.turns) % 2 == 0)
-            click_turn(w, w.board.legal_turns()[0])  # the board now waits for bot's turn
-            bot.wait_for(lambda m: m["type"] == "turn" and m["ply"] == 4)
-            over = bot.ask("resign", "over", game=game)
-            until(lambda: "won" in w.status)
-            rating = over["ratings"]["ann"]
-            assert w.status.startswith("You won. Black resigned. Your rating: "), w.status
-            assert (
-                f"{rating['rating']} ± {rating['deviation']} ({rating['change']:+.2f})" in w.status
-            )
-            assert "failed" not in w.status and "Error" not in w.status, w.status
-            assert w.controller.error is None
-            turns = len(w.board.turns)
-            w.click(str(w.board.legal_turns()[0].start))  # the game is over: no stone moves
-            assert len(w.board.turns) == turns and w.controller.selected is None
-            assert "The game is over" in w.status and "You won" in w.status, w.status
-        finally:
-            w.close()
-            ann.close()
-            bot.close()
+    with Background(store) as lobby, seated(lobby, tokens) as (_ann, bot, game, w):
+        rounds(w, bot, game, 2)
+        click_turn(w, w.board.legal_turns()[0])  # the board now waits for bot's turn
+        bot.wait_for(lambda m: m["type"] == "turn" and m["ply"] == 4)
+        over = bot.ask("resign", "over", game=game)
+        until(lambda: "won" in w.status)
+        rating = over["ratings"]["ann"]
+        assert w.status.startswith("You won. Black resigned. Your rating: "), w.status
+        assert f"{rating['rating']} ± {rating['deviation']} ({rating['change']:+.2f})" in w.status
+        assert "failed" not in w.status and "Error" not in w.status, w.status
+        assert w.controller.error is None
+        turns = len(w.board.turns)
+        w.click(str(w.board.legal_turns()[0].start))  # the game is over: no stone moves
+        assert len(w.board.turns) == turns and w.controller.selected is None
+        assert "The game is over" in w.status and "You won" in w.status, w.status
 
 
 def test_a_game_ended_on_the_students_turn_is_shown_and_takes_no_more_turns():
     store = Store()
     tokens = {n: store.add_player(n, r) for n, r in (("ann", "student"), ("bot", "student"),
                                                       ("ms", "instructor"))}  # fmt: skip
-    with Background(store) as lobby, LobbyClient(lobby.url, tokens["ms"], timeout=LOADED) as ms:
-        ann, bot, state, game = seat_game(lobby, tokens)
-        w = remote_board(ann, state, language="da")
-        try:
-            click_turn(w, w.board.legal_turns()[0])
-            bot_moves(bot, w, game)
-            until(lambda: len(w.board.turns) == 2)
-            ms.send("end_game", game=game)  # on ann's turn: her clicks are over too
-            until(lambda: "Remis" in w.status)
-            assert "fejlede" not in w.status and "Error" not in w.status, w.status
-            w.click(str(w.board.legal_turns()[0].start))
-            assert len(w.board.turns) == 2 and w.controller.selected is None
-            assert w.status.startswith("Spillet er slut. Remis."), w.status
-        finally:
-            w.close()
-            ann.close()
-            bot.close()
+    with (
+        Background(store) as lobby,
+        LobbyClient(lobby.url, tokens["ms"], timeout=LOADED) as ms,
+        seated(lobby, tokens, language="da") as (_ann, bot, game, w),
+    ):
+        click_turn(w, w.board.legal_turns()[0])
+        bot_moves(bot, w, game)
+        until(lambda: len(w.board.turns) == 2)
+        ms.send("end_game", game=game)  # on ann's turn: her clicks are over too
+        until(lambda: "Remis" in w.status)
+        assert "fejlede" not in w.status and "Error" not in w.status, w.status
+        w.click(str(w.board.legal_turns()[0].start))
+        assert len(w.board.turns) == 2 and w.controller.selected is None
+        assert w.status.startswith("Spillet er slut. Remis."), w.status
 
 
 def test_a_turn_the_lobby_refuses_is_said_as_a_sentence_not_a_failure():
     store = Store()
     tokens = {n: store.add_player(n) for n in ("ann", "bot")}
-    with Background(store) as lobby:
-        ann, bot, state, game = seat_game(lobby, tokens)
-        w = remote_board(ann, state)
-        try:
-            click_turn(w, w.board.legal_turns()[0])
-            bot_moves(bot, w, game)
-            until(lambda: len(w.board.turns) == 2)
-            w.undo()  # a program takes a turn back (the button is hidden in a lobby game)
-            click_turn(w, w.board.legal_turns()[-1])
-            until(lambda: "left the lobby" in w.status or "failed" in w.status)
-            assert "a lobby game cannot be taken back" in w.status, w.status
-            assert "failed" not in w.status and "Error" not in w.status, w.status
-        finally:
-            w.close()
-            ann.close()
-            bot.close()
+    with Background(store) as lobby, seated(lobby, tokens) as (_ann, bot, game, w):
+        click_turn(w, w.board.legal_turns()[0])
+        bot_moves(bot, w, game)
+        until(lambda: len(w.board.turns) == 2)
+        w.undo()  # a program takes a turn back (the button is hidden in a lobby game)
+        click_turn(w, w.board.legal_turns()[-1])
+        until(lambda: "left the lobby" in w.status or "failed" in w.status)
+        assert "a lobby game cannot be taken back" in w.status, w.status
+        assert "failed" not in w.status and "Error" not in w.status, w.status
