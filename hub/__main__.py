@@ -86,13 +86,22 @@ def real_class(argv) -> int:
         return 1
     scheme = "https" if os.environ.get("FANORONA_HUB_SSL_CERT") else "http"
     url = f"{scheme}://{os.environ.get('FANORONA_HUB_IP', '127.0.0.1')}:{ports()['port']}"
+    return until_stopped(
+        running_hub(layout, ports(), layout.private / "hub.log"),
+        lambda: print(
+            f"The class's hub is at {url}/ (its log: {layout.private / 'hub.log'}).\n"
+            f"The formgrader, in its own tab: {url}/services/{COURSE}/formgrader\n"
+            "Ctrl-C stops the hub and every server it started."
+        ),
+    )
+
+
+def until_stopped(hub, started) -> int:
+    """Run the ``hub`` (a ``running_hub`` context), call ``started`` in it, then serve until
+    Ctrl-C: 0, or 1 with the hub's error in one line."""
     try:
-        with running_hub(layout, ports(), layout.private / "hub.log"):
-            print(
-                f"The class's hub is at {url}/ (its log: {layout.private / 'hub.log'}).\n"
-                f"The formgrader, in its own tab: {url}/services/{COURSE}/formgrader\n"
-                "Ctrl-C stops the hub and every server it started."
-            )
+        with hub:
+            started()
             while True:
                 time.sleep(3600)
     except KeyboardInterrupt:
@@ -126,39 +135,34 @@ def trial(argv) -> int:
     token = new_token()
     url = f"http://127.0.0.1:{hub_ports['port']}"
     print(f"starting the course hub in {layout.state} (its log: {layout.state / 'hub.log'}) ...")
-    try:
-        with running_hub(
-            layout,
-            hub_ports,
-            layout.state / "hub.log",
-            admin_token=token,
-            password=args.password,
-            instructors=args.instructor,
-        ):
-            HubAPI(url, token).add_users(students, STUDENTS)
-            class_list = write_class_list(layout.course / "students.csv", students)
-            run_as(layout, GRADER, "db", "student", "import", str(class_list), cwd=layout.course)
-            print(
-                f"\nThe course hub is at {url}/ (only on this machine; ports in "
-                f"FANORONA_HUB_PORT etc., defaults {PORTS}).\n"
-                f"Log in as {args.instructor} (the instructor) or as "
-                f"{', '.join(students) or 'a student you add'}, password {args.password!r}.\n"
-                f"The class list is already in the gradebook ({len(students)} students).\n"
-                f"The formgrader, in its own tab: {url}/services/{COURSE}/formgrader"
-                f" (not Nbgrader > Formgrader: JupyterHub forbids showing it inside the lab);"
-                f" the course folder: {layout.course}.\n"
-                "docs/how-to/weekly-cycle.md goes through a week.\n"
-                f"{TRIAL_WARNING}\n"
-                "Ctrl-C stops the hub and every server it started."
-            )
-            while True:
-                time.sleep(3600)
-    except KeyboardInterrupt:
-        print("stopped")
-    except RuntimeError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 1
-    return 0
+    hub = running_hub(
+        layout,
+        hub_ports,
+        layout.state / "hub.log",
+        admin_token=token,
+        password=args.password,
+        instructors=args.instructor,
+    )
+
+    def started() -> None:
+        HubAPI(url, token).add_users(students, STUDENTS)
+        class_list = write_class_list(layout.course / "students.csv", students)
+        run_as(layout, GRADER, "db", "student", "import", str(class_list), cwd=layout.course)
+        print(
+            f"\nThe course hub is at {url}/ (only on this machine; ports in "
+            f"FANORONA_HUB_PORT etc., defaults {PORTS}).\n"
+            f"Log in as {args.instructor} (the instructor) or as "
+            f"{', '.join(students) or 'a student you add'}, password {args.password!r}.\n"
+            f"The class list is already in the gradebook ({len(students)} students).\n"
+            f"The formgrader, in its own tab: {url}/services/{COURSE}/formgrader"
+            f" (not Nbgrader > Formgrader: JupyterHub forbids showing it inside the lab);"
+            f" the course folder: {layout.course}.\n"
+            "docs/how-to/weekly-cycle.md goes through a week.\n"
+            f"{TRIAL_WARNING}\n"
+            "Ctrl-C stops the hub and every server it started."
+        )
+
+    return until_stopped(hub, started)
 
 
 if __name__ == "__main__":
